@@ -1,0 +1,55 @@
+import { Command, CommanderError } from 'commander';
+import { ChatfmtError } from '../errors.js';
+import { EXIT, UserError, type IO } from './io.js';
+import { registerCommands } from './commands/index.js';
+
+/** Builds the commander program; every command writes through `io` and sets `state.exitCode`. */
+export function buildProgram(io: IO, state: { exitCode: number }): Command {
+  const program = new Command('chatfmt')
+    .description('Render, parse, convert and validate the chat formats of open LLM families.')
+    .version('0.1.0')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+    });
+  registerCommands(program, io, state);
+  return program;
+}
+
+/** Runs the CLI in-process and resolves to the exit code. Never throws, never prints a stack trace. */
+export async function run(argv: string[], io: IO): Promise<number> {
+  const state = { exitCode: EXIT.OK as number };
+  const program = buildProgram(io, state);
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return state.exitCode;
+  } catch (error) {
+    return reportError(error, io);
+  }
+}
+
+function reportError(error: unknown, io: IO): number {
+  if (error instanceof CommanderError) {
+    // Help and version exit through here with code 0; usage errors were already printed by commander.
+    return error.exitCode === 0 ? EXIT.OK : EXIT.USAGE;
+  }
+  if (error instanceof UserError) {
+    io.stderr.write(`chatfmt: ${error.message}\n`);
+    return error.exitCode;
+  }
+  if (error instanceof ChatfmtError) {
+    io.stderr.write(`chatfmt: ${oneLine(error.message)}\n`);
+    return error.code === 'TEMPLATE_RAISED' || error.code === 'TEMPLATE_RUNTIME' || error.code === 'PARSE_STRICT'
+      ? EXIT.ISSUES
+      : EXIT.USAGE;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  io.stderr.write(`chatfmt: internal error: ${oneLine(message)}\n`);
+  return EXIT.USAGE;
+}
+
+export function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ').trim();
+}

@@ -1,0 +1,39 @@
+import type { Diagnostic } from './types.js';
+
+/** Every error chatfmt throws carries one of these codes; callers branch on `code`, not on text. */
+export type ErrorCode =
+  // The template could not be compiled (lexer/parser errors, unsupported syntax).
+  | 'TEMPLATE_SYNTAX'
+  // The template called raise_exception(msg): it rejected the input.
+  | 'TEMPLATE_RAISED'
+  // A Python-level error during rendering (TypeError, UndefinedError, ...): jinja2 raises here too.
+  | 'TEMPLATE_RUNTIME'
+  // Rendering exceeded a safety limit (output size, loop iterations, recursion).
+  | 'TEMPLATE_LIMIT'
+  // Where a template should come from is wrong: missing file, no chat_template, unknown name.
+  | 'TEMPLATE_SOURCE'
+  | 'UNKNOWN_FAMILY'
+  // Input that is not what the API expects (bad JSON, wrong shape, too large).
+  | 'INPUT_INVALID'
+  | 'INPUT_TOO_LARGE'
+  // parse(..., {strict: true}) found a diagnostic.
+  | 'PARSE_STRICT';
+
+export class ChatfmtError extends Error {
+  readonly code: ErrorCode;
+  /** For template errors: which template (file path, family id, or "<string>"). */
+  readonly template?: string;
+  readonly diagnostics?: Diagnostic[];
+
+  constructor(code: ErrorCode, message: string, extra: { template?: string; diagnostics?: Diagnostic[]; cause?: unknown } = {}) {
+    super(message, extra.cause === undefined ? undefined : { cause: extra.cause });
+    this.name = 'ChatfmtError';
+    this.code = code;
+    if (extra.template !== undefined) this.template = extra.template;
+    if (extra.diagnostics !== undefined) this.diagnostics = extra.diagnostics;
+  }
+}
+
+export function isChatfmtError(error: unknown): error is ChatfmtError {
+  return error instanceof ChatfmtError;
+}

@@ -1,0 +1,154 @@
+import type { FamilyInfo } from './family.js';
+
+// The ids users type on the CLI; renaming one breaks scripts.
+export const familyIds = [
+  'hermes',
+  'qwen2.5',
+  'qwen3',
+  'qwen3-coder',
+  'deepseek-v3.1',
+  'deepseek-r1',
+  'kimi-k2',
+  'gpt-oss',
+  'glm-4.5',
+  'seed-oss',
+] as const;
+export type FamilyId = (typeof familyIds)[number];
+
+const chatml = { eos_token: '<|im_end|>', pad_token: '<|endoftext|>' } as const;
+const deepseekTokens = { bos_token: '<｜begin▁of▁sentence｜>', eos_token: '<｜end▁of▁sentence｜>' } as const;
+
+/** Static facts per family. The parse grammars live in src/parse/families and are keyed by the same ids. */
+export const familyInfo = {
+  hermes: {
+    id: 'hermes',
+    aliases: ['hermes-2-pro', 'hermes-3', 'nous-hermes'],
+    format: 'JSON {"name", "arguments"} inside <tool_call>…</tool_call>, ChatML turns',
+    models: ['NousResearch/Hermes-2-Pro-Llama-3-8B', 'NousResearch/Hermes-3-Llama-3.1-*'],
+    templateFile: 'hermes.jinja',
+    officialTemplate: 'hermes/NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use.jinja',
+    specialTokens: { bos_token: '<|begin_of_text|>', eos_token: '<|im_end|>' },
+    stopStrings: ['<|im_end|>', '<|eot_id|>', '<|end_of_text|>'],
+    argumentsForm: 'either',
+    example: '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>',
+  },
+  'qwen2.5': {
+    id: 'qwen2.5',
+    aliases: ['qwen2', 'qwen25', 'qwen2.5-instruct'],
+    format: 'JSON {"name", "arguments"} inside <tool_call>…</tool_call>, ChatML turns, default Qwen system prompt',
+    models: ['Qwen/Qwen2.5-*-Instruct', 'Qwen/Qwen2.5-Coder-*-Instruct'],
+    templateFile: 'qwen2.5.jinja',
+    officialTemplate: 'qwen2.5/Qwen-Qwen2.5-7B-Instruct.jinja',
+    specialTokens: chatml,
+    stopStrings: ['<|im_end|>', '<|endoftext|>'],
+    argumentsForm: 'object',
+    example: '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>',
+  },
+  qwen3: {
+    id: 'qwen3',
+    aliases: ['qwen3-thinking', 'qwq'],
+    format: '<think>…</think> reasoning, then JSON calls inside <tool_call>…</tool_call>',
+    models: ['Qwen/Qwen3-*', 'Qwen/Qwen3-*-Thinking-2507', 'Qwen/QwQ-32B'],
+    templateFile: 'qwen3.jinja',
+    officialTemplate: 'qwen3/Qwen-Qwen3-0.6B.jinja',
+    specialTokens: chatml,
+    stopStrings: ['<|im_end|>', '<|endoftext|>'],
+    argumentsForm: 'either',
+    example: '<think>\nTwo cities.\n</think>\n\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>',
+  },
+  'qwen3-coder': {
+    id: 'qwen3-coder',
+    aliases: ['qwen3coder', 'qwen3-xml'],
+    format: '<tool_call><function=NAME><parameter=KEY>raw value</parameter></function></tool_call>, values typed by schema',
+    models: ['Qwen/Qwen3-Coder-30B-A3B-Instruct', 'Qwen/Qwen3-Coder-480B-A35B-Instruct'],
+    templateFile: 'qwen3-coder.jinja',
+    officialTemplate: 'qwen3-coder/Qwen-Qwen3-Coder-30B-A3B-Instruct.jinja',
+    specialTokens: chatml,
+    stopStrings: ['<|im_end|>', '<|endoftext|>'],
+    argumentsForm: 'object',
+    example: '<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>',
+  },
+  'deepseek-v3.1': {
+    id: 'deepseek-v3.1',
+    aliases: ['deepseek', 'deepseek-v31', 'deepseek-v3.1-terminus'],
+    format: '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{json}<｜tool▁call▁end｜>…, reasoning ends at </think>',
+    models: ['deepseek-ai/DeepSeek-V3.1', 'deepseek-ai/DeepSeek-V3.1-Terminus'],
+    templateFile: 'deepseek-v3.1.jinja',
+    officialTemplate: 'deepseek/deepseek-ai-DeepSeek-V3.1.jinja',
+    specialTokens: deepseekTokens,
+    stopStrings: ['<｜end▁of▁sentence｜>'],
+    argumentsForm: 'string',
+    example: '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{"city": "Paris"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+  },
+  'deepseek-r1': {
+    id: 'deepseek-r1',
+    aliases: ['deepseek-v3', 'r1', 'deepseek-r1-distill'],
+    format: '<｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME\\n```json\\n{json}\\n```<｜tool▁call▁end｜>, <think> reasoning',
+    models: ['deepseek-ai/DeepSeek-R1', 'deepseek-ai/DeepSeek-R1-Distill-*', 'deepseek-ai/DeepSeek-V3'],
+    templateFile: 'deepseek-r1.jinja',
+    officialTemplate: 'deepseek/deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja',
+    specialTokens: deepseekTokens,
+    stopStrings: ['<｜end▁of▁sentence｜>'],
+    argumentsForm: 'string',
+    example: '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{"city": "Paris"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+  },
+  'kimi-k2': {
+    id: 'kimi-k2',
+    aliases: ['kimi', 'kimi-k2-thinking', 'kimi-k2-instruct'],
+    format: '<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:IDX<|tool_call_argument_begin|>{json}<|tool_call_end|>…',
+    models: ['moonshotai/Kimi-K2-Thinking', 'moonshotai/Kimi-K2-Instruct-0905'],
+    templateFile: 'kimi-k2.jinja',
+    officialTemplate: 'kimi-k2/moonshotai-Kimi-K2-Thinking.jinja',
+    specialTokens: { bos_token: '[BOS]', eos_token: '[EOS]' },
+    stopStrings: ['<|im_end|>'],
+    argumentsForm: 'either',
+    example: '<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{"city": "Paris"}<|tool_call_end|><|tool_calls_section_end|>',
+  },
+  'gpt-oss': {
+    id: 'gpt-oss',
+    aliases: ['harmony', 'gpt-oss-20b', 'gpt-oss-120b'],
+    format: 'harmony: <|channel|>analysis|commentary|final, calls to=functions.NAME … <|message|>{json}<|call|>',
+    models: ['openai/gpt-oss-20b', 'openai/gpt-oss-120b'],
+    templateFile: 'gpt-oss.jinja',
+    officialTemplate: 'gpt-oss/openai-gpt-oss-20b.jinja',
+    specialTokens: { bos_token: '<|startoftext|>', eos_token: '<|return|>' },
+    stopStrings: ['<|return|>', '<|call|>'],
+    argumentsForm: 'object',
+    example: '<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city":"Paris"}<|call|>',
+  },
+  'glm-4.5': {
+    id: 'glm-4.5',
+    aliases: ['glm', 'glm-4.6', 'glm-4.7', 'glm45'],
+    format: '<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value>…</tool_call>, values typed by schema',
+    models: ['zai-org/GLM-4.5', 'zai-org/GLM-4.5-Air', 'zai-org/GLM-4.6', 'zai-org/GLM-4.7'],
+    templateFile: 'glm-4.5.jinja',
+    officialTemplate: 'glm/zai-org-GLM-4.6.jinja',
+    specialTokens: { eos_token: '<|endoftext|>', pad_token: '<|endoftext|>' },
+    stopStrings: ['<|endoftext|>', '<|user|>', '<|observation|>'],
+    argumentsForm: 'object',
+    example: '<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>\n</tool_call>',
+  },
+  'seed-oss': {
+    id: 'seed-oss',
+    aliases: ['seed', 'seed-oss-36b'],
+    format: '<seed:think>…</seed:think>, <seed:tool_call><function=NAME><parameter=K>raw</parameter></function></seed:tool_call>',
+    models: ['ByteDance-Seed/Seed-OSS-36B-Instruct'],
+    templateFile: 'seed-oss.jinja',
+    officialTemplate: 'seed-oss/ByteDance-Seed-Seed-OSS-36B-Instruct.jinja',
+    specialTokens: { bos_token: '<seed:bos>', eos_token: '<seed:eos>' },
+    stopStrings: ['<seed:eos>'],
+    argumentsForm: 'object',
+    example: '<seed:tool_call>\n<function=get_weather>\n<parameter=city>Paris</parameter>\n</function>\n</seed:tool_call>',
+  },
+} as const satisfies { [Id in FamilyId]: FamilyInfo<Id> };
+
+const byName = new Map<string, FamilyId>();
+for (const id of familyIds) {
+  byName.set(id, id);
+  for (const alias of familyInfo[id].aliases) byName.set(alias, id);
+}
+
+/** Resolves an id or alias (case-insensitive) to a family id, or undefined. */
+export function resolveFamilyId(name: string): FamilyId | undefined {
+  return byName.get(name.trim().toLowerCase());
+}

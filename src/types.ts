@@ -1,0 +1,114 @@
+// The message model: OpenAI chat format, as users and datasets write it.
+
+export type Role = 'system' | 'developer' | 'user' | 'assistant' | 'tool';
+
+export interface TextPart {
+  type: 'text';
+  text: string;
+}
+/** Content parts other than text are passed through to the template untouched. */
+export type ContentPart = TextPart | { type: string; [key: string]: unknown };
+export type Content = string | ContentPart[] | null;
+
+export interface ToolCallFunction {
+  name: string;
+  /** A JSON string (OpenAI wire form) or an object (the form many HF templates expect). */
+  arguments: string | Record<string, unknown>;
+}
+
+export interface ToolCall {
+  id?: string;
+  type?: 'function';
+  function: ToolCallFunction;
+}
+
+export interface Message {
+  role: Role | (string & {});
+  content?: Content;
+  reasoning_content?: string | null;
+  tool_calls?: ToolCall[];
+  tool_call_id?: string;
+  name?: string;
+  [key: string]: unknown;
+}
+
+export interface JsonSchema {
+  [key: string]: unknown;
+}
+
+export interface FunctionTool {
+  type: 'function';
+  function: { name: string; description?: string; parameters?: JsonSchema; [key: string]: unknown };
+}
+export type Tool = FunctionTool | { type: string; [key: string]: unknown };
+
+/** What `chatfmt render` reads: a conversation plus template variables. */
+export interface Conversation {
+  messages: Message[];
+  tools?: Tool[] | null;
+  documents?: unknown[] | null;
+  add_generation_prompt?: boolean;
+  [variable: string]: unknown;
+}
+
+// ---- Parse output ----
+
+/** An OpenAI tool call as returned by a parser: `arguments` is always a JSON string. */
+export interface ParsedToolCall {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+export interface ParsedMessage {
+  role: 'assistant';
+  content: string | null;
+  reasoning_content: string | null;
+  tool_calls: ParsedToolCall[];
+  diagnostics: Diagnostic[];
+}
+
+/** One OpenAI `chat.completion.chunk` delta, plus chatfmt's optional additions. */
+export interface DeltaToolCall {
+  index: number;
+  id?: string;
+  type?: 'function';
+  function?: { name?: string; arguments?: string };
+}
+
+export interface Delta {
+  content?: string;
+  reasoning_content?: string;
+  tool_calls?: DeltaToolCall[];
+  /**
+   * chatfmt addition: indexes of calls that were started in the stream but turned out malformed or
+   * truncated. Their raw text follows as `content`; a client drops them, as the batch result does.
+   */
+  withdrawn_tool_calls?: number[];
+  /** chatfmt addition: diagnostics, in the order they were found. */
+  diagnostics?: Diagnostic[];
+}
+
+// ---- Diagnostics ----
+
+export type Severity = 'error' | 'warning';
+
+export type ParseCode =
+  | 'PARSE_TRUNCATED_CALL'
+  | 'PARSE_BAD_ARGS_JSON'
+  | 'PARSE_ARGS_NOT_OBJECT'
+  | 'PARSE_UNKNOWN_TOOL'
+  | 'PARSE_BAD_CALL_SYNTAX'
+  | 'PARSE_BAD_HEADER'
+  | 'PARSE_UNCLOSED_REASONING'
+  | 'PARSE_ARG_TYPE'
+  | 'PARSE_DUPLICATE_ARG';
+
+export interface Diagnostic {
+  code: ParseCode;
+  severity: Severity;
+  message: string;
+  /** Character offsets into the parsed completion text (prefix excluded): [start, end). */
+  span?: [number, number];
+  family?: string;
+}

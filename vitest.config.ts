@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    // The JSON report lets .ci/run print "N passed, N failed" for exactly the tests that ran.
+    reporters: ['default', ['json', { outputFile: '.vitest-report.json' }]],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    pool: 'threads',
+  },
+});
