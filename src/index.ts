@@ -3,3 +3,8 @@ export type * from './types.js';
 export { ChatfmtError, isChatfmtError, type ErrorCode } from './errors.js';
 export { familyIds, familyInfo, resolveFamilyId, type FamilyId } from './families/info.js';
 export type { FamilyInfo, ArgumentsForm } from './families/family.js';
+export * from './jinja/index.js';
+export * from './render/index.js';
+export * from './parse/index.js';
+export * from './dataset/index.js';
+export * from './convert/index.js';

@@ -1,0 +1,2 @@
+// Public surface of src/convert; filled in by its owner.
+export {};

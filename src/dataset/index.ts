@@ -1,0 +1,2 @@
+// Public surface of src/dataset; filled in by its owner.
+export {};

@@ -1,0 +1,2 @@
+// Public surface of src/parse; filled in by its owner.
+export {};

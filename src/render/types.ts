@@ -1,0 +1,64 @@
+import type { Conversation } from '../types.js';
+import type { FamilyId } from '../families/info.js';
+import type { ArgumentsForm } from '../families/family.js';
+import type { CompiledTemplate } from '../jinja/index.js';
+
+/** Where a template comes from: a family's bundled template, a file, a folder, or inline source. */
+export interface TemplateSpec {
+  family?: string;
+  /** A .jinja file, a tokenizer_config.json, or a model folder. */
+  template?: string;
+  /** For configs with several named templates (`tool_use`, `default`, ...). */
+  templateName?: string;
+  /** Inline template source (takes precedence over `template`). */
+  source?: string;
+}
+
+export interface LoadedTemplate {
+  /** For messages: the family id, file path, or "<inline>". */
+  name: string;
+  family?: FamilyId;
+  /** Special tokens the template sees (bos_token, eos_token, ...), already flattened to strings. */
+  specialTokens: Record<string, string>;
+  /** Named templates when the source had several; `select` picks one per conversation. */
+  select(hasTools: boolean): CompiledTemplate;
+}
+
+export type ArgsMode = 'auto' | 'keep';
+
+export interface RenderOptions {
+  addGenerationPrompt?: boolean;
+  /** Cut the text right after the final message's content (prefill), as transformers does. */
+  continueFinalMessage?: boolean;
+  /** Extra template variables; they override special tokens and conversation keys. */
+  variables?: Record<string, unknown>;
+  /** `auto` (default) converts arguments / null content to what the template needs; `keep` passes messages through. */
+  args?: ArgsMode;
+  /** Clock for strftime_now. */
+  now?: Date;
+}
+
+export type RenderWarningCode = 'ARGS_CONVERTED' | 'NULL_CONTENT_CONVERTED';
+export interface RenderWarning {
+  code: RenderWarningCode;
+  /** JSON path into the conversation, e.g. `messages[2].tool_calls[0].function.arguments`. */
+  path: string;
+  message: string;
+}
+
+export interface RenderResult {
+  text: string;
+  /** UTF-16 offsets [start, end) of `{% generation %}` blocks: the assistant's own output. */
+  generationSpans: Array<[number, number]>;
+  /** What `args: 'auto'` changed to make the template render correctly. */
+  warnings: RenderWarning[];
+}
+
+/** What a template needs, found by probing it (cached per compiled template). */
+export interface TemplateNeeds {
+  argumentsForm: ArgumentsForm;
+  /** True when `content: null` crashes the template or prints "None". */
+  nullContentNeedsString: boolean;
+}
+
+export type { Conversation };
