@@ -8,3 +8,5 @@ export * from './render/index.js';
 export * from './parse/index.js';
 export * from './dataset/index.js';
 export * from './convert/index.js';
+export * from './detect/index.js';
+export * from './format/index.js';

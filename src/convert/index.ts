@@ -1,2 +1,9 @@
-// Public surface of src/convert; filled in by its owner.
-export {};
+// Public surface of src/convert: importers, training records, tokenizer offsets, prefix check, transpile.
+export { importRow, importShapes, isImportShape, mapPseudoType, type ImportedConversation, type ImportResult, type ImportShape } from './importers/index.js';
+export { importDataset, type ImportDatasetOptions, type ImportedRow } from './import-dataset.js';
+export { type ConvertIssue, type ConvertIssueAnyCode } from './issues.js';
+export { createTokenizer, loadTokenizer, type ChatTokenizer, type TokenizedText } from './tokenizer.js';
+export { toTrainingRecord, type TrainOn, type TrainingRecord, type TrainingRecordOptions, type TrainingRecordResult } from './training-record.js';
+export { checkPrefixPreserving, type PrefixChange } from './prefix-check.js';
+export { spansByDiff, type DiffSpan, type Span } from './spans-by-diff.js';
+export { transpile, type TranspileOptions, type TranspileResult, type TranspileWarning, type TranspileWarningCode } from './transpile.js';

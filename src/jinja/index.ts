@@ -1,12 +1,124 @@
-// Public surface of src/jinja; being written by its owner (helper J). Interface fixed by the lead.
-export interface CompileOptions { name?: string }
-export interface JinjaRenderOptions { now?: Date }
-export interface JinjaRenderResult { text: string; generationSpans: Array<[number, number]> }
+// chatfmt's Jinja engine: jinja2 semantics as transformers configures it (sandbox, trim_blocks, lstrip_blocks,
+// loop controls, json.dumps-style tojson, raise_exception, strftime_now, {% generation %}), compiled to closures.
+import type { Stmt } from './ast.js';
+import { Compiler, runBody } from './compile.js';
+import { toJinjaError } from './errors.js';
+import { dumpJson } from './json.js';
+import { normalizeSource, tokenize } from './lexer.js';
+import { Parser } from './parser.js';
+import { pyRepr } from './repr.js';
+import { GLOBALS, RenderState, withNow, type Frame } from './runtime.js';
+
+export { PyFloat } from './values.js';
+export { parsePythonJson } from './json.js';
+export { JinjaError } from './errors.js';
+
+export interface PythonJsonDumpsOptions {
+  ensureAscii?: boolean;
+  /** Spaces (number) or an indent string, as json.dumps(indent=...). */
+  indent?: number | string | null;
+  /** [item separator, key separator]; default [', ', ': '] (',' when indenting). */
+  separators?: [string, string];
+  sortKeys?: boolean;
+}
+
+/** Python json.dumps(value, ensure_ascii=False) by default: `1.0` (PyFloat) stays `1.0`, bigint ints stay exact. */
+export function pythonJsonDumps(value: unknown, options: PythonJsonDumpsOptions = {}): string {
+  const indent = typeof options.indent === 'number' ? ' '.repeat(Math.max(0, options.indent)) : (options.indent ?? null);
+  return dumpJson(value, {
+    ensureAscii: options.ensureAscii ?? false,
+    indent,
+    itemSeparator: options.separators?.[0],
+    keySeparator: options.separators?.[1],
+    sortKeys: options.sortKeys ?? false,
+  });
+}
+
+export interface CompileOptions {
+  /** Template name used in error messages (file path / family id). */
+  name?: string;
+}
+export interface JinjaRenderOptions {
+  /** Clock for strftime_now; its UTC fields are formatted. Default: the current local wall-clock time. */
+  now?: Date;
+}
+export interface JinjaRenderResult {
+  text: string;
+  /** UTF-16 offsets [start, end) of the output of each top-level {% generation %} block. */
+  generationSpans: Array<[number, number]>;
+}
 export interface CompiledTemplate {
   readonly name: string;
   readonly source: string;
   readonly hasGenerationBlocks: boolean;
   render(variables: Record<string, unknown>, options?: JinjaRenderOptions): JinjaRenderResult;
 }
-export declare function compileTemplate(source: string, options?: CompileOptions): CompiledTemplate;
-export declare function parsePythonJson(text: string): unknown;
+
+/** Python repr() of a template value, e.g. for diagnostics. */
+export function pythonRepr(value: unknown): string {
+  return pyRepr(value);
+}
+
+function containsGeneration(stmts: Stmt[]): boolean {
+  for (const stmt of stmts) {
+    if (stmt.k === 'generation') return true;
+    for (const key of ['body', 'otherwise'] as const) {
+      const inner = (stmt as Record<string, unknown>)[key];
+      if (Array.isArray(inner) && containsGeneration(inner as Stmt[])) return true;
+    }
+  }
+  return false;
+}
+
+class Template implements CompiledTemplate {
+  readonly hasGenerationBlocks: boolean;
+  private readonly body: ReturnType<Compiler['body']>;
+
+  constructor(
+    readonly name: string,
+    readonly source: string,
+  ) {
+    try {
+      const src = normalizeSource(source);
+      const ast = new Parser(tokenize(src), src).parseTemplate();
+      this.hasGenerationBlocks = containsGeneration(ast);
+      this.body = new Compiler(src).body(ast);
+    } catch (error) {
+      throw toJinjaError(error, name);
+    }
+  }
+
+  render(variables: Record<string, unknown>, options: JinjaRenderOptions = {}): JinjaRenderResult {
+    const state = new RenderState(options.now);
+    const root = Object.create(GLOBALS) as Frame;
+    for (const key of Object.keys(variables)) {
+      const value = variables[key];
+      if (value !== undefined) root[key] = value;
+    }
+    try {
+      withNow(options.now, () => runBody(this.body, state, root));
+    } catch (error) {
+      throw toJinjaError(error, this.name);
+    }
+    return { text: state.out, generationSpans: state.spans };
+  }
+}
+
+const CACHE_SIZE = 64;
+const cache = new Map<string, Template>();
+
+/** Compiles a template once; cached by source and name. Throws JinjaError (TEMPLATE_SYNTAX) on syntax errors. */
+export function compileTemplate(source: string, options: CompileOptions = {}): CompiledTemplate {
+  const name = options.name ?? '<string>';
+  const key = `${name}\u0000${source}`;
+  let template = cache.get(key);
+  if (template) {
+    cache.delete(key);
+    cache.set(key, template);
+    return template;
+  }
+  template = new Template(name, source);
+  cache.set(key, template);
+  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  return template;
+}

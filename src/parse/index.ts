@@ -1,2 +1,9 @@
-// Public surface of src/parse; filled in by its owner.
-export {};
+// Public surface of src/parse.
+export { parse } from './parse.js';
+export { createStreamParser, MAX_INPUT_CHARS, type ParseOptions, type StreamParser } from './stream.js';
+export { accumulateDeltas } from './accumulate.js';
+export { parserFamilies, parserFamily, type ParserFamily, type ParserMarkers } from './registry.js';
+export { randomCallId, type CallIdInfo, type IdGenerator } from './ids.js';
+export { indexTools, type CoreFactory, type CoreOptions, type ParseEvent, type ParserCore, type ToolIndex } from './core.js';
+export { createGrammarCore } from './engine/machine.js';
+export { withTags, type Grammar } from './engine/grammar.js';

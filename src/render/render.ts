@@ -1,17 +1,70 @@
+import { ChatfmtError } from '../errors.js';
 import type { CompiledTemplate } from '../jinja/index.js';
-import type { Conversation, LoadedTemplate, RenderOptions, RenderResult, TemplateNeeds, TemplateSpec } from './types.js';
+import { adaptConversation } from './adapt.js';
+import { cutAfterFinalMessage } from './continue-final.js';
+import { loadTemplate } from './load.js';
+import { inspectTemplate } from './probe.js';
+import type { Conversation, LoadedTemplate, RenderOptions, RenderResult, TemplateSpec } from './types.js';
+
+export { inspectTemplate };
+
+const CONVERSATION_KEYS = new Set(['messages', 'tools', 'documents', 'add_generation_prompt']);
 
 /** Renders one conversation with a loaded template, as transformers' apply_chat_template would. */
 export function renderConversation(template: LoadedTemplate, conversation: Conversation, options: RenderOptions = {}): RenderResult {
-  throw new Error(`not implemented yet ${template.name} ${conversation.messages.length} ${JSON.stringify(options)}`);
+  checkConversation(conversation);
+  const hasTools = Array.isArray(conversation.tools) && conversation.tools.length > 0;
+  const compiled = template.select(hasTools);
+  const addGenerationPrompt = options.addGenerationPrompt ?? conversation.add_generation_prompt === true;
+  if (addGenerationPrompt && options.continueFinalMessage) {
+    throw new ChatfmtError('INPUT_INVALID', 'continue_final_message and add_generation_prompt cannot be combined: the first continues the last message, the second starts a new one');
+  }
+  const { conversation: adapted, warnings } =
+    options.args === 'keep' ? { conversation, warnings: [] } : adaptConversation(conversation, inspectTemplate(compiled));
+  const variables = templateVariables(template, adapted, addGenerationPrompt, options.variables);
+  const { text, generationSpans } = compiled.render(variables, options.now ? { now: options.now } : {});
+  if (!options.continueFinalMessage) return { text, generationSpans, warnings };
+  const cut = cutAfterFinalMessage(text, adapted.messages, compiled.name);
+  return { text: cut, generationSpans: clipSpans(generationSpans, cut.length), warnings };
 }
 
-/** Convenience: load (cached) and render in one call. */
+/** Convenience: load (cached by source) and render in one call. */
 export function render(options: TemplateSpec & RenderOptions & Conversation): RenderResult {
-  throw new Error(`not implemented yet ${options.messages.length}`);
+  const { family, template, templateName, source, addGenerationPrompt, continueFinalMessage, variables, args, now, ...conversation } = options;
+  const loaded = loadTemplate({ family, template, templateName, source });
+  return renderConversation(loaded, conversation as Conversation, { addGenerationPrompt, continueFinalMessage, variables, args, now });
 }
 
-/** Probes what a template needs for arguments and null content. */
-export function inspectTemplate(template: CompiledTemplate): TemplateNeeds {
-  throw new Error(`not implemented yet ${template.name}`);
+/**
+ * The context transformers builds: special tokens, then messages/tools/documents/add_generation_prompt,
+ * then extra variables (conversation keys, then caller options), which override special tokens.
+ */
+function templateVariables(
+  template: LoadedTemplate,
+  conversation: Conversation,
+  addGenerationPrompt: boolean,
+  extra: Record<string, unknown> | undefined,
+): Record<string, unknown> {
+  const variables: Record<string, unknown> = { ...template.specialTokens };
+  variables.messages = conversation.messages;
+  variables.tools = conversation.tools ?? null;
+  variables.documents = conversation.documents ?? null;
+  variables.add_generation_prompt = addGenerationPrompt;
+  for (const [key, value] of Object.entries(conversation)) {
+    if (!CONVERSATION_KEYS.has(key)) variables[key] = value;
+  }
+  if (extra) Object.assign(variables, extra);
+  return variables;
 }
+
+function checkConversation(conversation: Conversation): void {
+  if (!conversation || typeof conversation !== 'object' || !Array.isArray(conversation.messages)) {
+    throw new ChatfmtError('INPUT_INVALID', 'expected an object with a "messages" array');
+  }
+}
+
+function clipSpans(spans: Array<[number, number]>, length: number): Array<[number, number]> {
+  return spans.filter(([start]) => start < length).map(([start, end]) => [start, Math.min(end, length)]);
+}
+
+export type { CompiledTemplate };

@@ -1,4 +1,181 @@
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { resolve } from 'node:path';
+import { Option } from 'commander';
+import { importDataset, importShapes, isImportShape, loadTokenizer, toTrainingRecord, type ChatTokenizer, type ConvertIssue, type ImportShape, type TrainOn } from '../../convert/index.js';
+import { formatIssue } from '../../dataset/issues.js';
+import { familyIds, resolveFamilyId } from '../../families/info.js';
+import { loadTemplate } from '../../render/index.js';
+import type { LoadedTemplate } from '../../render/types.js';
+import { EXIT, UserError, type IO } from '../io.js';
+import { parseNow } from '../read-input.js';
 import type { CommandRegistrar } from './index.js';
 
-// Placeholder until the 'convert' command lands.
-export const register: CommandRegistrar = () => {};
+interface ConvertFlags {
+  from: string;
+  to?: string;
+  template?: string;
+  templateName?: string;
+  trainOn: TrainOn;
+  tokenizer?: string;
+  output?: string;
+  report?: string;
+  prefixCheck: boolean;
+  now?: string;
+}
+
+const HELP = `
+Shapes (--from): ${importShapes.join(', ')}
+  openai       {"messages": [...], "tools": [...]} (OpenAI fine-tuning; legacy functions/function_call too)
+  sharegpt     LLaMA-Factory {"conversations": [{"from": human|gpt|function_call|observation|system, "value"}], "system", "tools": "<JSON>"}
+  hermes-text  Hermes FC: ShareGPT turns, <tools> in the system text, <tool_call>/<tool_response> text (JSON or Python-dict quoting)
+  xlam         {"query", "tools": "<JSON>", "answers": "<JSON>"} (pseudo-types such as "str, optional" become JSON Schema)
+
+Targets (--to):
+  openai       canonical JSONL {"messages", "tools"} (arguments as JSON strings)
+  <family>     training records {"text", "spans"}: text is exactly what \`chatfmt render --family <family>\` gives,
+               spans are the UTF-16 [start, end) ranges of assistant output that carry loss. With --tokenizer DIR
+               (tokenizer.json + tokenizer_config.json) records also carry input_ids, labels (-100 outside the spans)
+               and assistant_masks; a token is trained when it overlaps a span by at least one character.
+  --template   your own template instead of a family's; without {% generation %} markers spans come from render diffs.
+
+Every input row is accounted for: rows that cannot be converted are reported (stderr summary, --report FILE with one
+{line, code, severity, path, message} JSON per line) and left out of the output.
+Exit codes: 0 all rows converted, 1 some rows had errors, 2 usage or I/O error.
+
+Examples:
+  chatfmt convert data.jsonl --from sharegpt --to openai -o data.openai.jsonl
+  chatfmt convert data.jsonl --from sharegpt --to qwen3 --tokenizer ./Qwen3-0.6B --train-on last -o train.jsonl
+  chatfmt convert xlam.json --from xlam --to openai --report issues.jsonl
+
+Families: ${familyIds.join(', ')}`;
+
+export const register: CommandRegistrar = (program, io, state) => {
+  program
+    .command('convert')
+    .summary('import SFT datasets into OpenAI messages or tokenised training records with loss masks')
+    .description('Convert a dataset (OpenAI, ShareGPT, Hermes text, xLAM) into canonical OpenAI JSONL or training records for a family/template.')
+    .argument('<file>', 'dataset: JSONL, JSON array or .gz ("-": stdin)')
+    .addOption(new Option('--from <shape>', 'input shape').choices([...importShapes]).makeOptionMandatory())
+    .option('--to <target>', '"openai" or a family id (see `chatfmt families`)')
+    .option('--template <file|dir>', 'render training records with this template (a .jinja, tokenizer_config.json or model folder)')
+    .option('--template-name <name>', 'a named template inside the config')
+    .addOption(new Option('--train-on <turns>', 'which assistant turns carry loss').choices(['all', 'last']).default('all'))
+    .option('--tokenizer <dir>', 'folder with tokenizer.json (+ tokenizer_config.json): add input_ids, labels, assistant_masks')
+    .option('-o, --output <file>', 'write the converted rows here (default: stdout)')
+    .option('--report <file>', 'write every issue as one JSON line')
+    .option('--no-prefix-check', 'skip the check for templates that rewrite earlier turns (one render per message)')
+    .option('--now <iso>', 'clock for strftime_now (UTC unless a zone is given)')
+    .addHelpText('after', HELP)
+    .action(async (file: string, flags: ConvertFlags) => {
+      state.exitCode = await runConvert(file, flags, io);
+    });
+};
+
+interface Target {
+  loaded?: LoadedTemplate;
+  tokenizer?: ChatTokenizer;
+}
+
+async function resolveTarget(flags: ConvertFlags, io: IO): Promise<Target> {
+  const to = flags.to;
+  if (to === undefined && flags.template === undefined) throw new UserError('no target: give --to openai|<family> or --template <file|dir>');
+  if (to === 'openai') {
+    if (flags.template !== undefined || flags.tokenizer !== undefined) throw new UserError('--to openai writes messages: --template and --tokenizer apply to training records only');
+    return {};
+  }
+  if (to !== undefined && flags.template !== undefined) throw new UserError('give either --to <family> or --template, not both');
+  if (to !== undefined && !resolveFamilyId(to)) throw new UserError(`unknown target "${to}": use openai or one of ${familyIds.join(', ')}`);
+  const template = flags.template === undefined ? undefined : resolve(io.cwd, flags.template);
+  const loaded = loadTemplate({ family: to, template, templateName: flags.templateName });
+  const tokenizer = flags.tokenizer === undefined ? undefined : await loadTokenizer(resolve(io.cwd, flags.tokenizer));
+  return { loaded, tokenizer };
+}
+
+async function runConvert(file: string, flags: ConvertFlags, io: IO): Promise<number> {
+  if (!isImportShape(flags.from)) throw new UserError(`unknown shape "${flags.from}"`);
+  const target = await resolveTarget(flags, io);
+  const now = parseNow(flags.now);
+  const source = file === '-' ? '-' : resolve(io.cwd, file);
+  const output = openSink(flags.output, io);
+  const report = flags.report === undefined ? undefined : openSink(flags.report, io);
+  const counts = { rows: 0, written: 0, failed: 0, warnings: 0 };
+  const shown: ConvertIssue[] = [];
+  const byCode = new Map<string, number>();
+  try {
+    for await (const row of importDataset(source, { from: flags.from as ImportShape, stdin: io.stdin })) {
+      counts.rows++;
+      const issues = [...row.issues];
+      let out: unknown = null;
+      if (row.conversation && !target.loaded) out = row.conversation;
+      else if (row.conversation && target.loaded) {
+        const result = toTrainingRecord(row.conversation, {
+          loaded: target.loaded,
+          tokenizer: target.tokenizer,
+          trainOn: flags.trainOn,
+          checkPrefix: flags.prefixCheck,
+          now,
+          line: row.line,
+        });
+        issues.push(...result.issues);
+        out = result.record;
+      }
+      if (out !== null) {
+        counts.written++;
+        await output.write(`${JSON.stringify(out)}\n`);
+      } else counts.failed++;
+      for (const found of issues) {
+        if (found.severity === 'warning') counts.warnings++;
+        byCode.set(found.code, (byCode.get(found.code) ?? 0) + 1);
+        if (shown.length < 10) shown.push(found);
+        if (report) await report.write(`${JSON.stringify(found)}\n`);
+      }
+    }
+  } finally {
+    await output.close();
+    await report?.close();
+  }
+  writeSummary(io, counts, byCode, shown);
+  return counts.failed > 0 ? EXIT.ISSUES : EXIT.OK;
+}
+
+function writeSummary(io: IO, counts: { rows: number; written: number; failed: number; warnings: number }, byCode: Map<string, number>, shown: ConvertIssue[]): void {
+  let text = `chatfmt convert: ${counts.rows} row(s), ${counts.written} converted, ${counts.failed} not converted, ${counts.warnings} warning(s)\n`;
+  if (byCode.size) text += `  ${[...byCode].map(([code, n]) => `${code} ×${n}`).join(', ')}\n`;
+  for (const found of shown) text += `  ${formatIssue(found)}\n`;
+  io.stderr.write(text);
+}
+
+interface Sink {
+  write(text: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A file (created or truncated) or stdout; waits for drain so a large dataset never piles up in memory. */
+function openSink(path: string | undefined, io: IO): Sink {
+  if (path === undefined || path === '-') {
+    return { write: async (text) => void io.stdout.write(text), close: async () => {} };
+  }
+  const stream: WriteStream = createWriteStream(resolve(io.cwd, path));
+  let failure: Error | undefined;
+  stream.on('error', (error) => {
+    failure = error;
+  });
+  const check = () => {
+    if (failure) throw new UserError(`${path}: cannot write: ${failure.message}`);
+  };
+  return {
+    write: async (text) => {
+      check();
+      if (!stream.write(text)) await Promise.race([once(stream, 'drain'), once(stream, 'error')]).catch(() => {});
+      check();
+    },
+    close: async () => {
+      if (!stream.closed) {
+        stream.end();
+        await Promise.race([once(stream, 'close'), once(stream, 'error')]).catch(() => {});
+      }
+      check();
+    },
+  };
+}

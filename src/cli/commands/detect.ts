@@ -1,4 +1,29 @@
+import { detectFamily } from '../../detect/index.js';
+import { loadTemplate } from '../../render/index.js';
+import { EXIT } from '../io.js';
+import { resolve } from 'node:path';
 import type { CommandRegistrar } from './index.js';
 
-// Placeholder until the 'detect' command lands.
-export const register: CommandRegistrar = () => {};
+export const register: CommandRegistrar = (program, io, state) => {
+  program
+    .command('detect')
+    .summary('tell which family a chat template is')
+    .description('Tell which family a template belongs to, with evidence: render-equivalence on probe conversations first, template markers as a fallback.')
+    .argument('<template>', 'a .jinja file, a tokenizer_config.json, or a model folder')
+    .option('--template-name <name>', 'named template inside the config')
+    .option('--json', 'print all matches as JSON')
+    .addHelpText('after', '\nExit codes: 0 a family was found, 1 none matched, 2 usage or I/O error.\n\nExample:\n  chatfmt detect ~/models/Qwen3-8B')
+    .action((template: string, flags: { templateName?: string; json?: boolean }) => {
+      const loaded = loadTemplate({ template: resolve(io.cwd, template), templateName: flags.templateName });
+      const matches = detectFamily(loaded);
+      if (flags.json) io.stdout.write(`${JSON.stringify({ template, matches }, null, 2)}\n`);
+      else if (matches.length === 0) io.stdout.write(`${template}: no known family (no probe rendered identically, no family markers found)\n`);
+      else {
+        const [best, ...others] = matches;
+        io.stdout.write(`${best!.family}  (${best!.method}, score ${best!.score.toFixed(2)})\n`);
+        for (const line of best!.evidence) io.stdout.write(`  - ${line}\n`);
+        if (others.length > 0) io.stdout.write(`also close: ${others.map((m) => `${m.family} (${m.score.toFixed(2)})`).join(', ')}\n`);
+      }
+      state.exitCode = matches.length > 0 ? EXIT.OK : EXIT.ISSUES;
+    });
+};

@@ -1,4 +1,25 @@
+import { familyIds, familyInfo } from '../../families/info.js';
 import type { CommandRegistrar } from './index.js';
 
-// Placeholder until the 'families' command lands.
-export const register: CommandRegistrar = () => {};
+export const register: CommandRegistrar = (program, io) => {
+  program
+    .command('families')
+    .summary('list the model families chatfmt speaks')
+    .description('List every family: its id (what --family takes), aliases, wire format and the models it covers.')
+    .option('--json', 'print the registry as JSON')
+    .action((flags: { json?: boolean }) => {
+      const rows = familyIds.map((id) => {
+        const info = familyInfo[id];
+        return { id, aliases: [...info.aliases], format: info.format, models: [...info.models], stop: [...info.stopStrings] };
+      });
+      if (flags.json) {
+        io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+        return;
+      }
+      for (const row of rows) {
+        io.stdout.write(`${row.id}${row.aliases.length ? `  (aliases: ${row.aliases.join(', ')})` : ''}\n`);
+        io.stdout.write(`  format: ${row.format}\n`);
+        io.stdout.write(`  models: ${row.models.join(', ')}\n`);
+      }
+    });
+};

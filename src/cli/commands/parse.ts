@@ -1,4 +1,126 @@
+import { familyIds, familyInfo, resolveFamilyId, type FamilyId } from '../../families/info.js';
+import { createStreamParser, parse, type ParseOptions } from '../../parse/index.js';
+import type { Delta, Tool } from '../../types.js';
+import { EXIT, UserError, type IO } from '../io.js';
+import { readInputText } from '../read-input.js';
 import type { CommandRegistrar } from './index.js';
 
-// Placeholder until the 'parse' command lands.
-export const register: CommandRegistrar = () => {};
+interface ParseFlags {
+  family?: string;
+  tools?: string;
+  prefix?: string;
+  prompt?: string;
+  strict?: boolean;
+  stream?: boolean;
+}
+
+const HELP = `
+Input: the raw completion text (special tokens kept), from a file or stdin ("-" or none).
+Output: {role, content, reasoning_content, tool_calls, diagnostics} as JSON; with --stream,
+one OpenAI chunk delta per line as soon as it is known, then the rest at the end of input.
+
+The prompt decides where the completion starts: a prompt ending in "<think>\\n" means the
+completion begins inside reasoning. Give that tail with --prefix, or the whole rendered
+prompt with --prompt (its text after the last assistant header is used). Without either,
+the family's usual generation prompt is assumed.
+
+Malformed or truncated calls never fail the command: their text stays in content and a
+diagnostic says why. --strict turns an error diagnostic into exit code 1.
+Exit codes: 0 parsed, 1 --strict found an error, 2 usage or I/O error.
+
+Examples:
+  chatfmt parse --family qwen3 completion.txt
+  chatfmt parse --family kimi-k2 --tools tools.json out.txt
+  chatfmt parse --family deepseek-r1 --prefix $'<think>\\n' < out.txt
+  llm-server ... | chatfmt parse --family glm-4.5 --stream
+
+Families (an alias works too; see \`chatfmt families\`):
+${familyIds.map((id) => `  ${id.padEnd(14)} ${familyInfo[id].example.replace(/\n/g, '⏎')}`).join('\n')}`;
+
+export const register: CommandRegistrar = (program, io, state) => {
+  program
+    .command('parse')
+    .summary('parse raw model output into content, reasoning and tool calls')
+    .description('Parse a completion in a family\'s wire format into an OpenAI assistant message (or stream deltas).')
+    .argument('[file]', 'completion text file ("-" or none: stdin)')
+    .option('--family <id>', 'the output format (see `chatfmt families`)')
+    .option('--tools <file>', 'declared tools: an OpenAI tools array, or {"tools": [...]}; undeclared names are not calls')
+    .option('--prefix <text>', 'the end of the prompt, e.g. "<think>\\n" (sets the starting state)')
+    .option('--prompt <file>', 'the rendered prompt; its tail after the last assistant header is the prefix')
+    .option('--strict', 'exit 1 on the first error diagnostic')
+    .option('--stream', 'read stdin as it arrives and print one delta per line')
+    .addHelpText('after', HELP)
+    .action(async (file: string | undefined, flags: ParseFlags) => {
+      state.exitCode = await runParse(file, flags, io);
+    });
+};
+
+async function runParse(file: string | undefined, flags: ParseFlags, io: IO): Promise<number> {
+  if (flags.family === undefined) throw new UserError(`no family: give --family <id> (one of ${familyIds.join(', ')})`);
+  const family = resolveFamilyId(flags.family);
+  if (family === undefined) throw new UserError(`unknown family "${flags.family}" (known: ${familyIds.join(', ')})`);
+  if (flags.prefix !== undefined && flags.prompt !== undefined) throw new UserError('give either --prefix or --prompt, not both');
+  const options: ParseOptions = { family, strict: flags.strict === true };
+  if (flags.tools !== undefined) options.tools = readTools(await readInputText(flags.tools, io), flags.tools);
+  if (flags.prefix !== undefined) options.prefix = flags.prefix;
+  if (flags.prompt !== undefined) options.prefix = promptTail(await readInputText(flags.prompt, io), family);
+  if (flags.stream) {
+    if (file !== undefined && file !== '-') throw new UserError('--stream reads stdin; drop the file argument');
+    return streamParse(options, io);
+  }
+  const message = parse(await readInputText(file, io), options);
+  io.stdout.write(`${JSON.stringify(message, null, 2)}\n`);
+  return EXIT.OK;
+}
+
+async function streamParse(options: ParseOptions, io: IO): Promise<number> {
+  const parser = createStreamParser(options);
+  const decoder = new TextDecoder('utf-8');
+  let failed = false;
+  const print = (deltas: Delta[]) => {
+    for (const delta of deltas) {
+      io.stdout.write(`${JSON.stringify(delta)}\n`);
+      if (delta.diagnostics?.some((d) => d.severity === 'error')) failed = true;
+    }
+  };
+  for await (const chunk of io.stdin as AsyncIterable<Buffer | string>) {
+    print(parser.push(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true })));
+  }
+  print(parser.push(decoder.decode()));
+  print(parser.finish());
+  return options.strict && failed ? EXIT.ISSUES : EXIT.OK;
+}
+
+function readTools(text: string, shown: string): Tool[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new UserError(`${shown}: not valid JSON`);
+  }
+  const tools = Array.isArray(value) ? value : (value as { tools?: unknown } | null)?.tools;
+  if (!Array.isArray(tools)) throw new UserError(`${shown}: expected a tools array or {"tools": [...]}`);
+  return tools as Tool[];
+}
+
+/** Where each family's prompt opens the assistant turn; the prefix is what follows the last one. */
+const ASSISTANT_HEADERS: Record<FamilyId, { header: string; keep?: boolean }> = {
+  hermes: { header: '<|im_start|>assistant' },
+  'qwen2.5': { header: '<|im_start|>assistant' },
+  qwen3: { header: '<|im_start|>assistant' },
+  'qwen3-coder': { header: '<|im_start|>assistant' },
+  'deepseek-v3.1': { header: '<｜Assistant｜>' },
+  'deepseek-r1': { header: '<｜Assistant｜>' },
+  'kimi-k2': { header: '<|im_assistant|>assistant<|im_middle|>' },
+  // The harmony parser reads the header itself, so the prefix keeps it.
+  'gpt-oss': { header: '<|start|>assistant', keep: true },
+  'glm-4.5': { header: '<|assistant|>' },
+  'seed-oss': { header: '<seed:bos>assistant' },
+};
+
+export function promptTail(prompt: string, family: FamilyId): string {
+  const { header, keep } = ASSISTANT_HEADERS[family];
+  const at = prompt.lastIndexOf(header);
+  if (at < 0) return prompt;
+  return keep ? prompt.slice(at) : prompt.slice(at + header.length);
+}

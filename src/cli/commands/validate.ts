@@ -1,4 +1,275 @@
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
+import { Option } from 'commander';
+import { familyIds } from '../../families/info.js';
+import {
+  formatIssue,
+  mergeSummaries,
+  validateDataset,
+  type DatasetIssue,
+  type ValidateOptions,
+  type ValidationProgress,
+  type ValidationSummary,
+} from '../../dataset/index.js';
+import { EXIT, UserError, type IO } from '../io.js';
 import type { CommandRegistrar } from './index.js';
 
-// Placeholder until the 'validate' command lands.
-export const register: CommandRegistrar = () => {};
+interface ValidateFlags {
+  inputFormat: 'auto' | 'openai' | 'sharegpt';
+  family?: string;
+  template?: string;
+  templateName?: string;
+  roundTrip: boolean;
+  tokenizer?: string;
+  maxLength?: string;
+  report?: string;
+  format: 'text' | 'json';
+  workers?: string;
+  shard?: string;
+  merge?: boolean;
+  maxRowBytes?: string;
+  examples: string;
+  progress: boolean;
+}
+
+const HELP = `
+Input: JSONL (one row per line) or a JSON array of rows; gzip is detected; "-" or no file reads stdin.
+Rows: OpenAI fine-tuning format ({"messages", "tools"}) or LLaMA-Factory ShareGPT ({"conversations",
+"tools": "<JSON string>"}), detected from the first rows unless --input-format is given.
+
+Checks: structure (chatfmt's JSON schema), tool protocol (ids, order, declared tools), arguments (JSON,
+object, the tool's parameters schema), tool schemas (valid JSON Schema, no pseudo-types). With --family or
+--template: the row renders, argument/null-content forms the template mishandles, and each tool-call turn
+parses back to the same calls. With --tokenizer and --max-length: rows over the limit, cut-off assistant turns.
+
+Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage or I/O error.
+
+Scale: --workers N validates batches on N threads (the report keeps input order). --shard i/n validates
+blocks of 1000 rows k with k mod n = i-1, so n machines can split a file; combine their --format json
+summaries with --merge.
+
+Examples:
+  chatfmt validate train.jsonl
+  chatfmt validate --family qwen3 --report issues.jsonl train.jsonl.gz
+  chatfmt validate --family qwen3 --tokenizer ./Qwen3-8B --max-length 8192 train.jsonl
+  chatfmt validate --shard 2/4 --format json train.jsonl > part2.json
+  chatfmt validate --merge part1.json part2.json part3.json part4.json
+
+Families: ${familyIds.join(', ')}`;
+
+export const register: CommandRegistrar = (program, io, state) => {
+  program
+    .command('validate')
+    .summary('find every broken row of an SFT dataset (structure, tool protocol, arguments, template round trip)')
+    .description('Validate a chat fine-tuning dataset row by row; every issue has a code, a line and a JSON path.')
+    .argument('[files...]', 'dataset (JSONL, JSON array, .gz; "-" or none: stdin), or JSON summaries with --merge')
+    .addOption(new Option('--input-format <shape>', 'row shape').choices(['auto', 'openai', 'sharegpt']).default('auto'))
+    .option('--family <id>', 'also render each row with this family\'s template and round-trip its tool calls')
+    .option('--template <file|dir>', 'also render each row with this template (.jinja, tokenizer_config.json or model folder)')
+    .option('--template-name <name>', 'named template in the config')
+    .option('--no-round-trip', 'with a template: skip parsing tool-call turns back')
+    .option('--tokenizer <dir>', 'tokenizer folder for --max-length (tokenizer.json)')
+    .option('--max-length <n>', 'token limit of the rendered row')
+    .option('--report <file>', 'write every issue as one JSON line {line, code, severity, path, message}')
+    .addOption(new Option('--format <format>', 'summary format on stdout').choices(['text', 'json']).default('text'))
+    .option('--workers <n>', 'worker threads (default: number of cores)')
+    .option('--shard <i/n>', 'validate only shard i of n (1-based)')
+    .option('--merge', 'the files are JSON summaries (--format json) to combine')
+    .option('--max-row-bytes <n>', 'longest row accepted (default 33554432)')
+    .option('--examples <n>', 'examples shown per issue code', '5')
+    .option('--no-progress', 'no progress bar on stderr')
+    .addHelpText('after', HELP)
+    .action(async (files: string[], flags: ValidateFlags) => {
+      state.exitCode = flags.merge ? await runMerge(files, flags, io) : await runValidate(files, flags, io);
+    });
+};
+
+function positiveInt(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[1-9][0-9]{0,9}$/.test(value)) throw new UserError(`${flag} must be a positive integer, got "${value}"`);
+  return Number(value);
+}
+
+function parseShard(value: string | undefined): { index: number; count: number } | undefined {
+  if (value === undefined) return undefined;
+  const match = /^([1-9][0-9]{0,5})\/([1-9][0-9]{0,5})$/.exec(value);
+  const shard = match ? { index: Number(match[1]), count: Number(match[2]) } : undefined;
+  if (!shard || shard.index > shard.count) throw new UserError(`--shard must be i/n with 1 <= i <= n, got "${value}"`);
+  return shard;
+}
+
+async function runValidate(files: string[], flags: ValidateFlags, io: IO): Promise<number> {
+  if (files.length > 1) throw new UserError('validate takes one dataset (use --shard/--merge to split work, or run once per file)');
+  if (flags.family !== undefined && flags.template !== undefined) throw new UserError('give either --family or --template, not both');
+  const maxLength = positiveInt(flags.maxLength, '--max-length');
+  if ((maxLength === undefined) !== (flags.tokenizer === undefined)) throw new UserError('--tokenizer and --max-length go together');
+  if (flags.tokenizer !== undefined && flags.family === undefined && flags.template === undefined) {
+    throw new UserError('--max-length needs a template to render rows: add --family or --template');
+  }
+  const file = files[0] ?? '-';
+  const options: ValidateOptions = {
+    inputFormat: flags.inputFormat,
+    family: flags.family,
+    template: flags.template === undefined ? undefined : resolve(io.cwd, flags.template),
+    templateName: flags.templateName,
+    roundTrip: flags.roundTrip,
+    tokenizer: flags.tokenizer === undefined ? undefined : resolve(io.cwd, flags.tokenizer),
+    maxLength,
+    workers: positiveInt(flags.workers, '--workers') ?? availableParallelism(),
+    shard: parseShard(flags.shard),
+    maxRowBytes: positiveInt(flags.maxRowBytes, '--max-row-bytes'),
+    examplesPerCode: positiveInt(flags.examples, '--examples'),
+    stdin: io.stdin,
+    name: file === '-' ? '<stdin>' : file,
+  };
+  const progress = flags.progress && io.stderrIsTTY ? new ProgressBar(io) : undefined;
+  if (progress) options.onProgress = (p) => progress.update(p);
+  const report = flags.report === undefined ? undefined : await openReport(resolve(io.cwd, flags.report), flags.report);
+  let summary: ValidationSummary;
+  try {
+    const validation = validateDataset(file === '-' ? '-' : resolve(io.cwd, file), options);
+    for await (const issue of validation) if (report) await report.write(issue);
+    summary = await validation.summary();
+  } finally {
+    progress?.clear();
+    await report?.close();
+  }
+  printSummary(summary, flags, io);
+  return summary.errors > 0 ? EXIT.ISSUES : EXIT.OK;
+}
+
+async function runMerge(files: string[], flags: ValidateFlags, io: IO): Promise<number> {
+  if (files.length === 0) throw new UserError('--merge needs the JSON summaries to combine');
+  const summaries = await Promise.all(
+    files.map(async (file) => {
+      let text: string;
+      try {
+        text = await readFile(resolve(io.cwd, file), 'utf8');
+      } catch (error) {
+        throw new UserError(`${file}: cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      }
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        throw new UserError(`${file}: not JSON (expected the output of chatfmt validate --format json)`);
+      }
+    }),
+  );
+  const merged = mergeSummaries(summaries, positiveInt(flags.examples, '--examples'));
+  printSummary(merged, flags, io);
+  return merged.errors > 0 ? EXIT.ISSUES : EXIT.OK;
+}
+
+/** The --report file: one JSON line per issue, written with backpressure so a 5 GB input keeps memory flat. */
+async function openReport(path: string, shown: string): Promise<{ write(issue: DatasetIssue): Promise<void>; close(): Promise<void> }> {
+  const stream: WriteStream = createWriteStream(path);
+  await new Promise<void>((ok, fail) => {
+    stream.once('open', () => ok());
+    stream.once('error', (error) => fail(new UserError(`${shown}: cannot write report: ${(error as NodeJS.ErrnoException).code ?? error.message}`)));
+  });
+  let failure: Error | undefined;
+  stream.on('error', (error) => (failure = error));
+  return {
+    async write(issue) {
+      if (failure) throw new UserError(`${shown}: cannot write report: ${failure.message}`);
+      const { line, code, severity, path: at, message } = issue;
+      if (!stream.write(`${JSON.stringify({ line, code, severity, path: at, message })}\n`)) {
+        await new Promise<void>((ok) => stream.once('drain', ok));
+      }
+    },
+    close: () => new Promise<void>((ok) => stream.end(ok)),
+  };
+}
+
+// ---- Output ----
+
+interface Paint {
+  red(s: string): string;
+  yellow(s: string): string;
+  green(s: string): string;
+  dim(s: string): string;
+  bold(s: string): string;
+}
+
+function paint(io: IO): Paint {
+  const on = io.stdoutIsTTY && io.env.NO_COLOR === undefined;
+  const wrap = (open: number, close: number) => (s: string) => (on ? `\x1b[${open}m${s}\x1b[${close}m` : s);
+  return { red: wrap(31, 39), yellow: wrap(33, 39), green: wrap(32, 39), dim: wrap(2, 22), bold: wrap(1, 22) };
+}
+
+function printSummary(summary: ValidationSummary, flags: ValidateFlags, io: IO): void {
+  if (flags.format === 'json') {
+    io.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+    return;
+  }
+  io.stdout.write(formatSummaryText(summary, paint(io)));
+}
+
+const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+
+function formatSummaryText(summary: ValidationSummary, p: Paint): string {
+  const lines: string[] = [];
+  const shards = summary.shards ? `, shard ${summary.shards.map((s) => `${s.index}/${s.count}`).join(' ')}` : '';
+  lines.push(p.bold(`${summary.inputs.join(', ')}: ${plural(summary.rows, 'row')} (${summary.shape}${shards})`));
+  const codes = Object.entries(summary.byCode).sort(([a, x], [b, y]) => (x.severity === y.severity ? (a < b ? -1 : 1) : x.severity === 'error' ? -1 : 1));
+  const width = Math.max(0, ...codes.map(([code]) => code.length));
+  for (const [code, count] of codes) {
+    const label = count.severity === 'error' ? p.red(code.padEnd(width)) : p.yellow(code.padEnd(width));
+    lines.push('', `  ${label}  ${plural(count.count, count.severity)}`);
+    for (const issue of summary.examples.filter((e) => e.code === code)) {
+      const text = formatIssue(issue);
+      const arrow = text.indexOf(' → ');
+      const mark = issue.severity === 'error' ? p.red(text.slice(0, 1)) : p.yellow(text.slice(0, 1));
+      lines.push(`    ${mark}${arrow === -1 ? text.slice(1) : text.slice(1, arrow) + p.dim(text.slice(arrow))}`);
+    }
+  }
+  lines.push('');
+  if (summary.errors > 0) {
+    lines.push(p.red(`✖ ${plural(summary.errors, 'error')} in ${plural(summary.rowsWithErrors, 'row')}`) + (summary.warnings > 0 ? p.yellow(`, ${plural(summary.warnings, 'warning')}`) : ''));
+  } else {
+    lines.push(p.green(`✔ no errors`) + (summary.warnings > 0 ? p.yellow(`, ${plural(summary.warnings, 'warning')}`) : ''));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Progress on stderr (TTY only): rows, rows/s, issues, ETA from the input size; redrawn at most 10×/s. */
+class ProgressBar {
+  private readonly started = Date.now();
+  private lastDraw = 0;
+  private drawn = false;
+  constructor(private readonly io: IO) {}
+
+  update(p: ValidationProgress): void {
+    const now = Date.now();
+    if (now - this.lastDraw < 100) return;
+    this.lastDraw = now;
+    const seconds = Math.max(0.001, (now - this.started) / 1000);
+    const rate = Math.round(p.rows / seconds);
+    let head = '';
+    let eta = '';
+    if (p.totalBytes && p.bytesRead > 0) {
+      const fraction = Math.min(1, p.bytesRead / p.totalBytes);
+      const width = 24;
+      const full = Math.round(fraction * width);
+      head = `[${'#'.repeat(full)}${'.'.repeat(width - full)}] ${(fraction * 100).toFixed(0).padStart(3)}% `;
+      eta = fraction > 0 ? `  ETA ${clock((seconds / fraction) * (1 - fraction))}` : '';
+    }
+    const issues = `${p.errors.toLocaleString('en-US')} errors, ${p.warnings.toLocaleString('en-US')} warnings`;
+    this.io.stderr.write(`\r\x1b[2K${head}${p.rows.toLocaleString('en-US')} rows  ${rate.toLocaleString('en-US')} rows/s  ${issues}${eta}`);
+    this.drawn = true;
+  }
+
+  clear(): void {
+    if (this.drawn) this.io.stderr.write('\r\x1b[2K');
+  }
+}
+
+function clock(seconds: number): string {
+  const s = Math.round(seconds);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return h > 0 ? `${h}:${pad(m)}:${pad(s % 60)}` : `${m}:${pad(s % 60)}`;
+}

@@ -1,0 +1,113 @@
+// Parse benchmarks: batch MB/s per family against the JSON.parse floor of the same argument
+// payloads, and streaming in 1/4/64-byte chunks against one batch parse, with growth 10 KB → 1 MB.
+import { createStreamParser, familyIds, formatTurn, parse } from '../dist/index.js';
+import { fmt, median, rate, table } from './lib.mjs';
+
+const tools = [
+  {
+    type: 'function',
+    function: {
+      name: 'write_file',
+      parameters: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' }, overwrite: { type: 'boolean' } }, required: ['path', 'content'] },
+    },
+  },
+];
+
+function codeBlock(i) {
+  const lines = [];
+  for (let j = 0; j < 40; j++) lines.push(`    value_${j} = compute("item-${i}-${j}", {"depth": ${j}, "label": "<b>${j}</b>"})  # step ${j}`);
+  return `def task_${i}():\n${lines.join('\n')}\n    return "done"`;
+}
+
+/** A completion of about `bytes` bytes in the family's own syntax: long reasoning, many calls with code. */
+export function bigCompletion(family, bytes) {
+  const perMessage = family === 'gpt-oss' ? 1 : 8;
+  const parts = [];
+  const payloads = [];
+  let size = 0;
+  let turn = 0;
+  let prompt = '';
+  while (size < bytes) {
+    const calls = [];
+    for (let k = 0; k < perMessage; k++) {
+      const args = { path: `/srv/app/module_${turn}_${k}.py`, content: codeBlock(turn * 10 + k), overwrite: true };
+      payloads.push(JSON.stringify(args));
+      calls.push({ id: `functions.write_file:${turn * 10 + k}`, type: 'function', function: { name: 'write_file', arguments: args } });
+    }
+    const message = { role: 'assistant', reasoning_content: `Plan ${turn}: ${'think about the files carefully. '.repeat(40)}`, content: family === 'gpt-oss' ? '' : `Writing batch ${turn}.`, tool_calls: calls };
+    const formatted = formatTurn(message, { family, tools });
+    if (turn === 0) prompt = formatted.prompt;
+    parts.push(formatted.completion);
+    size += Buffer.byteLength(formatted.completion);
+    turn++;
+  }
+  const joiner = family === 'gpt-oss' ? '<|start|>assistant' : '\n';
+  return { text: parts.join(joiner), prefix: prompt, payloads };
+}
+
+function streamOnce(text, options, chunkSize) {
+  const parser = createStreamParser(options);
+  for (let i = 0; i < text.length; i += chunkSize) parser.push(text.slice(i, i + chunkSize));
+  parser.finish();
+}
+
+export async function parseSection({ quick = false } = {}) {
+  const seconds = quick ? 0.1 : 0.3;
+  const size = quick ? 200_000 : 1_000_000;
+  const rows = [];
+  const streamRows = [];
+  const floorRatios = [];
+  const chunkRatios = [];
+  for (const family of familyIds) {
+    const { text, prefix, payloads } = bigCompletion(family, size);
+    const options = { family, tools, prefix, idGenerator: ({ index }) => `call_${index}` };
+    const check = parse(text, options);
+    const mb = Buffer.byteLength(text) / 2 ** 20;
+    const batch = rate(() => parse(text, options), { seconds, passes: 3 });
+    const floor = rate(() => { for (const p of payloads) JSON.parse(p); }, { seconds, passes: 3 });
+    const ratio = floor.median / batch.median;
+    floorRatios.push(ratio);
+    rows.push([family, fmt(mb, 2), String(check.tool_calls.length), fmt(batch.median * mb, 1), fmt(floor.median * mb, 1), `${fmt(ratio, 2)}×`]);
+    const chunked = [1, 4, 64].map((n) => rate(() => streamOnce(text, options, n), { seconds, passes: quick ? 1 : 3 }));
+    chunkRatios.push(batch.median / chunked[1].median);
+    streamRows.push([family, ...chunked.map((r) => `${fmt(batch.median / r.median, 2)}×`)]);
+  }
+  const growth = growthRows(quick);
+  return [
+    '## Parse',
+    '',
+    `Completions of about ${fmt(size / 1e6, 1)} MB per family (long reasoning, many calls with code arguments), made with`,
+    '`formatTurn`, parsed with the prompt as prefix. Floor = `JSON.parse` of the same argument payloads, in MB of completion per second.',
+    '',
+    table(['family', 'MB', 'calls', 'parse MB/s', 'JSON.parse floor MB/s', 'parse time / floor'], rows),
+    '',
+    `Parse time is ${fmt(median(floorRatios), 2)}× the floor at the median, ${fmt(Math.max(...floorRatios), 2)}× at worst (goal ≤ 2×).`,
+    '',
+    '### Streaming: time with 1-, 4- and 64-byte chunks relative to one batch parse',
+    '',
+    table(['family', '1-byte', '4-byte', '64-byte'], streamRows),
+    '',
+    `4-byte chunks cost ${fmt(median(chunkRatios), 2)}× batch at the median, ${fmt(Math.max(...chunkRatios), 2)}× at worst (goal ≤ 1.5×).`,
+    '',
+    growth,
+  ].join('\n');
+}
+
+function growthRows(quick) {
+  const rows = [];
+  for (const family of ['qwen3', 'qwen3-coder', 'gpt-oss']) {
+    const cells = [];
+    let base;
+    for (const size of quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000]) {
+      const { text, prefix } = bigCompletion(family, size);
+      const options = { family, tools, prefix };
+      const r = rate(() => streamOnce(text, options, 4), { seconds: quick ? 0.1 : 0.25, passes: 3 });
+      const microsPerKB = 1e6 / r.median / (Buffer.byteLength(text) / 1024);
+      base ??= microsPerKB;
+      cells.push(`${fmt(microsPerKB, 1)} µs/KB (${fmt(microsPerKB / base, 2)}×)`);
+    }
+    rows.push([family, ...cells]);
+  }
+  return ['### Growth: 4-byte streaming cost per KB as the completion grows (linear = flat)', '',
+    table(['family', '10 KB', '100 KB', ...(quick ? [] : ['1 MB'])], rows)].join('\n');
+}

@@ -1,0 +1,65 @@
+import type { Message, ToolCall } from '../../types.js';
+import { issue, type ConvertIssue } from '../issues.js';
+import { decodeJsonField, isPlainObject } from '../loose-json.js';
+
+/**
+ * Gives calls ids (`call_1`, `call_2`, … in row order: datasets without ids get stable ones) and pairs results with
+ * the calls still waiting for one, first come first served, as templates and APIs expect.
+ */
+export class CallLedger {
+  private next = 1;
+  private readonly pending: ToolCall[] = [];
+
+  newId(): string {
+    return `call_${this.next++}`;
+  }
+
+  opened(calls: ToolCall[]): void {
+    this.pending.push(...calls);
+  }
+
+  /** The call the next result answers, or undefined when none is waiting. */
+  answer(): ToolCall | undefined {
+    return this.pending.shift();
+  }
+
+  get waiting(): number {
+    return this.pending.length;
+  }
+}
+
+/**
+ * Reads one `{name, arguments}` call (arguments as an object or a JSON string; `parameters` accepted too) into an
+ * OpenAI tool call whose arguments are a compact JSON string.
+ */
+export function readCall(value: unknown, id: string, line: number, path: string, issues: ConvertIssue[]): ToolCall | undefined {
+  const call = isPlainObject(value) && isPlainObject(value.function) ? value.function : value;
+  if (!isPlainObject(call) || typeof call.name !== 'string' || call.name === '') {
+    issues.push(issue(line, 'IMPORT_BAD_CALL', path, 'a call needs a string "name"'));
+    return undefined;
+  }
+  const raw = call.arguments !== undefined ? call.arguments : call.parameters;
+  const args = raw === undefined || raw === null || raw === '' ? { ok: true as const, value: {} } : decodeJsonField(raw);
+  if (!args.ok) {
+    issues.push(issue(line, 'IMPORT_BAD_CALL', `${path}.arguments`, `arguments of ${call.name} are not JSON: ${args.error}`));
+    return undefined;
+  }
+  if (!isPlainObject(args.value)) {
+    issues.push(issue(line, 'IMPORT_BAD_CALL', `${path}.arguments`, `arguments of ${call.name} must be an object`));
+    return undefined;
+  }
+  return { id, type: 'function', function: { name: call.name, arguments: JSON.stringify(args.value) } };
+}
+
+/** A tool message answering `call` (or unpaired when the ledger had none). */
+export function toolMessage(content: string, call: ToolCall | undefined): Message {
+  const message: Message = { role: 'tool', content };
+  if (call?.id !== undefined) message.tool_call_id = call.id;
+  if (call) message.name = call.function.name;
+  return message;
+}
+
+/** Tool contents are strings in the OpenAI format; structured results are kept as their JSON text. */
+export function resultText(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}

@@ -1,0 +1,33 @@
+import { parsePythonLiteral } from '../parse/args/index.js';
+
+export type LooseJsonResult = { ok: true; value: unknown; python: boolean } | { ok: false; error: string };
+
+/**
+ * Reads a JSON value, falling back to Python-literal syntax (`{'a': True}`): dataset dumps made with `str(dict)`
+ * are common (Hermes FC subsets). Nothing is evaluated.
+ */
+export function parseLooseJson(text: string): LooseJsonResult {
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown, python: false };
+  } catch (error) {
+    const python = parsePythonLiteral(text.trim());
+    if (python.ok) return { ok: true, value: python.value, python: true };
+    return { ok: false, error: (error as Error).message };
+  }
+}
+
+/** A field that holds JSON either already decoded or as a JSON string (LLaMA-Factory `tools`, xLAM `answers`). */
+export function decodeJsonField(value: unknown): LooseJsonResult {
+  if (typeof value === 'string') return parseLooseJson(value);
+  return { ok: true, value, python: false };
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A short, single-line preview of untrusted text for messages. */
+export function preview(text: string, max = 60): string {
+  const flat = text.length > max ? `${text.slice(0, max)}…` : text;
+  return JSON.stringify(flat);
+}

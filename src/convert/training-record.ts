@@ -1,0 +1,199 @@
+import { ChatfmtError, isChatfmtError } from '../errors.js';
+import { familyInfo } from '../families/info.js';
+import { loadTemplate, renderConversation } from '../render/index.js';
+import type { LoadedTemplate } from '../render/types.js';
+import type { Conversation, Message } from '../types.js';
+import { issue, type ConvertIssue } from './issues.js';
+import { withFamilyCallIds } from './call-ids.js';
+import { findPrefixChanges } from './prefix-check.js';
+import { prefixRenderer } from './render-prefixes.js';
+import { spansByDiff, type Span } from './spans-by-diff.js';
+import { overlaps } from './text-offsets.js';
+import type { ChatTokenizer } from './tokenizer.js';
+
+export type TrainOn = 'all' | 'last';
+
+export interface TrainingRecordOptions {
+  /** A family id/alias, or a template (file, folder, tokenizer_config.json); or an already loaded template. */
+  family?: string;
+  template?: string;
+  templateName?: string;
+  loaded?: LoadedTemplate;
+  tokenizer?: ChatTokenizer;
+  /** `all` (default): every assistant turn carries loss; `last`: only the final one. Turns with `weight: 0` never do. */
+  trainOn?: TrainOn;
+  /** Report templates that rewrite earlier turns (default true; costs one render per message). */
+  checkPrefix?: boolean;
+  variables?: Record<string, unknown>;
+  now?: Date;
+  /** Line number issues carry (the row's line in the dataset). */
+  line?: number;
+}
+
+export interface TrainingRecord {
+  /** Exactly the render of the conversation, without a generation prompt. */
+  text: string;
+  /** UTF-16 [start, end) ranges of the assistant output that carries loss, in order. */
+  spans: Span[];
+  input_ids?: number[];
+  /** `input_ids` inside a span, -100 elsewhere. */
+  labels?: number[];
+  /** 1 for tokens inside a span, 0 elsewhere. */
+  assistant_masks?: number[];
+}
+
+export interface TrainingRecordResult {
+  /** null exactly when an error issue says why no record could be built. */
+  record: TrainingRecord | null;
+  issues: ConvertIssue[];
+}
+
+/** Markers that end an assistant turn in common templates, beyond the family's own stop strings. */
+const commonEndMarkers = ['<|im_end|>', '<|eot_id|>', '<|eom_id|>', '<|end|>', '<|return|>', '<|call|>', '</s>', '<|endoftext|>'];
+
+/**
+ * Builds a training record: the rendered text, the spans of assistant output to train on, and with a tokenizer
+ * `input_ids` / `labels` / `assistant_masks`. Spans come from the template's `{% generation %}` blocks when it has
+ * them, else from render diffing (see spansByDiff); with both, they are checked against each other. A token is
+ * trained when its character range overlaps a span by at least one character.
+ */
+export function toTrainingRecord(input: Conversation, options: TrainingRecordOptions): TrainingRecordResult {
+  const line = options.line ?? 0;
+  const issues: ConvertIssue[] = [];
+  const loaded = options.loaded ?? loadTemplate({ family: options.family, template: options.template, templateName: options.templateName });
+  const conversation = withFamilyCallIds(input, loaded.family);
+  let text: string;
+  let generationSpans: Span[];
+  let hasGenerationBlocks: boolean;
+  try {
+    const hasTools = Array.isArray(conversation.tools) && conversation.tools.length > 0;
+    hasGenerationBlocks = loaded.select(hasTools).hasGenerationBlocks;
+    ({ text, generationSpans } = renderConversation(loaded, conversation, { addGenerationPrompt: false, variables: options.variables, now: options.now }));
+  } catch (error) {
+    if (!isChatfmtError(error) || error.code === 'UNKNOWN_FAMILY' || error.code === 'TEMPLATE_SOURCE') throw error;
+    const message = error.message.startsWith(loaded.name) ? error.message : `${loaded.name}: ${error.message}`;
+    return { record: null, issues: [issue(line, 'CONVERT_RENDER_FAILED', 'messages', message)] };
+  }
+
+  const messages = conversation.messages;
+  const assistantIndices = messages.flatMap((m, i) => (m.role === 'assistant' ? [i] : []));
+  const render = prefixRenderer(loaded, conversation, { variables: options.variables, now: options.now });
+  const spansByTurn = locateTurns(render, messages, assistantIndices, text, generationSpans, hasGenerationBlocks, endMarkers(loaded), line, issues);
+
+  const trained = selectTurns(messages, assistantIndices, options.trainOn ?? 'all');
+  if (trained.length === 0) issues.push(issue(line, 'CONVERT_NO_ASSISTANT', 'messages', 'no assistant turn carries loss'));
+  const spans: Span[] = [];
+  for (const index of trained) {
+    const found = spansByTurn.get(index) ?? [];
+    if (found.length) spans.push(...found);
+    else issues.push(issue(line, 'CONVERT_SPAN_NOT_FOUND', `messages[${index}]`, `cannot locate assistant turn ${index} in the rendered text`));
+  }
+  spans.sort((a, b) => a[0] - b[0]);
+
+  if (options.checkPrefix !== false) {
+    for (const change of findPrefixChanges(render, conversation, text)) {
+      const step = change.seenAs === 'prompt' ? `the prompt for turn ${change.assistantIndex}` : `turn ${change.assistantIndex} as generated`;
+      issues.push(
+        issue(line, 'CONVERT_NOT_PREFIX_PRESERVING', `messages[${change.messageIndex}]`,
+          `${loaded.name} renders this ${change.role} message differently in the full conversation than in ${step} (${JSON.stringify(change.before)} became ${JSON.stringify(change.after)}): the training text is not what the model saw at inference`),
+      );
+    }
+  }
+  if (issues.some((i) => i.severity === 'error')) return { record: null, issues };
+  const record: TrainingRecord = { text, spans };
+  if (options.tokenizer) {
+    const tokens = tokenize(options.tokenizer, text, spans, line, issues);
+    if (!tokens) return { record: null, issues };
+    Object.assign(record, tokens);
+  }
+  return { record, issues };
+}
+
+/**
+ * Each assistant turn's spans. With generation blocks, each block goes to the turn whose diff span it overlaps (a
+ * template may write one message as several blocks: DeepSeek-R1 puts content after the calls), or by order when the
+ * counts match; diffs cross-check the blocks' extent where the diff is exact. Without blocks, the diff spans.
+ */
+function locateTurns(
+  render: ReturnType<typeof prefixRenderer>,
+  messages: Message[],
+  assistantIndices: number[],
+  text: string,
+  generationSpans: Span[],
+  hasGenerationBlocks: boolean,
+  markers: string[],
+  line: number,
+  issues: ConvertIssue[],
+): Map<number, Span[]> {
+  const diffed = spansByDiff(render, messages, assistantIndices, text, markers);
+  const byTurn = new Map<number, Span[]>(assistantIndices.map((index) => [index, []]));
+  if (!hasGenerationBlocks) {
+    for (const index of assistantIndices) {
+      const found = diffed.get(index);
+      if (found) byTurn.get(index)!.push(found.span);
+    }
+    return byTurn;
+  }
+  const blocks = generationSpans.filter(([s, e]) => e > s);
+  blocks.forEach((block, k) => {
+    const owners = assistantIndices.filter((index) => {
+      const found = diffed.get(index);
+      return found !== undefined && overlaps(block[0], block[1], found.span[0], found.span[1]);
+    });
+    const owner = owners.length === 1 ? owners[0] : blocks.length === assistantIndices.length ? assistantIndices[k] : undefined;
+    if (owner !== undefined) byTurn.get(owner)!.push(block);
+    else issues.push(issue(line, 'CONVERT_SPANS_DISAGREE', 'messages', `the generation block ${JSON.stringify(text.slice(block[0], block[1]).slice(0, 60))} matches no single assistant turn; left out`));
+  });
+  for (const index of assistantIndices) {
+    const marked = byTurn.get(index)!;
+    const found = diffed.get(index);
+    if (!found || (found.method !== 'prompt' && found.method !== 'header')) continue;
+    const extent: Span | undefined = marked.length ? [marked[0]![0], marked.at(-1)![1]] : undefined;
+    if (!extent || extent[0] !== found.span[0] || extent[1] !== found.span[1]) {
+      const show = (span: Span | undefined) => (span ? JSON.stringify(text.slice(span[0], span[1]).slice(0, 60)) : 'nothing');
+      issues.push(issue(line, 'CONVERT_SPANS_DISAGREE', `messages[${index}]`,
+        `{% generation %} marks ${show(extent)} but the render diff finds ${show(found.span)}; using the generation blocks`));
+    }
+  }
+  return byTurn;
+}
+
+function selectTurns(messages: Message[], assistantIndices: number[], trainOn: TrainOn): number[] {
+  if (trainOn !== 'all' && trainOn !== 'last') throw new ChatfmtError('INPUT_INVALID', `trainOn must be "all" or "last", not ${JSON.stringify(trainOn)}`);
+  const candidates = trainOn === 'last' ? assistantIndices.slice(-1) : assistantIndices;
+  // OpenAI's `weight: 0` and axolotl's `train: false` opt a turn out.
+  return candidates.filter((i) => messages[i]!.weight !== 0 && messages[i]!.train !== false);
+}
+
+function endMarkers(loaded: LoadedTemplate): string[] {
+  const own = loaded.family ? familyInfo[loaded.family].stopStrings : [];
+  const eos = loaded.specialTokens.eos_token;
+  return [...new Set([...own, ...(eos ? [eos] : []), ...commonEndMarkers])];
+}
+
+function tokenize(tokenizer: ChatTokenizer, text: string, spans: Span[], line: number, issues: ConvertIssue[]): Pick<TrainingRecord, 'input_ids' | 'labels' | 'assistant_masks'> | undefined {
+  let encoded;
+  try {
+    encoded = tokenizer.encode(text);
+  } catch (error) {
+    issues.push(issue(line, 'CONVERT_TOKENIZE_FAILED', '', (error as Error).message));
+    return undefined;
+  }
+  const decoded = tokenizer.decode(encoded.ids);
+  if (decoded !== text) {
+    const at = [...text].findIndex((c, i) => c !== [...decoded][i]);
+    issues.push(issue(line, 'CONVERT_TOKENIZE_FAILED', '', `${tokenizer.name}: decoding the tokens does not give the text back (differs near code point ${at}; the tokenizer normalises the text?)`));
+    return undefined;
+  }
+  const labels: number[] = [];
+  const masks: number[] = [];
+  let s = 0;
+  encoded.ids.forEach((id, t) => {
+    const [start, end] = encoded.offsets[t]!;
+    while (s < spans.length && spans[s]![1] <= start) s++;
+    const inside = s < spans.length && overlaps(start, end, spans[s]![0], spans[s]![1]);
+    labels.push(inside ? id : -100);
+    masks.push(inside ? 1 : 0);
+  });
+  return { input_ids: encoded.ids, labels, assistant_masks: masks };
+}

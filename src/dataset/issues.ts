@@ -1,0 +1,104 @@
+import type { Severity } from '../types.js';
+
+/**
+ * Every issue the dataset validator reports. Codes are stable: scripts filter on them.
+ * Grouped by prefix: ROW_* (the line itself), MSG_* (structure), TOOL_* (tool protocol and
+ * declarations), ARGS_* (call arguments), TEMPLATE_* / ROUNDTRIP_* (with a template),
+ * TOKENS_* (with a tokenizer). Helper C adds IMPORT_* codes for `chatfmt convert`.
+ */
+export const datasetIssueSeverity = {
+  // The line or file itself.
+  DATASET_EMPTY: 'error',
+  ROW_INVALID_JSON: 'error',
+  ROW_INVALID_UTF8: 'error',
+  ROW_TOO_LARGE: 'error',
+  ROW_NOT_OBJECT: 'error',
+  // Structure, from chatfmt's JSON schema (ajv).
+  MSG_MISSING_FIELD: 'error',
+  MSG_WRONG_TYPE: 'error',
+  MSG_BAD_VALUE: 'error',
+  MSG_BAD_ROLE: 'error',
+  MSG_EMPTY_MESSAGES: 'error',
+  MSG_ASSISTANT_EMPTY: 'error',
+  MSG_NO_ASSISTANT: 'error',
+  // ShareGPT (LLaMA-Factory) specifics.
+  SHAREGPT_ROLE_ORDER: 'error',
+  SHAREGPT_TOOLS_NOT_JSON: 'error',
+  SHAREGPT_CALL_NOT_JSON: 'error',
+  // Tool protocol.
+  TOOL_CALL_ID_MISSING: 'warning',
+  TOOL_RESULT_ID_MISSING: 'warning',
+  TOOL_CALL_ID_DUPLICATE: 'error',
+  TOOL_RESULT_UNMATCHED: 'error',
+  TOOL_RESULT_ORPHAN: 'error',
+  TOOL_RESULT_OUT_OF_ORDER: 'error',
+  TOOL_CALL_UNANSWERED: 'error',
+  TOOL_UNDECLARED: 'error',
+  TOOLS_NOT_DECLARED: 'warning',
+  // Tool declarations.
+  TOOL_SCHEMA_INVALID: 'error',
+  TOOL_PSEUDO_TYPE: 'error',
+  TOOL_DUPLICATE_NAME: 'error',
+  TOOL_REQUIRED_UNKNOWN: 'warning',
+  // Call arguments.
+  ARGS_INVALID_JSON: 'error',
+  ARGS_NOT_OBJECT: 'error',
+  ARGS_SCHEMA_MISMATCH: 'error',
+  ARGS_UNKNOWN_PARAMETER: 'warning',
+  ARGS_MIXED_FORMS: 'warning',
+  // With --family / --template.
+  TEMPLATE_ERROR: 'error',
+  TEMPLATE_ARGS_FORM: 'warning',
+  TEMPLATE_NULL_CONTENT: 'warning',
+  ROUNDTRIP_MISMATCH: 'error',
+  // With --tokenizer and --max-length.
+  TOKENS_OVER_LIMIT: 'warning',
+  TOKENS_ASSISTANT_TRUNCATED: 'error',
+  // A check itself failed unexpectedly on this row (a chatfmt bug, reported rather than thrown).
+  INTERNAL_ERROR: 'error',
+  // chatfmt convert (helper C, src/convert/issues.ts explains each): importers, then training records.
+  IMPORT_BAD_ROW: 'error',
+  IMPORT_BAD_JSON: 'error',
+  IMPORT_UNKNOWN_ROLE: 'error',
+  IMPORT_BAD_CALL: 'error',
+  IMPORT_ORPHAN_RESULT: 'error',
+  IMPORT_RESULT_COUNT: 'warning',
+  IMPORT_BAD_TOOL: 'error',
+  IMPORT_TOOL_TYPE: 'warning',
+  IMPORT_ROLE_ORDER: 'warning',
+  CONVERT_RENDER_FAILED: 'error',
+  CONVERT_NO_ASSISTANT: 'warning',
+  CONVERT_SPANS_DISAGREE: 'warning',
+  CONVERT_SPAN_NOT_FOUND: 'error',
+  CONVERT_NOT_PREFIX_PRESERVING: 'warning',
+  CONVERT_TOKENIZE_FAILED: 'error',
+} as const satisfies Record<string, Severity>;
+
+export type DatasetIssueCode = keyof typeof datasetIssueSeverity;
+
+export const datasetIssueCodes = Object.keys(datasetIssueSeverity) as DatasetIssueCode[];
+
+export interface DatasetIssue {
+  /** 1-based line of the row in the input (for JSON arrays: the line where the element starts); 0 = the whole file. */
+  line: number;
+  code: DatasetIssueCode;
+  severity: Severity;
+  /** JSON path into the row, e.g. `messages[3].tool_calls[0].function.arguments`; '' for the whole row. */
+  path: string;
+  message: string;
+}
+
+export function makeIssue(line: number, code: DatasetIssueCode, path: string, message: string, severity?: Severity): DatasetIssue {
+  return { line, code, severity: severity ?? datasetIssueSeverity[code], path, message };
+}
+
+export function isDatasetIssueCode(value: string): value is DatasetIssueCode {
+  return Object.hasOwn(datasetIssueSeverity, value);
+}
+
+/** `✖ message → at path (line N)`, the zod-style line the CLI prints. */
+export function formatIssue(issue: DatasetIssue): string {
+  const mark = issue.severity === 'error' ? '✖' : '⚠';
+  const where = issue.path === '' ? `line ${issue.line}` : `at ${issue.path} (line ${issue.line})`;
+  return issue.line === 0 && issue.path === '' ? `${mark} ${issue.message}` : `${mark} ${issue.message} → ${where}`;
+}

@@ -1,0 +1,162 @@
+import { isUtf8 } from 'node:buffer';
+import { ChatfmtError } from '../errors.js';
+import type { DatasetIssueCode } from './issues.js';
+import { splitJsonArray } from './json-array.js';
+import { openDatasetSource, type DatasetSource, type OpenedSource, type SourceOptions } from './source.js';
+
+export const DEFAULT_MAX_ROW_BYTES = 32 * 1024 * 1024;
+
+/** One row of input: its text, or why the text could not be read. Blank lines are skipped. */
+export type DatasetRecord =
+  | { line: number; text: string; problem?: undefined }
+  | { line: number; text?: undefined; problem: { code: DatasetIssueCode; message: string } };
+
+export interface ReadRecordsOptions extends SourceOptions {
+  /** Rows (lines, or array elements) longer than this become ROW_TOO_LARGE issues; memory stays bounded. */
+  maxRowBytes?: number;
+  /** `auto` (default): a file whose first non-blank byte is `[` is a JSON array, otherwise JSONL. */
+  container?: 'auto' | 'jsonl' | 'array';
+}
+
+export interface RecordReader extends AsyncIterable<DatasetRecord> {
+  readonly source: OpenedSource;
+}
+
+/** Streams the rows of a JSONL file (or JSON array, gzip, stdin) with constant memory and 1-based line numbers. */
+export function readDatasetRecords(source: DatasetSource, options: ReadRecordsOptions = {}): RecordReader {
+  const opened = openDatasetSource(source, options);
+  const maxRowBytes = options.maxRowBytes ?? DEFAULT_MAX_ROW_BYTES;
+  const container = options.container ?? 'auto';
+  return {
+    source: opened,
+    [Symbol.asyncIterator]: () => {
+      if (opened.lines) return linesToRecords(opened.lines, maxRowBytes)[Symbol.asyncIterator]();
+      return recordsFromBytes(opened, maxRowBytes, container)[Symbol.asyncIterator]();
+    },
+  };
+}
+
+async function* linesToRecords(lines: AsyncIterable<string>, maxRowBytes: number): AsyncGenerator<DatasetRecord> {
+  let line = 0;
+  for await (const raw of lines) {
+    line++;
+    const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (isBlank(text)) continue;
+    if (text.length > maxRowBytes) yield tooLarge(line, text.length, maxRowBytes);
+    else yield { line, text };
+  }
+}
+
+async function* recordsFromBytes(opened: OpenedSource, maxRowBytes: number, container: 'auto' | 'jsonl' | 'array'): AsyncGenerator<DatasetRecord> {
+  const chunks = opened.chunks[Symbol.asyncIterator]();
+  // Look at the first non-blank byte to choose between JSONL and a JSON array.
+  const held: Buffer[] = [];
+  let first = -1;
+  while (first === -1) {
+    const next = await chunks.next();
+    if (next.done) break;
+    held.push(next.value);
+    first = firstNonBlankByte(next.value);
+  }
+  async function* replay(): AsyncGenerator<Buffer> {
+    yield* held;
+    for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield next.value;
+  }
+  const isArray = container === 'array' || (container === 'auto' && first === 0x5b);
+  if (isArray) yield* splitJsonArray(decodeStrict(opened.name, replay()), maxRowBytes);
+  else yield* splitLines(replay(), maxRowBytes);
+}
+
+function firstNonBlankByte(chunk: Buffer): number {
+  for (let i = 0; i < chunk.length; i++) {
+    const b = chunk[i]!;
+    // Skip whitespace and a UTF-8 BOM (EF BB BF).
+    if (b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09 || b === 0xef || b === 0xbb || b === 0xbf) continue;
+    return b;
+  }
+  return -1;
+}
+
+/** Splits bytes at LF. Each line is checked for valid UTF-8 on its own, so one bad line is one issue. */
+async function* splitLines(chunks: AsyncIterable<Buffer>, maxRowBytes: number): AsyncGenerator<DatasetRecord> {
+  let parts: Buffer[] = [];
+  let size = 0;
+  let overflow = false;
+  let line = 1;
+  function* finish(): Generator<DatasetRecord> {
+    const current = line++;
+    if (overflow) {
+      yield tooLarge(current, size, maxRowBytes);
+    } else if (size > 0) {
+      let bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts, size);
+      if (bytes[bytes.length - 1] === 0x0d) bytes = bytes.subarray(0, bytes.length - 1);
+      if (current === 1 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
+      if (!isUtf8(bytes)) {
+        yield { line: current, problem: { code: 'ROW_INVALID_UTF8', message: `line is not valid UTF-8 (${invalidUtf8Offset(bytes)})` } };
+      } else {
+        const text = bytes.toString('utf8');
+        if (!isBlank(text)) yield { line: current, text };
+      }
+    }
+    parts = [];
+    size = 0;
+    overflow = false;
+  }
+  for await (const chunk of chunks) {
+    let start = 0;
+    while (start <= chunk.length) {
+      const newline = chunk.indexOf(0x0a, start);
+      const end = newline === -1 ? chunk.length : newline;
+      if (end > start) {
+        size += end - start;
+        if (size > maxRowBytes) overflow = true;
+        if (!overflow) parts.push(chunk.subarray(start, end));
+        else parts = [];
+      }
+      if (newline === -1) break;
+      yield* finish();
+      start = newline + 1;
+    }
+  }
+  if (size > 0 || overflow) yield* finish();
+}
+
+/** Byte offset of the first byte that breaks UTF-8 (only called for lines isUtf8 rejected). */
+function invalidUtf8Offset(bytes: Buffer): string {
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i]!;
+    const width = b < 0x80 ? 1 : b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    if (width === 0 || i + width > bytes.length || !isUtf8(bytes.subarray(i, i + width))) break;
+    i += width;
+  }
+  return `first bad byte at offset ${i}`;
+}
+
+async function* decodeStrict(name: string, chunks: AsyncIterable<Buffer>): AsyncGenerator<string> {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  let offset = 0;
+  try {
+    for await (const chunk of chunks) {
+      yield decoder.decode(chunk, { stream: true });
+      offset += chunk.length;
+    }
+    const rest = decoder.decode();
+    if (rest !== '') yield rest;
+  } catch (error) {
+    if (error instanceof ChatfmtError) throw error;
+    throw new ChatfmtError('INPUT_INVALID', `${name}: JSON array is not valid UTF-8 (in the bytes after offset ${offset})`, { cause: error });
+  }
+}
+
+function isBlank(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0d && c !== 0x0a && c !== 0xfeff) return false;
+  }
+  return true;
+}
+
+function tooLarge(line: number, size: number, max: number): DatasetRecord {
+  return { line, problem: { code: 'ROW_TOO_LARGE', message: `row is ${size} bytes, over the ${max}-byte limit (--max-row-bytes); skipped` } };
+}

@@ -1,0 +1,80 @@
+import { makeIssue, type DatasetIssue } from './issues.js';
+import type { DatasetRecord } from './jsonl.js';
+import { checkStructure, typeName, type RowShape } from './schema.js';
+import { checkProtocol } from './checks/protocol.js';
+import { viewShareGPTRow } from './checks/sharegpt.js';
+import { ToolSchemaCache } from './checks/tool-schemas.js';
+import { checkArguments, checkToolDeclarations } from './checks/tools.js';
+import { isPlainObject, viewOpenAIRow, type RowView } from './checks/view.js';
+import type { TemplateCheckOptions, TemplateChecker } from './template-checks.js';
+
+export type { RowShape };
+
+/** Everything that configures per-row checks; plain data so it can be sent to worker threads. */
+export interface RowCheckOptions extends TemplateCheckOptions {
+  shape: RowShape;
+}
+
+export interface RowOutcome {
+  issues: DatasetIssue[];
+  /** Argument forms seen in the row (bit flags, see ARGS_FORM_*), for the dataset-wide mixed-forms check. */
+  forms: number;
+}
+
+export interface RowValidator {
+  validate(record: DatasetRecord): RowOutcome;
+}
+
+/** The row shape a parsed value looks like, or undefined. */
+export function detectRowShape(value: unknown): RowShape | undefined {
+  if (!isPlainObject(value)) return undefined;
+  if (Array.isArray(value.messages)) return 'openai';
+  if (Array.isArray(value.conversations)) return 'sharegpt';
+  return undefined;
+}
+
+/** Builds the per-row validator (loads the template and tokenizer once). Never throws for a row. */
+export async function createRowValidator(options: RowCheckOptions): Promise<RowValidator> {
+  const schemas = new ToolSchemaCache();
+  // Loaded on demand: schema-only validation (and its workers) never pay for the template engine and parsers.
+  const template: TemplateChecker | undefined =
+    options.family !== undefined || options.template !== undefined ? await (await import('./template-checks.js')).createTemplateChecker(options) : undefined;
+  return {
+    validate(record) {
+      if (record.problem) return { issues: [makeIssue(record.line, record.problem.code, '', record.problem.message)], forms: 0 };
+      try {
+        return validateText(record.text, record.line, options.shape, schemas, template);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        return { issues: [makeIssue(record.line, 'INTERNAL_ERROR', '', `a check failed on this row: ${message}`)], forms: 0 };
+      }
+    },
+  };
+}
+
+function validateText(text: string, line: number, shape: RowShape, schemas: ToolSchemaCache, template: TemplateChecker | undefined): RowOutcome {
+  let row: unknown;
+  try {
+    row = JSON.parse(text);
+  } catch (error) {
+    return { issues: [makeIssue(line, 'ROW_INVALID_JSON', '', `not valid JSON: ${(error as Error).message}`)], forms: 0 };
+  }
+  if (!isPlainObject(row)) return { issues: [makeIssue(line, 'ROW_NOT_OBJECT', '', `row must be a JSON object, got ${typeName(row)}`)], forms: 0 };
+
+  const issues = checkStructure(row, shape, line);
+  let view: RowView;
+  if (shape === 'sharegpt') {
+    const converted = viewShareGPTRow(row, line);
+    issues.push(...converted.issues);
+    view = converted.view;
+  } else {
+    view = viewOpenAIRow(row);
+  }
+  issues.push(...checkToolDeclarations(view, schemas, line));
+  issues.push(...checkProtocol(view, line));
+  const args = checkArguments(view, schemas, line);
+  issues.push(...args.issues);
+  // Rendering a row that is already broken only repeats its problems in template words.
+  if (template && !issues.some((issue) => issue.severity === 'error')) issues.push(...template.check(view, line));
+  return { issues, forms: shape === 'openai' ? args.forms : 0 };
+}

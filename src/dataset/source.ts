@@ -1,0 +1,118 @@
+import { createReadStream, statSync } from 'node:fs';
+import { Readable, pipeline } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import { ChatfmtError } from '../errors.js';
+
+/** Where rows come from: a file path, '-' (stdin), a byte/string stream, or an async iterable of lines. */
+export type DatasetSource = string | NodeJS.ReadableStream | AsyncIterable<string>;
+
+export interface SourceOptions {
+  /** The stream '-' reads; defaults to process.stdin (the CLI passes its own). */
+  stdin?: NodeJS.ReadableStream;
+  /** How to name the input in messages (default: the path as given, '<stdin>', '<stream>'). */
+  name?: string;
+}
+
+/** An opened source: raw bytes (decompressed if gzip) plus how far the underlying input has been read. */
+export interface OpenedSource {
+  name: string;
+  /** Size of the input in bytes when known (files), for progress/ETA. Compressed size for .gz files. */
+  totalBytes: number | undefined;
+  /** Bytes consumed from the underlying input so far (compressed bytes for gzip). */
+  bytesRead(): number;
+  /** Decompressed bytes, or strings when the caller passed an iterable of lines. */
+  chunks: AsyncIterable<Buffer>;
+  /** Set when the caller passed an AsyncIterable<string>: each item is one line, already decoded. */
+  lines?: AsyncIterable<string>;
+}
+
+function isReadable(source: unknown): source is NodeJS.ReadableStream {
+  return typeof source === 'object' && source !== null && typeof (source as NodeJS.ReadableStream).pipe === 'function';
+}
+
+export function openDatasetSource(source: DatasetSource, options: SourceOptions = {}): OpenedSource {
+  if (typeof source === 'string') {
+    if (source === '-') return openStream(options.name ?? '<stdin>', options.stdin ?? process.stdin, undefined);
+    const name = options.name ?? source;
+    let size: number;
+    try {
+      const stat = statSync(source);
+      if (stat.isDirectory()) throw new ChatfmtError('INPUT_INVALID', `${name}: is a directory, not a dataset file`);
+      size = stat.size;
+    } catch (error) {
+      if (error instanceof ChatfmtError) throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : String((error as Error).message);
+      throw new ChatfmtError('INPUT_INVALID', `${name}: ${why}`);
+    }
+    return openStream(name, createReadStream(source, { highWaterMark: 1 << 20 }), size);
+  }
+  if (isReadable(source)) return openStream(options.name ?? '<stream>', source, undefined);
+  if (typeof (source as AsyncIterable<string>)[Symbol.asyncIterator] === 'function') {
+    return { name: options.name ?? '<lines>', totalBytes: undefined, bytesRead: () => 0, chunks: emptyChunks(), lines: source as AsyncIterable<string> };
+  }
+  throw new ChatfmtError('INPUT_INVALID', 'dataset source must be a path, "-", a readable stream or an async iterable of lines');
+}
+
+async function* emptyChunks(): AsyncGenerator<Buffer> {}
+
+function openStream(name: string, stream: NodeJS.ReadableStream, totalBytes: number | undefined): OpenedSource {
+  let read = 0;
+  async function* raw(): AsyncGenerator<Buffer> {
+    try {
+      for await (const chunk of stream as AsyncIterable<Buffer | string>) {
+        const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+        read += bytes.length;
+        yield bytes;
+      }
+    } catch (error) {
+      throw ioError(name, error);
+    }
+  }
+  return { name, totalBytes, bytesRead: () => read, chunks: gunzipIfNeeded(name, raw()) };
+}
+
+function ioError(name: string, error: unknown): ChatfmtError {
+  if (error instanceof ChatfmtError) return error;
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EISDIR') return new ChatfmtError('INPUT_INVALID', `${name}: is a directory, not a dataset file`);
+  return new ChatfmtError('INPUT_INVALID', `${name}: cannot read: ${(error as Error).message ?? String(error)}`, { cause: error });
+}
+
+/** Gzip is detected by its magic bytes, not the file name: `.gz` files and gzipped stdin both work. */
+async function* gunzipIfNeeded(name: string, chunks: AsyncGenerator<Buffer>): AsyncGenerator<Buffer> {
+  const first = await chunks.next();
+  if (first.done) return;
+  const head = first.value;
+  if (!(head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b)) {
+    rejectBinary(name, head);
+    yield head;
+    yield* chunks;
+    return;
+  }
+  async function* all(): AsyncGenerator<Buffer> {
+    yield head;
+    yield* chunks;
+  }
+  // pipeline (not pipe) so a read error upstream surfaces when iterating the gunzip stream.
+  const gunzip = pipeline(Readable.from(all()), createGunzip(), () => {});
+  let checked = false;
+  try {
+    for await (const chunk of gunzip as AsyncIterable<Buffer>) {
+      if (!checked) {
+        rejectBinary(name, chunk);
+        checked = true;
+      }
+      yield chunk;
+    }
+  } catch (error) {
+    if (error instanceof ChatfmtError) throw error;
+    throw new ChatfmtError('INPUT_INVALID', `${name}: not valid gzip data: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+/** JSON text never contains a raw NUL byte; one in the first 8 KB means this is not a text dataset at all. */
+function rejectBinary(name: string, head: Buffer): void {
+  const nul = head.subarray(0, 8192).indexOf(0);
+  if (nul !== -1) throw new ChatfmtError('INPUT_INVALID', `${name}: binary data (NUL byte at offset ${nul}), not JSONL or JSON`);
+}

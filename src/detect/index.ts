@@ -1,0 +1,1 @@
+export { detectFamily, type FamilyMatch } from './detect.js';

@@ -1,0 +1,1 @@
+export { formatCompletion, formatTurn, type FormatOptions, type FormattedTurn } from './completion.js';

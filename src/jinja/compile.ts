@@ -1,0 +1,572 @@
+// AST → closures, built once per template.
+import type { CallArgs, Expr, Param, Stmt, Target } from './ast.js';
+import { LIMITS, LimitError, PyError, TemplateSyntaxError, typeError } from './errors.js';
+import { FILTERS, hasFilter, type FilterFn } from './filters.js';
+import { methodImpl } from './methods.js';
+import { negate } from './numbers.js';
+import {
+  AttrObject, SliceValue, arith, callValue, compareOp, concatStr, getAttr, getItem, iterate, undefinedError,
+} from './ops.js';
+import { pyStr } from './repr.js';
+import { LoopContext, RenderState, type Frame } from './runtime.js';
+import { TESTS, hasTest, type TestFn } from './tests.js';
+import { Callable, Namespace, Undefined, buildDict, dictEntries, isDict, isNumeric, makeTuple, pyTypeName, truthy } from './values.js';
+
+type Ev = (s: RenderState, f: Frame) => unknown;
+/** Statement closures return 0 (next), 1 (break) or 2 (continue). */
+type Ex = (s: RenderState, f: Frame) => number;
+type Kwargs = Record<string, unknown> | null;
+
+function runBody(body: Ex[], s: RenderState, f: Frame): number {
+  for (let i = 0; i < body.length; i++) {
+    const r = body[i]!(s, f);
+    if (r !== 0) return r;
+  }
+  return 0;
+}
+
+/** Renders body into a fresh buffer and returns it. */
+function capture(body: Ex[], s: RenderState, f: Frame): string {
+  const saved = s.out;
+  s.out = '';
+  s.capture++;
+  try {
+    runBody(body, s, f);
+    return s.out;
+  } finally {
+    s.capture--;
+    s.out = saved;
+  }
+}
+
+function enter(s: RenderState): void {
+  if (++s.depth > LIMITS.callDepth) throw new LimitError(`maximum recursion depth (${LIMITS.callDepth}) exceeded`, 'RecursionError');
+}
+
+function usesName(node: unknown, name: string): boolean {
+  if (node === null || typeof node !== 'object') return false;
+  if (Array.isArray(node)) return node.some((n) => usesName(n, name));
+  const rec = node as Record<string, unknown>;
+  if (rec.k === 'name' && rec.name === name) return true;
+  for (const key of Object.keys(rec)) if (key !== 'k' && usesName(rec[key], name)) return true;
+  return false;
+}
+
+export class Compiler {
+  constructor(private readonly source: string) {}
+
+  private fail(message: string, pos: number, pyType: string): never {
+    let line = 1;
+    for (let i = 0; i < pos && i < this.source.length; i++) if (this.source.charCodeAt(i) === 10) line++;
+    throw new TemplateSyntaxError(message, line, pyType);
+  }
+
+  body(stmts: Stmt[]): Ex[] {
+    const out: Ex[] = [];
+    let text = '';
+    for (const stmt of stmts) {
+      if (stmt.k === 'text') {
+        text += stmt.value;
+        continue;
+      }
+      if (text) out.push(this.text(text));
+      text = '';
+      out.push(this.stmt(stmt));
+    }
+    if (text) out.push(this.text(text));
+    return out;
+  }
+
+  private text(value: string): Ex {
+    return (s) => {
+      s.out += value;
+      if (s.out.length > LIMITS.outputChars) s.checkOutput();
+      return 0;
+    };
+  }
+
+  private stmt(stmt: Stmt): Ex {
+    switch (stmt.k) {
+      case 'text':
+        return this.text(stmt.value);
+      case 'print': {
+        const e = this.expr(stmt.expr);
+        return (s, f) => {
+          const v = e(s, f);
+          s.out += typeof v === 'string' ? v : pyStr(v);
+          if (s.out.length > LIMITS.outputChars) s.checkOutput();
+          return 0;
+        };
+      }
+      case 'if': {
+        const test = this.expr(stmt.test);
+        const body = this.body(stmt.body);
+        const otherwise = this.body(stmt.otherwise);
+        return (s, f) => (truthy(test(s, f)) ? runBody(body, s, f) : runBody(otherwise, s, f));
+      }
+      case 'for':
+        return this.forLoop(stmt);
+      case 'set': {
+        const value = this.expr(stmt.value);
+        const assign = this.assign(stmt.target);
+        return (s, f) => {
+          assign(f, value(s, f));
+          return 0;
+        };
+      }
+      case 'setblock': {
+        const body = this.body(stmt.body);
+        const assign = this.assign(stmt.target);
+        const filter = stmt.filter ? this.filterChain(stmt.filter) : null;
+        return (s, f) => {
+          const text = capture(body, s, f);
+          assign(f, filter ? filter(s, f, text) : text);
+          return 0;
+        };
+      }
+      case 'macro': {
+        const macro = this.macro(stmt.name, stmt.params, stmt.body);
+        const name = stmt.name;
+        return (s, f) => {
+          f[name] = macro(s, f);
+          return 0;
+        };
+      }
+      case 'callblock':
+        return this.callBlock(stmt);
+      case 'filterblock': {
+        const body = this.body(stmt.body);
+        const filter = this.filterChain(stmt.filter);
+        return (s, f) => {
+          const v = filter(s, f, capture(body, s, f));
+          s.out += typeof v === 'string' ? v : pyStr(v);
+          return 0;
+        };
+      }
+      case 'with': {
+        const assigns = stmt.targets.map((t) => this.assign(t));
+        const values = stmt.values.map((v) => this.expr(v));
+        const body = this.body(stmt.body);
+        return (s, f) => {
+          const inner = Object.create(f) as Frame;
+          for (let i = 0; i < values.length; i++) assigns[i]!(inner, values[i]!(s, inner));
+          return runBody(body, s, inner);
+        };
+      }
+      case 'generation': {
+        const body = this.body(stmt.body);
+        return (s, f) => {
+          if (s.capture > 0) return runBody(body, s, f);
+          const start = s.out.length;
+          const r = runBody(body, s, f);
+          s.spans.push([start, s.out.length]);
+          return r;
+        };
+      }
+      case 'scope': {
+        const body = this.body(stmt.body);
+        return (s, f) => runBody(body, s, Object.create(f) as Frame);
+      }
+      case 'break':
+        return () => 1;
+      case 'continue':
+        return () => 2;
+    }
+  }
+
+  private assign(target: Target): (f: Frame, value: unknown) => void {
+    switch (target.k) {
+      case 'name': {
+        const name = target.name;
+        return (f, v) => {
+          f[name] = v;
+        };
+      }
+      case 'nsref': {
+        const { name, attr } = target;
+        return (f, v) => {
+          const ns = f[name];
+          if (!(ns instanceof Namespace)) throw new PyError('TemplateRuntimeError', 'cannot assign attribute on non-namespace object');
+          ns.attrs[attr] = v;
+        };
+      }
+      case 'tuple': {
+        const parts = target.items.map((t) => this.assign(t));
+        return (f, v) => {
+          const items = iterate(v);
+          if (items.length < parts.length) throw new PyError('ValueError', `not enough values to unpack (expected ${parts.length}, got ${items.length})`);
+          if (items.length > parts.length) throw new PyError('ValueError', `too many values to unpack (expected ${parts.length})`);
+          for (let i = 0; i < parts.length; i++) parts[i]!(f, items[i]);
+        };
+      }
+    }
+  }
+
+  private forLoop(stmt: Extract<Stmt, { k: 'for' }>): Ex {
+    const iter = this.expr(stmt.iter);
+    const assign = this.assign(stmt.target);
+    const test = stmt.test ? this.expr(stmt.test) : null;
+    const body = this.body(stmt.body);
+    const otherwise = this.body(stmt.otherwise);
+    const usesLoop = usesName(stmt.body, 'loop') || stmt.recursive;
+    const recursive = stmt.recursive;
+
+    const run = (s: RenderState, f: Frame, iterable: unknown, depth0: number): void => {
+      let items = iterate(iterable);
+      const inner = Object.create(f) as Frame;
+      if (test) {
+        const kept: unknown[] = [];
+        for (const item of items) {
+          assign(inner, item);
+          if (truthy(test(s, inner))) kept.push(item);
+        }
+        items = kept;
+      }
+      if (items.length === 0) {
+        runBody(otherwise, s, inner);
+        return;
+      }
+      let loop: LoopContext | null = null;
+      if (usesLoop) {
+        const recurse = recursive
+          ? (args: unknown[]) => {
+              enter(s);
+              const saved = s.out;
+              s.out = '';
+              s.capture++;
+              try {
+                run(s, f, args[0], depth0 + 1);
+                return s.out;
+              } finally {
+                s.capture--;
+                s.out = saved;
+                s.depth--;
+              }
+            }
+          : null;
+        loop = new LoopContext(items, depth0, recurse);
+        inner.loop = loop;
+      }
+      if ((s.iterations += items.length) > LIMITS.loopIterations) throw new LimitError('too many loop iterations');
+      // Each iteration gets its own scope: a `set` in the body never leaks into the next iteration (jinja2).
+      for (let i = 0; i < items.length; i++) {
+        const scope = Object.create(inner) as Frame;
+        if (loop) loop.index0 = i;
+        assign(scope, items[i]);
+        if (runBody(body, s, scope) === 1) break;
+      }
+    };
+    return (s, f) => {
+      run(s, f, iter(s, f), 0);
+      return 0;
+    };
+  }
+
+  /** Builds the Callable for a macro (or a caller block) closing over the defining frame. */
+  private macro(name: string, params: Param[], stmts: Stmt[]): (s: RenderState, f: Frame) => Callable {
+    const body = this.body(stmts);
+    const defaults = params.map((p) => (p.default ? this.expr(p.default) : null));
+    const names = params.map((p) => p.name);
+    const usesVarargs = usesName(stmts, 'varargs');
+    const usesKwargs = usesName(stmts, 'kwargs');
+    const usesCaller = usesName(stmts, 'caller');
+    return (s, f) =>
+      new Callable(
+        name,
+        (args, kwargs) => {
+          enter(s);
+          try {
+            const inner = Object.create(f) as Frame;
+            if (args.length > names.length && !usesVarargs) {
+              throw typeError(`macro '${name}' takes not more than ${names.length} argument(s)`);
+            }
+            const extra: Record<string, unknown> = Object.create(null);
+            if (kwargs) {
+              for (const key of Object.keys(kwargs)) {
+                if (names.includes(key)) continue;
+                if (key === 'caller' && usesCaller) inner.caller = kwargs[key];
+                else if (usesKwargs) extra[key] = kwargs[key];
+                else throw typeError(`macro '${name}' takes no keyword argument '${key}'`);
+              }
+            }
+            for (let i = 0; i < names.length; i++) {
+              const pname = names[i]!;
+              let v: unknown;
+              if (i < args.length) {
+                if (kwargs && Object.prototype.hasOwnProperty.call(kwargs, pname)) throw typeError(`macro '${name}' got multiple values for argument '${pname}'`);
+                v = args[i];
+              } else if (kwargs && Object.prototype.hasOwnProperty.call(kwargs, pname)) v = kwargs[pname];
+              else if (defaults[i]) v = defaults[i]!(s, inner);
+              else v = new Undefined(pname, undefined, `parameter '${pname}' was not provided`);
+              inner[pname] = v;
+            }
+            if (usesVarargs) inner.varargs = makeTuple(args.slice(names.length));
+            if (usesKwargs) inner.kwargs = buildDict(Object.keys(extra).map((k) => [k, extra[k]]));
+            return capture(body, s, inner);
+          } finally {
+            s.depth--;
+          }
+        },
+        'Macro',
+      );
+  }
+
+  private callBlock(stmt: Extract<Stmt, { k: 'callblock' }>): Ex {
+    const caller = this.macro('caller', stmt.params, stmt.body);
+    const call = stmt.call as Extract<Expr, { k: 'call' }>;
+    const fn = this.expr(call.fn);
+    const args = this.callArgs(call);
+    return (s, f) => {
+      const [positional, kwargs] = args(s, f);
+      const kw: Record<string, unknown> = kwargs ?? Object.create(null);
+      kw.caller = caller(s, f);
+      const v = callValue(fn(s, f), positional, kw);
+      s.out += typeof v === 'string' ? v : pyStr(v);
+      return 0;
+    };
+  }
+
+  /** A filter expression whose innermost operand is supplied at run time (filter blocks, set blocks). */
+  private filterChain(expr: Expr): (s: RenderState, f: Frame, input: unknown) => unknown {
+    const chain: Array<Extract<Expr, { k: 'filter' }>> = [];
+    let node: Expr | null = expr;
+    while (node && node.k === 'filter') {
+      chain.unshift(node);
+      node = node.node;
+    }
+    const steps = chain.map((fnode) => this.filterStep(fnode));
+    return (s, f, input) => {
+      let v = input;
+      for (const step of steps) v = step(s, f, v);
+      return v;
+    };
+  }
+
+  private filterStep(node: Extract<Expr, { k: 'filter' }>): (s: RenderState, f: Frame, value: unknown) => unknown {
+    if (!hasFilter(node.name)) this.fail(`No filter named '${node.name}'.`, node.pos, 'TemplateAssertionError');
+    const fn: FilterFn = FILTERS[node.name]!;
+    const args = this.callArgs(node);
+    if (node.args.length === 0 && node.kwargs.length === 0 && !node.dynArgs && !node.dynKwargs) {
+      return (_s, _f, v) => fn(v, [], null);
+    }
+    return (s, f, v) => {
+      const [a, k] = args(s, f);
+      return fn(v, a, k);
+    };
+  }
+
+  private callArgs(node: CallArgs): (s: RenderState, f: Frame) => [unknown[], Kwargs] {
+    const args = node.args.map((a) => this.expr(a));
+    const kwargs = node.kwargs.map(([k, v]) => [k, this.expr(v)] as const);
+    const dynArgs = node.dynArgs ? this.expr(node.dynArgs) : null;
+    const dynKwargs = node.dynKwargs ? this.expr(node.dynKwargs) : null;
+    return (s, f) => {
+      const a = args.map((e) => e(s, f));
+      if (dynArgs) a.push(...iterate(dynArgs(s, f)));
+      let k: Kwargs = null;
+      if (kwargs.length > 0 || dynKwargs) {
+        k = Object.create(null) as Record<string, unknown>;
+        for (const [name, e] of kwargs) k[name] = e(s, f);
+        if (dynKwargs) {
+          const d = dynKwargs(s, f);
+          if (!isDict(d)) throw typeError(`argument after ** must be a mapping, not ${pyTypeName(d)}`);
+          for (const [key, v] of dictEntries(d)) k[pyStr(key)] = v;
+        }
+      }
+      return [a, k];
+    };
+  }
+
+  expr(node: Expr): Ev {
+    switch (node.k) {
+      case 'const': {
+        const value = node.value;
+        return () => value;
+      }
+      case 'name': {
+        const name = node.name;
+        return (_s, f) => {
+          const v = f[name];
+          return v === undefined ? new Undefined(name) : v;
+        };
+      }
+      case 'list': {
+        const items = node.items.map((e) => this.expr(e));
+        return (s, f) => items.map((e) => e(s, f));
+      }
+      case 'tuple': {
+        const items = node.items.map((e) => this.expr(e));
+        return (s, f) => makeTuple(items.map((e) => e(s, f)));
+      }
+      case 'dict': {
+        const pairs = node.pairs.map(([k, v]) => [this.expr(k), this.expr(v)] as const);
+        return (s, f) => {
+          const entries: Array<[unknown, unknown]> = [];
+          for (const [k, v] of pairs) {
+            const key = k(s, f);
+            if (Array.isArray(key) || isDict(key)) throw typeError(`unhashable type: '${pyTypeName(key)}'`);
+            entries.push([key, v(s, f)]);
+          }
+          return buildDict(entries);
+        };
+      }
+      case 'getattr': {
+        const obj = this.expr(node.obj);
+        const attr = node.attr;
+        return (s, f) => getAttr(obj(s, f), attr);
+      }
+      case 'getitem': {
+        const obj = this.expr(node.obj);
+        const arg = this.expr(node.arg);
+        return (s, f) => getItem(obj(s, f), arg(s, f));
+      }
+      case 'slice': {
+        const start = node.start ? this.expr(node.start) : null;
+        const stop = node.stop ? this.expr(node.stop) : null;
+        const step = node.step ? this.expr(node.step) : null;
+        return (s, f) => new SliceValue(start ? start(s, f) : null, stop ? stop(s, f) : null, step ? step(s, f) : null);
+      }
+      case 'call':
+        return this.call(node);
+      case 'filter': {
+        if (node.node === null) this.fail('filter without operand', node.pos, 'TemplateSyntaxError');
+        const operand = this.expr(node.node);
+        const step = this.filterStep(node);
+        return (s, f) => step(s, f, operand(s, f));
+      }
+      case 'test':
+        return this.test(node);
+      case 'not': {
+        const e = this.expr(node.node);
+        return (s, f) => !truthy(e(s, f));
+      }
+      case 'neg': {
+        const e = this.expr(node.node);
+        return (s, f) => {
+          const v = e(s, f);
+          if (v instanceof Undefined) throw undefinedError(v);
+          return negate(v);
+        };
+      }
+      case 'pos': {
+        const e = this.expr(node.node);
+        return (s, f) => {
+          const v = e(s, f);
+          if (v instanceof Undefined) throw undefinedError(v);
+          if (!isNumeric(v)) throw typeError(`bad operand type for unary +: '${pyTypeName(v)}'`);
+          return typeof v === 'boolean' ? (v ? 1 : 0) : v;
+        };
+      }
+      case 'bin': {
+        const left = this.expr(node.left);
+        const right = this.expr(node.right);
+        const op = node.op;
+        return (s, f) => arith(op, left(s, f), right(s, f));
+      }
+      case 'and': {
+        const left = this.expr(node.left);
+        const right = this.expr(node.right);
+        return (s, f) => {
+          const v = left(s, f);
+          return truthy(v) ? right(s, f) : v;
+        };
+      }
+      case 'or': {
+        const left = this.expr(node.left);
+        const right = this.expr(node.right);
+        return (s, f) => {
+          const v = left(s, f);
+          return truthy(v) ? v : right(s, f);
+        };
+      }
+      case 'concat': {
+        const parts = node.nodes.map((e) => this.expr(e));
+        return (s, f) => {
+          let out = '';
+          for (const p of parts) out += concatStr(p(s, f));
+          return out;
+        };
+      }
+      case 'compare': {
+        const first = this.expr(node.first);
+        const ops = node.ops.map(([op, e]) => [op, this.expr(e)] as const);
+        if (ops.length === 1) {
+          const [op, right] = ops[0]!;
+          return (s, f) => compareOp(op, first(s, f), right(s, f));
+        }
+        return (s, f) => {
+          let left = first(s, f);
+          for (const [op, e] of ops) {
+            const right = e(s, f);
+            if (!compareOp(op, left, right)) return false;
+            left = right;
+          }
+          return true;
+        };
+      }
+      case 'cond': {
+        const test = this.expr(node.test);
+        const then = this.expr(node.then);
+        const otherwise = node.otherwise ? this.expr(node.otherwise) : null;
+        return (s, f) => {
+          if (truthy(test(s, f))) return then(s, f);
+          if (otherwise) return otherwise(s, f);
+          return new Undefined(null, undefined, 'the inline if-expression evaluated to false and no else section was defined.');
+        };
+      }
+    }
+  }
+
+  private call(node: Extract<Expr, { k: 'call' }>): Ev {
+    const args = this.callArgs(node);
+    if (node.fn.k === 'getattr') {
+      // Method calls skip building a bound-method object.
+      const obj = this.expr(node.fn.obj);
+      const attr = node.fn.attr;
+      return (s, f) => {
+        const self = obj(s, f);
+        if (self instanceof Undefined) throw undefinedError(self);
+        const impl = methodImpl(self, attr);
+        const [a, k] = args(s, f);
+        if (impl !== undefined && impl !== 'unsafe') return impl(self as never, a, k);
+        return invoke(getAttr(self, attr), a, k);
+      };
+    }
+    const fn = this.expr(node.fn);
+    return (s, f) => {
+      const callee = fn(s, f);
+      const [a, k] = args(s, f);
+      return invoke(callee, a, k);
+    };
+  }
+
+  private test(node: Extract<Expr, { k: 'test' }>): Ev {
+    const operand = this.expr(node.node);
+    const args = this.callArgs(node);
+    if (node.name === 'filter' || node.name === 'test') {
+      const lookup = node.name === 'filter' ? hasFilter : hasTest;
+      return (s, f) => {
+        const v = operand(s, f);
+        return typeof v === 'string' && lookup(v);
+      };
+    }
+    if (!hasTest(node.name)) this.fail(`No test named '${node.name}'.`, node.pos, 'TemplateAssertionError');
+    const fn: TestFn = TESTS[node.name]!;
+    return (s, f) => {
+      const v = operand(s, f);
+      const [a] = args(s, f);
+      return fn(v, a);
+    };
+  }
+}
+
+function invoke(callee: unknown, args: unknown[], kwargs: Kwargs): unknown {
+  if (callee instanceof LoopContext) {
+    if (!callee.recurse) throw typeError("'LoopContext' object is not callable");
+    return callee.recurse(args, kwargs);
+  }
+  if (callee instanceof AttrObject) throw typeError(`'${pyTypeName(callee)}' object is not callable`);
+  return callValue(callee, args, kwargs);
+}
+
+export { runBody };

@@ -1,0 +1,83 @@
+import { ChatfmtError, type ErrorCode } from '../errors.js';
+
+/** A Python-level exception raised while rendering (TypeError, UndefinedError, ...). */
+export class PyError extends Error {
+  constructor(
+    readonly pyType: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** raise_exception(msg): the template rejected its input. */
+export class RaisedError extends Error {}
+
+/** A sandbox limit (output size, range size, recursion) was exceeded. */
+export class LimitError extends Error {
+  constructor(
+    message: string,
+    readonly pyType = 'SecurityError',
+  ) {
+    super(message);
+  }
+}
+
+/** A lexer/parser/assertion error found while compiling. */
+export class TemplateSyntaxError extends Error {
+  constructor(
+    message: string,
+    readonly line: number,
+    readonly pyType = 'TemplateSyntaxError',
+  ) {
+    super(message);
+  }
+}
+
+export function typeError(message: string): PyError {
+  return new PyError('TypeError', message);
+}
+
+/** The ChatfmtError thrown by compileTemplate/render, with the Python-side details kept as data. */
+export class JinjaError extends ChatfmtError {
+  /** jinja2's exception class: TemplateError (raise_exception), TypeError, UndefinedError, TemplateSyntaxError, ... */
+  readonly pythonType: string;
+  /** For raise_exception: the raw message the template passed. */
+  readonly templateMessage?: string;
+
+  constructor(code: ErrorCode, message: string, template: string, pythonType: string, templateMessage?: string, cause?: unknown) {
+    super(code, message, { template, cause });
+    this.pythonType = pythonType;
+    if (templateMessage !== undefined) this.templateMessage = templateMessage;
+  }
+}
+
+export const LIMITS = {
+  outputChars: 64 * 1024 * 1024,
+  rangeItems: 100_000,
+  callDepth: 200,
+  loopIterations: 10_000_000,
+};
+
+/** Converts anything thrown during a render into a JinjaError. */
+export function toJinjaError(error: unknown, name: string): JinjaError {
+  if (error instanceof JinjaError) return error;
+  if (error instanceof RaisedError) {
+    return new JinjaError('TEMPLATE_RAISED', `${name}: ${error.message}`, name, 'TemplateError', error.message, error);
+  }
+  if (error instanceof PyError) {
+    return new JinjaError('TEMPLATE_RUNTIME', `${name}: ${error.pyType}: ${error.message}`, name, error.pyType, undefined, error);
+  }
+  if (error instanceof LimitError) {
+    return new JinjaError('TEMPLATE_LIMIT', `${name}: ${error.pyType}: ${error.message}`, name, error.pyType, undefined, error);
+  }
+  if (error instanceof TemplateSyntaxError) {
+    return new JinjaError('TEMPLATE_SYNTAX', `${name}: syntax error: ${error.message} (line ${error.line})`, name, error.pyType, undefined, error);
+  }
+  if (error instanceof RangeError) {
+    // JS stack overflow or invalid string length: a runaway template.
+    return new JinjaError('TEMPLATE_LIMIT', `${name}: RecursionError: ${error.message}`, name, 'RecursionError', undefined, error);
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new JinjaError('TEMPLATE_RUNTIME', `${name}: InternalError: ${message}`, name, 'InternalError', undefined, error);
+}

@@ -1,0 +1,265 @@
+// json.dumps as transformers' tojson calls it, and a JSON reader that keeps Python's number model.
+import { PyError, typeError } from './errors.js';
+import { floatRepr, intStr } from './repr.js';
+import { PyFloat, isArrayIndexKey, isDict, dictEntries, pyTypeName } from './values.js';
+
+export interface DumpOptions {
+  ensureAscii?: boolean;
+  indent?: string | null;
+  itemSeparator?: string;
+  keySeparator?: string;
+  sortKeys?: boolean;
+}
+
+function jsonFloat(value: number): string {
+  if (Number.isNaN(value)) return 'NaN';
+  if (!Number.isFinite(value)) return value > 0 ? 'Infinity' : '-Infinity';
+  return floatRepr(value);
+}
+
+export function jsonString(s: string, ensureAscii: boolean): string {
+  let out = '"';
+  let start = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    let esc: string | undefined;
+    if (c === 34) esc = '\\"';
+    else if (c === 92) esc = '\\\\';
+    else if (c < 32) {
+      esc = c === 10 ? '\\n' : c === 13 ? '\\r' : c === 9 ? '\\t' : c === 8 ? '\\b' : c === 12 ? '\\f' : '\\u' + c.toString(16).padStart(4, '0');
+    } else if (ensureAscii && c > 126) esc = '\\u' + c.toString(16).padStart(4, '0');
+    if (esc !== undefined) {
+      out += s.slice(start, i) + esc;
+      start = i + 1;
+    }
+  }
+  return out + s.slice(start) + '"';
+}
+
+function keyString(key: unknown): string | undefined {
+  if (typeof key === 'string') return key;
+  if (typeof key === 'number') return Number.isInteger(key) ? intStr(key) : jsonFloat(key);
+  if (typeof key === 'bigint') return key.toString();
+  if (key instanceof PyFloat) return jsonFloat(key.value);
+  if (typeof key === 'boolean') return key ? 'true' : 'false';
+  if (key === null) return 'null';
+  return undefined;
+}
+
+/** Python json.dumps(value, ensure_ascii, indent, separators, sort_keys). */
+export function dumpJson(value: unknown, options: DumpOptions = {}): string {
+  const ensureAscii = options.ensureAscii ?? false;
+  const indent = options.indent ?? null;
+  const itemSep = options.itemSeparator ?? (indent === null ? ', ' : ',');
+  const keySep = options.keySeparator ?? ': ';
+  const sortKeys = options.sortKeys ?? false;
+  const stack = new Set<unknown>();
+
+  const encode = (v: unknown, level: number): string => {
+    switch (typeof v) {
+      case 'string':
+        return jsonString(v, ensureAscii);
+      case 'boolean':
+        return v ? 'true' : 'false';
+      case 'number':
+        return Number.isInteger(v) ? intStr(v) : jsonFloat(v);
+      case 'bigint':
+        return v.toString();
+    }
+    if (v === null) return 'null';
+    if (v instanceof PyFloat) return jsonFloat(v.value);
+    const isList = Array.isArray(v);
+    if (!isList && !isDict(v)) throw typeError(`Object of type ${pyTypeName(v)} is not JSON serializable`);
+    if (stack.has(v)) throw new PyError('ValueError', 'Circular reference detected');
+    let parts: string[];
+    if (isList) {
+      if (v.length === 0) return '[]';
+      stack.add(v);
+      parts = v.map((item) => encode(item, level + 1));
+    } else {
+      let entries = dictEntries(v);
+      if (entries.length === 0) return '{}';
+      stack.add(v);
+      const keyed: Array<[string, unknown]> = [];
+      for (const [k, item] of entries) {
+        const key = keyString(k);
+        if (key === undefined) throw typeError(`keys must be str, int, float, bool or None, not ${pyTypeName(k)}`);
+        keyed.push([key, item]);
+      }
+      if (sortKeys) keyed.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+      entries = keyed;
+      parts = keyed.map(([key, item]) => jsonString(key, ensureAscii) + keySep + encode(item, level + 1));
+    }
+    stack.delete(v);
+    const [open, close] = isList ? ['[', ']'] : ['{', '}'];
+    if (indent === null) return open + parts.join(itemSep) + close;
+    const inner = '\n' + indent.repeat(level + 1);
+    return open + inner + parts.join(itemSep + inner) + '\n' + indent.repeat(level) + close;
+  };
+  return encode(value, 0);
+}
+
+// ---- reader ----
+
+class JsonSyntaxError extends SyntaxError {}
+
+/**
+ * Parses JSON keeping Python's json.loads semantics: `1.0` stays a float (PyFloat), integers beyond
+ * 2^53 become bigint, and objects with integer-like keys become Maps so key order is kept.
+ */
+export function parsePythonJson(text: string): unknown {
+  let pos = 0;
+  const n = text.length;
+  const fail = (what: string): never => {
+    throw new JsonSyntaxError(`${what} at position ${pos}`);
+  };
+  const skipWs = () => {
+    while (pos < n) {
+      const c = text.charCodeAt(pos);
+      if (c === 32 || c === 10 || c === 13 || c === 9) pos++;
+      else break;
+    }
+  };
+  const parseString = (): string => {
+    pos++; // opening quote
+    let out = '';
+    let start = pos;
+    for (;;) {
+      if (pos >= n) fail('Unterminated string');
+      const c = text.charCodeAt(pos);
+      if (c === 34) {
+        out += text.slice(start, pos);
+        pos++;
+        return out;
+      }
+      if (c === 92) {
+        out += text.slice(start, pos);
+        const e = text[pos + 1];
+        if (e === 'u') {
+          const hex = text.slice(pos + 2, pos + 6);
+          if (!/^[0-9a-fA-F]{4}$/.test(hex)) fail('Invalid \\u escape');
+          out += String.fromCharCode(parseInt(hex, 16));
+          pos += 6;
+        } else {
+          const map: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+          const r = e === undefined ? undefined : map[e];
+          if (r === undefined) fail('Invalid escape');
+          out += r;
+          pos += 2;
+        }
+        start = pos;
+        continue;
+      }
+      if (c < 32) fail('Invalid control character');
+      pos++;
+    }
+  };
+  const parseNumber = (): unknown => {
+    const start = pos;
+    if (text[pos] === '-') pos++;
+    const digitsFrom = pos;
+    while (pos < n && text.charCodeAt(pos) >= 48 && text.charCodeAt(pos) <= 57) pos++;
+    if (pos === digitsFrom) fail('Invalid number');
+    if (text[digitsFrom] === '0' && pos - digitsFrom > 1) fail('Invalid number');
+    let isFloat = false;
+    if (text[pos] === '.') {
+      isFloat = true;
+      pos++;
+      const f = pos;
+      while (pos < n && text.charCodeAt(pos) >= 48 && text.charCodeAt(pos) <= 57) pos++;
+      if (pos === f) fail('Invalid number');
+    }
+    if (text[pos] === 'e' || text[pos] === 'E') {
+      isFloat = true;
+      pos++;
+      if (text[pos] === '+' || text[pos] === '-') pos++;
+      const f = pos;
+      while (pos < n && text.charCodeAt(pos) >= 48 && text.charCodeAt(pos) <= 57) pos++;
+      if (pos === f) fail('Invalid number');
+    }
+    const raw = text.slice(start, pos);
+    if (isFloat) {
+      const v = Number(raw);
+      return Number.isInteger(v) ? new PyFloat(v) : v;
+    }
+    const v = Number(raw);
+    return Number.isSafeInteger(v) ? v : BigInt(raw);
+  };
+  const parseValue = (depth: number): unknown => {
+    if (depth > 10_000) fail('Nesting too deep');
+    skipWs();
+    const c = text[pos];
+    if (c === '{') {
+      pos++;
+      const entries: Array<[string, unknown]> = [];
+      let intLike = false;
+      skipWs();
+      if (text[pos] === '}') {
+        pos++;
+        return {};
+      }
+      for (;;) {
+        skipWs();
+        if (text[pos] !== '"') fail('Expected property name');
+        const key = parseString();
+        if (isArrayIndexKey(key)) intLike = true;
+        skipWs();
+        if (text[pos] !== ':') fail("Expected ':'");
+        pos++;
+        entries.push([key, parseValue(depth + 1)]);
+        skipWs();
+        if (text[pos] === ',') {
+          pos++;
+          continue;
+        }
+        if (text[pos] === '}') {
+          pos++;
+          break;
+        }
+        fail("Expected ',' or '}'");
+      }
+      if (intLike) return new Map<unknown, unknown>(entries);
+      const obj: Record<string, unknown> = {};
+      for (const [key, value] of entries) {
+        if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+        else obj[key] = value;
+      }
+      return obj;
+    }
+    if (c === '[') {
+      pos++;
+      const items: unknown[] = [];
+      skipWs();
+      if (text[pos] === ']') {
+        pos++;
+        return items;
+      }
+      for (;;) {
+        items.push(parseValue(depth + 1));
+        skipWs();
+        if (text[pos] === ',') {
+          pos++;
+          continue;
+        }
+        if (text[pos] === ']') {
+          pos++;
+          return items;
+        }
+        fail("Expected ',' or ']'");
+      }
+    }
+    if (c === '"') return parseString();
+    if (text.startsWith('-Infinity', pos)) return (pos += 9), -Infinity;
+    if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) return parseNumber();
+    if (text.startsWith('true', pos)) return (pos += 4), true;
+    if (text.startsWith('false', pos)) return (pos += 5), false;
+    if (text.startsWith('null', pos)) return (pos += 4), null;
+    if (text.startsWith('NaN', pos)) return (pos += 3), NaN;
+    if (text.startsWith('Infinity', pos)) return (pos += 8), Infinity;
+    return fail('Unexpected token');
+  };
+  const value = parseValue(0);
+  skipWs();
+  if (pos < n) fail('Unexpected data after JSON');
+  return value;
+}

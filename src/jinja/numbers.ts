@@ -1,0 +1,180 @@
+// Python int/float arithmetic over number | bigint | PyFloat | boolean.
+import { PyError, typeError } from './errors.js';
+import { PyFloat, pyTypeName } from './values.js';
+
+/** A numeric operand split into its Python kind. */
+type Num = { int: true; v: number | bigint } | { int: false; v: number };
+
+function num(value: unknown): Num | undefined {
+  if (typeof value === 'number') return Number.isInteger(value) ? { int: true, v: value } : { int: false, v: value };
+  if (typeof value === 'boolean') return { int: true, v: value ? 1 : 0 };
+  if (typeof value === 'bigint') return { int: true, v: value };
+  if (value instanceof PyFloat) return { int: false, v: value.value };
+  return undefined;
+}
+
+/** An int result: a number when exact, else bigint. */
+export function normInt(value: bigint): number | bigint {
+  return value >= -9007199254740991n && value <= 9007199254740991n ? Number(value) : value;
+}
+
+/** A float result: integral values become PyFloat so they print as `5.0`. */
+export function makeFloat(value: number): number | PyFloat {
+  return Number.isInteger(value) ? new PyFloat(value) : value;
+}
+
+export function toNumber(value: number | bigint): number {
+  return typeof value === 'bigint' ? Number(value) : value;
+}
+
+function big(value: number | bigint): bigint {
+  return typeof value === 'bigint' ? value : BigInt(value);
+}
+
+function unsupported(op: string, a: unknown, b: unknown): PyError {
+  return typeError(`unsupported operand type(s) for ${op}: '${pyTypeName(a)}' and '${pyTypeName(b)}'`);
+}
+
+/** Applies a numeric binary operator; returns undefined when either side is not numeric. */
+export function numericOp(op: string, a: unknown, b: unknown): unknown {
+  const x = num(a);
+  const y = num(b);
+  if (x === undefined || y === undefined) return undefined;
+  if (x.int && y.int) return intOp(op, x.v, y.v);
+  const fx = toNumber(x.v);
+  const fy = toNumber(y.v);
+  switch (op) {
+    case '+':
+      return makeFloat(fx + fy);
+    case '-':
+      return makeFloat(fx - fy);
+    case '*':
+      return makeFloat(fx * fy);
+    case '/':
+      if (fy === 0) throw new PyError('ZeroDivisionError', 'float division by zero');
+      return makeFloat(fx / fy);
+    case '//':
+      if (fy === 0) throw new PyError('ZeroDivisionError', 'float floor division by zero');
+      return makeFloat(Math.floor(fx / fy));
+    case '%': {
+      if (fy === 0) throw new PyError('ZeroDivisionError', 'float modulo');
+      const r = fx % fy;
+      return makeFloat(r !== 0 && r < 0 !== fy < 0 ? r + fy : r);
+    }
+    case '**':
+      return makeFloat(Math.pow(fx, fy));
+  }
+  return undefined;
+}
+
+function intOp(op: string, a: number | bigint, b: number | bigint): unknown {
+  if (typeof a === 'number' && typeof b === 'number') {
+    switch (op) {
+      case '+': {
+        const r = a + b;
+        if (Number.isSafeInteger(r)) return r;
+        break;
+      }
+      case '-': {
+        const r = a - b;
+        if (Number.isSafeInteger(r)) return r;
+        break;
+      }
+      case '*': {
+        const r = a * b;
+        if (Number.isSafeInteger(r)) return r === 0 ? 0 : r;
+        break;
+      }
+      case '/':
+        if (b === 0) throw new PyError('ZeroDivisionError', 'division by zero');
+        return makeFloat(a / b);
+      case '//':
+        if (b === 0) throw new PyError('ZeroDivisionError', 'integer division or modulo by zero');
+        return Math.floor(a / b);
+      case '%': {
+        if (b === 0) throw new PyError('ZeroDivisionError', 'integer modulo by zero');
+        const r = a % b;
+        return r !== 0 && r < 0 !== b < 0 ? r + b : r === 0 ? 0 : r;
+      }
+      case '**':
+        if (b < 0) return makeFloat(Math.pow(a, b));
+        break;
+    }
+  }
+  const x = big(a);
+  const y = big(b);
+  switch (op) {
+    case '+':
+      return normInt(x + y);
+    case '-':
+      return normInt(x - y);
+    case '*':
+      return normInt(x * y);
+    case '/':
+      if (y === 0n) throw new PyError('ZeroDivisionError', 'division by zero');
+      return makeFloat(Number(x) / Number(y));
+    case '//': {
+      if (y === 0n) throw new PyError('ZeroDivisionError', 'integer division or modulo by zero');
+      let q = x / y;
+      if (x % y !== 0n && x < 0n !== y < 0n) q -= 1n;
+      return normInt(q);
+    }
+    case '%': {
+      if (y === 0n) throw new PyError('ZeroDivisionError', 'integer modulo by zero');
+      let r = x % y;
+      if (r !== 0n && r < 0n !== y < 0n) r += y;
+      return normInt(r);
+    }
+    case '**':
+      if (y < 0n) return makeFloat(Math.pow(Number(x), Number(y)));
+      if (y > 100_000n) throw new PyError('OverflowError', 'exponent too large for the sandbox');
+      return normInt(x ** y);
+  }
+  return undefined;
+}
+
+export function binaryNumeric(op: string, a: unknown, b: unknown): unknown {
+  const r = numericOp(op, a, b);
+  if (r === undefined) throw unsupported(op, a, b);
+  return r;
+}
+
+export function negate(value: unknown): unknown {
+  const x = num(value);
+  if (x === undefined) throw typeError(`bad operand type for unary -: '${pyTypeName(value)}'`);
+  if (!x.int) return makeFloat(-x.v);
+  return typeof x.v === 'bigint' ? normInt(-x.v) : x.v === 0 ? 0 : -x.v;
+}
+
+/** Numeric comparison: -1, 0, 1, or undefined when not both numeric. NaN compares as unordered (NaN result). */
+export function compareNumbers(a: unknown, b: unknown): number | undefined {
+  const x = num(a);
+  const y = num(b);
+  if (x === undefined || y === undefined) return undefined;
+  if (typeof x.v === 'bigint' || typeof y.v === 'bigint') {
+    if (!x.int || !y.int) {
+      const fx = toNumber(x.v);
+      const fy = toNumber(y.v);
+      return fx < fy ? -1 : fx > fy ? 1 : fx === fy ? 0 : NaN;
+    }
+    const bx = big(x.v);
+    const by = big(y.v);
+    return bx < by ? -1 : bx > by ? 1 : 0;
+  }
+  return x.v < y.v ? -1 : x.v > y.v ? 1 : x.v === y.v ? 0 : NaN;
+}
+
+/** Python int(x) for numbers (truncation). */
+export function truncInt(value: unknown): number | bigint | undefined {
+  const x = num(value);
+  if (x === undefined) return undefined;
+  if (x.int) return x.v;
+  if (!Number.isFinite(x.v)) throw new PyError(Number.isNaN(x.v) ? 'ValueError' : 'OverflowError', 'cannot convert float to integer');
+  const t = Math.trunc(x.v);
+  return Number.isSafeInteger(t) ? t : normInt(BigInt(t));
+}
+
+export function asFloat(value: unknown): number | undefined {
+  const x = num(value);
+  return x === undefined ? undefined : toNumber(x.v);
+}

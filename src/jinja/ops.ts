@@ -1,0 +1,329 @@
+// Python semantics of operators, attribute/item access and iteration.
+import { PyError, typeError } from './errors.js';
+import { percentFormat } from './format.js';
+import { lookupMethod } from './methods.js';
+import { binaryNumeric, compareNumbers, numericOp, truncInt } from './numbers.js';
+import { pyStr } from './repr.js';
+import {
+  Callable, LoopMarker, MISSING, Namespace, PyFloat, Undefined, codePoints, dictGet, dictHas, dictKeys, dictSize,
+  dictEntries, hasSurrogates, isDict, isGroup, isTuple, makeTuple, pyTypeName, strLength,
+} from './values.js';
+import { LIMITS, LimitError } from './errors.js';
+
+/** Objects with their own attribute table (the loop object). */
+export abstract class AttrObject extends LoopMarker {
+  abstract attr(name: string): unknown;
+}
+
+export function undefinedError(value: Undefined): PyError {
+  return new PyError(value.exc, value.message);
+}
+
+function unsafe(obj: unknown, name: string): Undefined {
+  return new Undefined(name, obj, `access to attribute '${name}' of '${pyTypeName(obj)}' object is unsafe.`, 'SecurityError');
+}
+
+function isDunder(name: string): boolean {
+  return name.length > 4 && name.startsWith('__') && name.endsWith('__');
+}
+
+/** `obj.name`: Python attribute first, then item (jinja2 sandbox getattr). */
+export function getAttr(obj: unknown, name: string): unknown {
+  if (obj instanceof Undefined) throw undefinedError(obj);
+  if (isDunder(name) && obj !== null) return unsafe(obj, name);
+  if (isDict(obj)) {
+    const method = lookupMethod(obj, name);
+    if (method === 'unsafe') return unsafe(obj, name);
+    if (method !== undefined) return method;
+    const value = dictGet(obj, name);
+    return value === MISSING ? new Undefined(name, obj) : value;
+  }
+  if (obj instanceof Namespace) {
+    const value = Object.prototype.hasOwnProperty.call(obj.attrs, name) ? obj.attrs[name] : undefined;
+    return value === undefined ? new Undefined(name, obj) : value;
+  }
+  if (obj instanceof AttrObject) {
+    const value = obj.attr(name);
+    return value === MISSING ? new Undefined(name, obj) : value;
+  }
+  if (Array.isArray(obj) && isGroup(obj)) {
+    if (name === 'grouper') return obj[0];
+    if (name === 'list') return obj[1];
+  }
+  const method = lookupMethod(obj, name);
+  if (method === 'unsafe') return unsafe(obj, name);
+  if (method !== undefined) return method;
+  return new Undefined(name, obj);
+}
+
+/** Python sequence index → JS index, or -1 when out of range. */
+function seqIndex(index: unknown, length: number): number {
+  const i = typeof index === 'boolean' ? (index ? 1 : 0) : Number(index);
+  const j = i < 0 ? i + length : i;
+  return j >= 0 && j < length ? j : -1;
+}
+
+/** `obj[key]`: item first, then attribute for string keys (jinja2 sandbox getitem). */
+export function getItem(obj: unknown, key: unknown): unknown {
+  if (obj instanceof Undefined) throw undefinedError(obj);
+  if (key instanceof SliceValue) return sliceValue(obj, key);
+  if (isDict(obj)) {
+    const value = dictGet(obj, key);
+    if (value !== MISSING) return value;
+  } else if (Array.isArray(obj)) {
+    if (typeof key === 'number' && Number.isInteger(key)) {
+      const j = seqIndex(key, obj.length);
+      if (j !== -1) return obj[j];
+    } else if (typeof key === 'boolean') {
+      const j = seqIndex(key, obj.length);
+      if (j !== -1) return obj[j];
+    }
+  } else if (typeof obj === 'string') {
+    if ((typeof key === 'number' && Number.isInteger(key)) || typeof key === 'boolean') {
+      if (!hasSurrogates(obj)) {
+        const j = seqIndex(key, obj.length);
+        if (j !== -1) return obj[j];
+      } else {
+        const chars = codePoints(obj);
+        const j = seqIndex(key, chars.length);
+        if (j !== -1) return chars[j];
+      }
+    }
+  }
+  if (typeof key === 'string') {
+    if (obj === null) return new Undefined(key, obj);
+    return getAttr(obj, key);
+  }
+  return new Undefined(key, obj);
+}
+
+export class SliceValue {
+  constructor(
+    readonly start: unknown,
+    readonly stop: unknown,
+    readonly step: unknown,
+  ) {}
+}
+
+function sliceBound(value: unknown, what: string): number | null {
+  if (value === null || value === undefined || value instanceof Undefined) return null;
+  const n = truncInt(value);
+  if (n === undefined || value instanceof PyFloat || (typeof value === 'number' && !Number.isInteger(value))) {
+    throw typeError(`slice indices must be integers or None or have an __index__ method`);
+  }
+  void what;
+  return Number(n);
+}
+
+export function sliceIndices(length: number, s: SliceValue): number[] {
+  const step = sliceBound(s.step, 'step') ?? 1;
+  if (step === 0) throw new PyError('ValueError', 'slice step cannot be zero');
+  let start = sliceBound(s.start, 'start');
+  let stop = sliceBound(s.stop, 'stop');
+  if (step > 0) {
+    start = start === null ? 0 : start < 0 ? Math.max(start + length, 0) : Math.min(start, length);
+    stop = stop === null ? length : stop < 0 ? Math.max(stop + length, 0) : Math.min(stop, length);
+  } else {
+    start = start === null ? length - 1 : start < 0 ? Math.max(start + length, -1) : Math.min(start, length - 1);
+    stop = stop === null ? -1 : stop < 0 ? Math.max(stop + length, -1) : Math.min(stop, length - 1);
+  }
+  const out: number[] = [];
+  if (step > 0) for (let i = start; i < stop; i += step) out.push(i);
+  else for (let i = start; i > stop; i += step) out.push(i);
+  return out;
+}
+
+function sliceValue(obj: unknown, s: SliceValue): unknown {
+  if (typeof obj === 'string') {
+    const chars = codePoints(obj);
+    if (s.step === null && !hasSurrogates(obj)) {
+      const idx = sliceIndices(chars.length, s);
+      return idx.length === 0 ? '' : obj.slice(idx[0], idx[idx.length - 1]! + 1);
+    }
+    return sliceIndices(chars.length, s).map((i) => chars[i]).join('');
+  }
+  if (Array.isArray(obj)) {
+    const out = sliceIndices(obj.length, s).map((i) => obj[i]);
+    return isTuple(obj) ? makeTuple(out) : out;
+  }
+  if (obj === null) return new Undefined(null, obj);
+  throw typeError(`'${pyTypeName(obj)}' object is not subscriptable`);
+}
+
+/** Items a for-loop (or list()) sees. */
+export function iterate(value: unknown): unknown[] {
+  if (Array.isArray(value)) return value;
+  if (typeof value === 'string') return codePoints(value);
+  if (isDict(value)) return dictKeys(value);
+  if (value instanceof Undefined) {
+    if (value.exc === 'SecurityError') throw undefinedError(value);
+    return [];
+  }
+  throw typeError(`'${pyTypeName(value)}' object is not iterable`);
+}
+
+export function pyLen(value: unknown): number {
+  if (typeof value === 'string') return strLength(value);
+  if (Array.isArray(value)) return value.length;
+  if (isDict(value)) return dictSize(value);
+  if (value instanceof Undefined) return 0;
+  throw typeError(`object of type '${pyTypeName(value)}' has no len()`);
+}
+
+export function pyEq(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  const ta = typeof a;
+  if (ta === 'string' || typeof b === 'string') return false;
+  const n = compareNumbers(a, b);
+  if (n !== undefined) return n === 0;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length || isTuple(a) !== isTuple(b)) return false;
+    for (let i = 0; i < a.length; i++) if (!pyEq(a[i], b[i])) return false;
+    return true;
+  }
+  if (isDict(a)) {
+    if (!isDict(b) || dictSize(a) !== dictSize(b)) return false;
+    for (const [k, v] of dictEntries(a)) {
+      const w = dictGet(b, k);
+      if (w === MISSING || !pyEq(v, w)) return false;
+    }
+    return true;
+  }
+  if (a instanceof Undefined) return b instanceof Undefined;
+  if (a instanceof PyFloat || b instanceof PyFloat) return false;
+  return false;
+}
+
+function compareStrings(a: string, b: string): number {
+  if (a === b) return 0;
+  if (!hasSurrogates(a) && !hasSurrogates(b)) return a < b ? -1 : 1;
+  const x = codePoints(a);
+  const y = codePoints(b);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const d = x[i]!.codePointAt(0)! - y[i]!.codePointAt(0)!;
+    if (d !== 0) return d < 0 ? -1 : 1;
+  }
+  return x.length - y.length < 0 ? -1 : x.length === y.length ? 0 : 1;
+}
+
+/** Python ordering of two values: negative, 0, positive (NaN when unordered). */
+export function pyCompare(a: unknown, b: unknown, op = '<'): number {
+  if (typeof a === 'string' && typeof b === 'string') return compareStrings(a, b);
+  const n = compareNumbers(a, b);
+  if (n !== undefined) return n;
+  if (a instanceof Undefined) throw undefinedError(a);
+  if (b instanceof Undefined) throw undefinedError(b);
+  if (Array.isArray(a) && Array.isArray(b) && isTuple(a) === isTuple(b)) {
+    for (let i = 0; i < Math.min(a.length, b.length); i++) {
+      if (!pyEq(a[i], b[i])) return pyCompare(a[i], b[i], op);
+    }
+    return a.length - b.length;
+  }
+  throw typeError(`'${op}' not supported between instances of '${pyTypeName(a)}' and '${pyTypeName(b)}'`);
+}
+
+export function compareOp(op: string, a: unknown, b: unknown): boolean {
+  switch (op) {
+    case '==':
+      return pyEq(a, b);
+    case '!=':
+      return !pyEq(a, b);
+    case '<':
+      return pyCompare(a, b, op) < 0;
+    case '>':
+      return pyCompare(a, b, op) > 0;
+    case '<=':
+      return pyCompare(a, b, op) <= 0;
+    case '>=':
+      return pyCompare(a, b, op) >= 0;
+    case 'in':
+      return contains(b, a);
+    case 'notin':
+      return !contains(b, a);
+  }
+  throw typeError(`unknown operator ${op}`);
+}
+
+function checkHashable(key: unknown): void {
+  if (Array.isArray(key) && !isTuple(key)) throw typeError(`unhashable type: 'list'`);
+  if (isDict(key)) throw typeError(`unhashable type: 'dict'`);
+}
+
+export function contains(container: unknown, item: unknown): boolean {
+  if (typeof container === 'string') {
+    if (typeof item !== 'string') {
+      if (item instanceof Undefined) throw undefinedError(item);
+      throw typeError(`'in <string>' requires string as left operand, not ${pyTypeName(item)}`);
+    }
+    return container.includes(item);
+  }
+  if (Array.isArray(container)) {
+    for (const x of container) if (pyEq(x, item)) return true;
+    return false;
+  }
+  if (isDict(container)) {
+    checkHashable(item);
+    return dictHas(container, item);
+  }
+  if (container instanceof Undefined) return false;
+  throw typeError(`argument of type '${pyTypeName(container)}' is not iterable`);
+}
+
+export function add(a: unknown, b: unknown): unknown {
+  if (typeof a === 'string' && typeof b === 'string') return a + b;
+  if (typeof a === 'number' && typeof b === 'number' && Number.isSafeInteger(a + b)) {
+    if (Number.isInteger(a) && Number.isInteger(b)) return a + b;
+  }
+  if (a instanceof Undefined) throw undefinedError(a);
+  if (b instanceof Undefined) throw undefinedError(b);
+  const r = numericOp('+', a, b);
+  if (r !== undefined) return r;
+  if (typeof a === 'string') throw typeError(`can only concatenate str (not "${pyTypeName(b)}") to str`);
+  if (Array.isArray(a)) {
+    const kind = isTuple(a) ? 'tuple' : 'list';
+    if (!Array.isArray(b) || isTuple(b) !== isTuple(a)) throw typeError(`can only concatenate ${kind} (not "${pyTypeName(b)}") to ${kind}`);
+    const out = a.concat(b);
+    return isTuple(a) ? makeTuple(out) : out;
+  }
+  throw typeError(`unsupported operand type(s) for +: '${pyTypeName(a)}' and '${pyTypeName(b)}'`);
+}
+
+function repeatCount(n: unknown): number | undefined {
+  if (typeof n === 'boolean') return n ? 1 : 0;
+  if (typeof n === 'number' && Number.isInteger(n)) return n;
+  if (typeof n === 'bigint') return Number(n);
+  return undefined;
+}
+
+export function arith(op: string, a: unknown, b: unknown): unknown {
+  if (a instanceof Undefined) throw undefinedError(a);
+  if (b instanceof Undefined) throw undefinedError(b);
+  if (op === '+') return add(a, b);
+  if (op === '*') {
+    const seq = typeof a === 'string' || Array.isArray(a) ? a : typeof b === 'string' || Array.isArray(b) ? b : undefined;
+    if (seq !== undefined) {
+      const count = repeatCount(seq === a ? b : a);
+      if (count === undefined) throw typeError(`can't multiply sequence by non-int of type '${pyTypeName(seq === a ? b : a)}'`);
+      const times = Math.max(0, count);
+      if (times * (seq as string | unknown[]).length > LIMITS.outputChars) throw new LimitError('sequence repetition exceeds the sandbox output limit');
+      if (typeof seq === 'string') return seq.repeat(times);
+      const out: unknown[] = [];
+      for (let i = 0; i < times; i++) out.push(...(seq as unknown[]));
+      return isTuple(seq) ? makeTuple(out) : out;
+    }
+  }
+  if (op === '%' && typeof a === 'string') return percentFormat(a, b);
+  return binaryNumeric(op, a, b);
+}
+
+export function concatStr(value: unknown): string {
+  return typeof value === 'string' ? value : pyStr(value);
+}
+
+/** Call any template value. */
+export function callValue(fn: unknown, args: unknown[], kwargs: Record<string, unknown> | null): unknown {
+  if (fn instanceof Callable) return fn.call(args, kwargs);
+  if (fn instanceof Undefined) throw undefinedError(fn);
+  throw typeError(`'${pyTypeName(fn)}' object is not callable`);
+}

@@ -1,0 +1,112 @@
+// Python str() and repr() of template values.
+import {
+  Callable, LoopMarker, Namespace, PyFloat, Undefined, dictEntries, isDict, isTuple, setReprHook,
+} from './values.js';
+
+export function intStr(value: number | bigint): string {
+  if (typeof value === 'bigint') return value.toString();
+  return Math.abs(value) < 1e21 ? String(value) : BigInt(value).toString();
+}
+
+/** Python float repr: shortest round-trip digits, scientific below 1e-4 and from 1e16. */
+export function floatRepr(value: number): string {
+  if (Number.isNaN(value)) return 'nan';
+  if (!Number.isFinite(value)) return value > 0 ? 'inf' : '-inf';
+  if (value === 0) return Object.is(value, -0) ? '-0.0' : '0.0';
+  const exp = value.toExponential(); // shortest digits, e.g. "1.2345e+2"
+  const e = exp.indexOf('e');
+  const mantissa = exp.slice(0, e);
+  const exponent = Number(exp.slice(e + 1));
+  const negative = mantissa.startsWith('-');
+  const digits = mantissa.replace('-', '').replace('.', '');
+  const sign = negative ? '-' : '';
+  if (exponent >= -4 && exponent < 16) {
+    if (exponent < 0) return `${sign}0.${'0'.repeat(-exponent - 1)}${digits}`;
+    if (digits.length <= exponent + 1) return `${sign}${digits}${'0'.repeat(exponent + 1 - digits.length)}.0`;
+    return `${sign}${digits.slice(0, exponent + 1)}.${digits.slice(exponent + 1)}`;
+  }
+  const mant = digits.length === 1 ? digits : `${digits[0]}.${digits.slice(1)}`;
+  const absExp = Math.abs(exponent);
+  return `${sign}${mant}e${exponent < 0 ? '-' : '+'}${absExp < 10 ? '0' : ''}${absExp}`;
+}
+
+export function numberStr(value: number): string {
+  return Number.isInteger(value) ? intStr(value) : floatRepr(value);
+}
+
+/** Python str(value) as jinja2 prints it ({{ }}, |string, ~). */
+export function pyStr(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value instanceof Undefined) return '';
+  return pyRepr(value);
+}
+
+// Python's str.isprintable(): these categories are escaped by repr().
+const NON_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u;
+
+export function strRepr(s: string): string {
+  const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
+  let out = quote;
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!;
+    if (ch === quote || ch === '\\') out += '\\' + ch;
+    else if (c === 10) out += '\\n';
+    else if (c === 13) out += '\\r';
+    else if (c === 9) out += '\\t';
+    else if (c < 32 || c === 127) out += '\\x' + c.toString(16).padStart(2, '0');
+    else if (c < 128 || c === 32) out += ch;
+    else if (NON_PRINTABLE.test(ch)) {
+      if (c < 0x100) out += '\\x' + c.toString(16).padStart(2, '0');
+      else if (c < 0x10000) out += '\\u' + c.toString(16).padStart(4, '0');
+      else out += '\\U' + c.toString(16).padStart(8, '0');
+    } else out += ch;
+  }
+  return out + quote;
+}
+
+export function pyRepr(value: unknown, seen?: Set<unknown>): string {
+  switch (typeof value) {
+    case 'string':
+      return strRepr(value);
+    case 'boolean':
+      return value ? 'True' : 'False';
+    case 'number':
+      return numberStr(value);
+    case 'bigint':
+      return value.toString();
+    case 'undefined':
+      return '';
+    case 'function':
+      return '<function>';
+  }
+  if (value === null) return 'None';
+  if (value instanceof PyFloat) return floatRepr(value.value);
+  if (value instanceof Undefined) return '';
+  if (Array.isArray(value)) {
+    if (seen?.has(value)) return isTuple(value) ? '(...)' : '[...]';
+    const inner = seen ?? new Set<unknown>();
+    inner.add(value);
+    const parts = value.map((item) => pyRepr(item, inner));
+    inner.delete(value);
+    if (isTuple(value)) return parts.length === 1 ? `(${parts[0]},)` : `(${parts.join(', ')})`;
+    return `[${parts.join(', ')}]`;
+  }
+  if (isDict(value)) {
+    if (seen?.has(value)) return '{...}';
+    const inner = seen ?? new Set<unknown>();
+    inner.add(value);
+    const parts = dictEntries(value).map(([k, v]) => `${pyRepr(k, inner)}: ${pyRepr(v, inner)}`);
+    inner.delete(value);
+    return `{${parts.join(', ')}}`;
+  }
+  if (value instanceof Namespace) {
+    return `<Namespace ${pyRepr(value.attrs, seen)}>`;
+  }
+  if (value instanceof Callable) {
+    return value.kind === 'Macro' ? `<Macro '${value.name}'>` : `<built-in method ${value.name}>`;
+  }
+  if (value instanceof LoopMarker) return '<LoopContext>';
+  return '<object>';
+}
+
+setReprHook((value) => pyRepr(value));

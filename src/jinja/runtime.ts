@@ -1,0 +1,141 @@
+// Per-render state, the loop object and the template globals.
+import { LIMITS, LimitError, PyError, RaisedError, typeError } from './errors.js';
+import { AttrObject } from './ops.js';
+import { pyEq } from './ops.js';
+import { pyStr } from './repr.js';
+import { localFields, strftime, utcFields } from './strftime.js';
+import { Callable, MISSING, Namespace, Undefined, buildDict, dictEntries, isDict, pyTypeName, type CallFn } from './values.js';
+
+export class RenderState {
+  out = '';
+  /** > 0 while rendering into a capture buffer (macro, set block, filter block): spans are not recorded there. */
+  capture = 0;
+  depth = 0;
+  iterations = 0;
+  readonly spans: Array<[number, number]> = [];
+  constructor(readonly now: Date | undefined) {}
+
+  checkOutput(): void {
+    if (this.out.length > LIMITS.outputChars) throw new LimitError(`output exceeds ${LIMITS.outputChars} characters`);
+  }
+}
+
+export type Frame = Record<string, unknown>;
+
+export class LoopContext extends AttrObject {
+  index0 = -1;
+  private lastChanged: unknown = MISSING;
+  constructor(
+    readonly items: unknown[],
+    readonly depth0: number,
+    readonly recurse: CallFn | null,
+  ) {
+    super();
+  }
+
+  override attr(name: string): unknown {
+    const i = this.index0;
+    const n = this.items.length;
+    switch (name) {
+      case 'index':
+        return i + 1;
+      case 'index0':
+        return i;
+      case 'revindex':
+        return n - i;
+      case 'revindex0':
+        return n - i - 1;
+      case 'first':
+        return i === 0;
+      case 'last':
+        return i === n - 1;
+      case 'length':
+        return n;
+      case 'depth':
+        return this.depth0 + 1;
+      case 'depth0':
+        return this.depth0;
+      case 'previtem':
+        return i > 0 ? this.items[i - 1] : new Undefined('previtem', undefined, 'there is no previous item');
+      case 'nextitem':
+        return i + 1 < n ? this.items[i + 1] : new Undefined('nextitem', undefined, 'there is no next item');
+      case 'cycle':
+        return new Callable('cycle', (args) => {
+          if (args.length === 0) throw typeError('no items for cycling given');
+          return args[i % args.length];
+        });
+      case 'changed':
+        return new Callable('changed', (args) => {
+          const value = args.length === 1 ? args[0] : args;
+          if (this.lastChanged === MISSING || !pyEq(value, this.lastChanged)) {
+            this.lastChanged = value;
+            return true;
+          }
+          return false;
+        });
+    }
+    return MISSING;
+  }
+}
+
+/** Set for the duration of a render so strftime_now can read the render's clock. */
+let activeNow: Date | undefined;
+export function withNow<T>(now: Date | undefined, fn: () => T): T {
+  const saved = activeNow;
+  activeNow = now;
+  try {
+    return fn();
+  } finally {
+    activeNow = saved;
+  }
+}
+
+function rangeArg(value: unknown): number {
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (typeof value === 'number' && Number.isInteger(value)) return value;
+  if (typeof value === 'bigint') return Number(value);
+  throw typeError(`'${pyTypeName(value)}' object cannot be interpreted as an integer`);
+}
+
+function pyRange(args: unknown[]): number[] {
+  if (args.length === 0) throw typeError('range expected at least 1 argument, got 0');
+  const [start, stop, step] =
+    args.length === 1 ? [0, rangeArg(args[0]), 1] : [rangeArg(args[0]), rangeArg(args[1]), args.length > 2 ? rangeArg(args[2]) : 1];
+  if (step === 0) throw new PyError('ValueError', 'range() arg 3 must not be zero');
+  const count = step > 0 ? Math.max(0, Math.ceil((stop - start) / step)) : Math.max(0, Math.ceil((start - stop) / -step));
+  if (count > LIMITS.rangeItems) {
+    throw new LimitError(`Range too big. The sandbox blocks ranges larger than MAX_RANGE (${LIMITS.rangeItems}).`, 'OverflowError');
+  }
+  const out = new Array<number>(count);
+  for (let k = 0; k < count; k++) out[k] = start + k * step;
+  return out;
+}
+
+function kwEntries(args: unknown[], kwargs: Record<string, unknown> | null): Array<[unknown, unknown]> {
+  const entries: Array<[unknown, unknown]> = [];
+  for (const a of args) {
+    if (isDict(a)) entries.push(...dictEntries(a));
+    else if (Array.isArray(a)) for (const pair of a) entries.push([(pair as unknown[])[0], (pair as unknown[])[1]]);
+    else throw typeError(`'${pyTypeName(a)}' object is not iterable`);
+  }
+  if (kwargs) for (const key of Object.keys(kwargs)) entries.push([key, kwargs[key]]);
+  return entries;
+}
+
+export const GLOBALS: Frame = Object.create(null);
+GLOBALS.range = new Callable('range', (args) => pyRange(args), 'builtin_function_or_method');
+GLOBALS.namespace = new Callable('namespace', (args, kwargs) => {
+  const ns = new Namespace();
+  for (const [k, v] of kwEntries(args, kwargs)) ns.attrs[pyStr(k)] = v;
+  return ns;
+});
+GLOBALS.dict = new Callable('dict', (args, kwargs) => buildDict(kwEntries(args, kwargs)), 'builtin_function_or_method');
+GLOBALS.raise_exception = new Callable('raise_exception', (args) => {
+  throw new RaisedError(args.length > 0 ? pyStr(args[0]) : '');
+});
+GLOBALS.strftime_now = new Callable('strftime_now', (args) => {
+  const fmt = pyStr(args[0]);
+  const fields = activeNow ? utcFields(activeNow) : localFields(new Date());
+  return strftime(fmt, fields);
+});
+GLOBALS.lipsum = new Callable('lipsum', () => '');

@@ -1,0 +1,69 @@
+// jinja2's builtin tests (`x is name(args)`).
+import { pyStr } from './repr.js';
+import { arith, compareOp, contains, pyEq, undefinedError } from './ops.js';
+import { Callable, PyFloat, Undefined, isDict, isNumeric } from './values.js';
+
+export type TestFn = (value: unknown, args: unknown[]) => boolean;
+
+function isIntValue(value: unknown): boolean {
+  return (typeof value === 'number' && Number.isInteger(value)) || typeof value === 'bigint';
+}
+
+function oddEven(value: unknown, odd: boolean): boolean {
+  if (value instanceof Undefined) throw undefinedError(value);
+  const r = arith('%', value, 2);
+  return odd ? pyEq(r, 1) : pyEq(r, 0);
+}
+
+function strCase(value: unknown, upper: boolean): boolean {
+  const text = pyStr(value);
+  const cased = Array.from(text).some((ch) => ch.toLowerCase() !== ch.toUpperCase());
+  return cased && (upper ? text.toUpperCase() === text : text.toLowerCase() === text);
+}
+
+const compare = (op: string): TestFn => (value, args) => compareOp(op, value, args[0]);
+
+export const TESTS: Record<string, TestFn> = {
+  defined: (v) => !(v instanceof Undefined),
+  undefined: (v) => v instanceof Undefined,
+  none: (v) => v === null,
+  boolean: (v) => typeof v === 'boolean',
+  true: (v) => v === true,
+  false: (v) => v === false,
+  integer: (v) => isIntValue(v),
+  float: (v) => (typeof v === 'number' && !Number.isInteger(v)) || v instanceof PyFloat,
+  number: (v) => isNumeric(v),
+  string: (v) => typeof v === 'string',
+  mapping: (v) => isDict(v),
+  sequence: (v) => typeof v === 'string' || Array.isArray(v) || isDict(v),
+  iterable: (v) => typeof v === 'string' || Array.isArray(v) || isDict(v) || v instanceof Undefined,
+  callable: (v) => v instanceof Callable,
+  sameas: (v, a) => v === a[0],
+  escaped: () => false,
+  odd: (v) => oddEven(v, true),
+  even: (v) => oddEven(v, false),
+  divisibleby: (v, a) => pyEq(arith('%', v, a[0]), 0),
+  lower: (v) => strCase(v, false),
+  upper: (v) => strCase(v, true),
+  in: (v, a) => contains(a[0], v),
+  eq: compare('=='),
+  equalto: compare('=='),
+  '==': compare('=='),
+  ne: compare('!='),
+  '!=': compare('!='),
+  lt: compare('<'),
+  lessthan: compare('<'),
+  '<': compare('<'),
+  le: compare('<='),
+  '<=': compare('<='),
+  gt: compare('>'),
+  greaterthan: compare('>'),
+  '>': compare('>'),
+  ge: compare('>='),
+  '>=': compare('>='),
+};
+
+/** Checked by `is filter` / `is test` at compile time. */
+export function hasTest(name: string): boolean {
+  return Object.prototype.hasOwnProperty.call(TESTS, name);
+}

@@ -1,0 +1,124 @@
+import type { JsonSchema } from '../../types.js';
+import { isJsonInteger, isJsonNumber, minifyJson } from './json-text.js';
+import { pythonLiteralToJson } from './python-literal.js';
+import { admittedTypes, type AdmittedTypes, type TypedKind } from './schema.js';
+
+// Typing of raw argument values for the XML-style families (Qwen3-Coder, GLM, Seed-OSS), whose wire
+// carries no types: the declared schema is the only source (FORMATS §0.5). One routine serves the
+// streaming and the batch path, so they cannot disagree (lesson vllm PR#23324).
+
+export type ValueKind = 'string' | 'typed' | 'unknown';
+
+export interface CoercedValue {
+  /** The value as compact JSON text. */
+  json: string;
+  diagnostic?: { code: 'PARSE_ARG_TYPE'; message: string };
+}
+
+/**
+ * How a raw value for this parameter schema is read: `'string'` when any string is allowed (the raw
+ * text is the value, so it can be streamed as it arrives), `'typed'` when only other types are,
+ * `'unknown'` when the schema says nothing about types (or is missing).
+ */
+export function valueKind(schema: JsonSchema | undefined): ValueKind {
+  return kindOf(admittedTypes(schema));
+}
+
+function kindOf(admitted: AdmittedTypes): ValueKind {
+  if (admitted.anyString) return 'string';
+  if (admitted.typed.size > 0) return 'typed';
+  return admitted.stringValues.size > 0 ? 'string' : 'unknown';
+}
+
+/** Turns the raw text of one argument value into JSON text, following the schema. Never throws. */
+export function coerceValue(raw: string, schema: JsonSchema | undefined): CoercedValue {
+  const admitted = admittedTypes(schema);
+  switch (kindOf(admitted)) {
+    case 'string':
+      return { json: JSON.stringify(raw) };
+    case 'unknown':
+      return { json: guessJsonLiteral(raw) ?? JSON.stringify(raw) };
+    case 'typed':
+      return coerceTyped(raw, admitted);
+  }
+}
+
+/** JSON string escaping without the quotes: fragments of a streamed string value concatenate to its JSON. */
+export function jsonStringFragment(text: string): string {
+  return JSON.stringify(text).slice(1, -1);
+}
+
+/**
+ * Without a schema, a value is JSON only when it is plainly a JSON literal; everything else (Python
+ * `True`, `123_456`, `01234`, bare words) stays a string. Peers differ here (peer-vectors README #13):
+ * vLLM guesses more, llama.cpp JSON-parses; this is the subset where a guess cannot mangle data.
+ */
+function guessJsonLiteral(raw: string): string | undefined {
+  const text = raw.trim();
+  if (text === 'true' || text === 'false' || text === 'null') return text;
+  if (isJsonNumber(text)) return text;
+  const first = text.charCodeAt(0);
+  if (first === 123 /* { */ || first === 91 /* [ */) return jsonContainer(text, first === 123 ? 'object' : 'array');
+  return undefined;
+}
+
+function coerceTyped(raw: string, admitted: AdmittedTypes): CoercedValue {
+  const text = raw.trim();
+  if (admitted.stringValues.has(raw)) return { json: JSON.stringify(raw) };
+  if (admitted.stringValues.has(text)) return { json: JSON.stringify(text) };
+  for (const kind of tryOrder) {
+    if (!admitted.typed.has(kind)) continue;
+    const json = readAs(kind, text);
+    if (json !== undefined) return { json };
+  }
+  const expected = [...admitted.typed, ...[...admitted.stringValues].map((value) => JSON.stringify(value))].join(' | ');
+  return {
+    json: JSON.stringify(raw),
+    diagnostic: { code: 'PARSE_ARG_TYPE', message: `expected ${expected}, got ${preview(raw)}; kept as a string` },
+  };
+}
+
+// Syntaxes are disjoint except integer ⊂ number, which emit the same text; containers go last
+// because they are the expensive checks.
+const tryOrder: readonly TypedKind[] = ['null', 'boolean', 'integer', 'number', 'object', 'array'];
+
+function readAs(kind: TypedKind, text: string): string | undefined {
+  switch (kind) {
+    case 'null': {
+      const lower = text.toLowerCase();
+      return lower === 'null' || lower === 'none' ? 'null' : undefined;
+    }
+    case 'boolean': {
+      const lower = text.toLowerCase();
+      return lower === 'true' || lower === 'false' ? lower : undefined;
+    }
+    case 'integer':
+      return isJsonInteger(text) ? text : undefined;
+    case 'number':
+      return isJsonNumber(text) ? text : undefined;
+    case 'object':
+    case 'array':
+      return jsonContainer(text, kind) ?? pythonContainer(text, kind);
+  }
+}
+
+function jsonContainer(text: string, kind: 'object' | 'array'): string | undefined {
+  const open = kind === 'object' ? 123 : 91;
+  if (text.charCodeAt(0) !== open) return undefined;
+  try {
+    JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  return minifyJson(text);
+}
+
+function pythonContainer(text: string, kind: 'object' | 'array'): string | undefined {
+  const literal = pythonLiteralToJson(text);
+  return literal && literal.kind === kind ? literal.json : undefined;
+}
+
+function preview(raw: string): string {
+  const limit = 40;
+  return JSON.stringify(raw.length > limit ? raw.slice(0, limit) + '…' : raw);
+}

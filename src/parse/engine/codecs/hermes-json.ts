@@ -1,0 +1,147 @@
+import type { ArgsCodec, CallSink, CodecContext, CodecResult } from '../grammar.js';
+import { INVALID, JsonValueScanner, NEED_MORE, isPlainObject, tryParseJson } from '../json-scan.js';
+import { skipWhitespace } from '../trim.js';
+import { checkObject, streamValue } from './json-args.js';
+
+type State = 'open' | 'key' | 'colon' | 'value' | 'comma';
+const ARGUMENT_KEYS = new Set(['arguments', 'parameters']);
+
+/**
+ * `{"name": "N", "arguments": {...}}` (Hermes, Qwen2.5, Qwen3). The call starts when the name string is
+ * complete; the raw text of the `arguments` (or `parameters`) value is streamed as it arrives, or buffered
+ * until the name is known when it comes first. Arguments serialised as a JSON string are decoded.
+ */
+export function hermesJson(_context: CodecContext): ArgsCodec {
+  let state: State = 'open';
+  let key: string | undefined;
+  let value: JsonValueScanner | undefined;
+  /** How far into a pending (not yet consumed) token the scanner already looked. */
+  let tokenScanned = 0;
+  let started = false;
+  let argsSeen = false;
+  let streamingArgs = false;
+  const argParts: string[] = [];
+
+  const fail = (pos: number, message: string, code: 'PARSE_BAD_CALL_SYNTAX' | 'PARSE_BAD_ARGS_JSON' = 'PARSE_BAD_CALL_SYNTAX'): CodecResult => ({
+    status: 'error',
+    pos,
+    code,
+    message,
+  });
+
+  /** Scans a whole token without consuming it until complete; returns its end or a status. */
+  const scanToken = (buf: string, pos: number, final: boolean): number => {
+    const end = value!.scan(buf, pos + tokenScanned, final);
+    if (end === NEED_MORE) tokenScanned = buf.length - pos;
+    else tokenScanned = 0;
+    return end;
+  };
+
+  const argsSink = {
+    args(text: string) {
+      if (started) sinkRef!.args(text);
+    },
+  };
+  let sinkRef: CallSink | undefined;
+
+  return {
+    feed(buf, pos, final, sink) {
+      sinkRef = sink;
+      for (;;) {
+        if (state !== 'value' || value === undefined) pos = skipWhitespace(buf, pos);
+        if (pos >= buf.length) return { status: 'more', pos };
+        const c = buf[pos]!;
+        switch (state) {
+          case 'open':
+            if (c !== '{') return fail(pos, 'expected a JSON object after the call opener');
+            pos++;
+            state = 'key';
+            break;
+          case 'key': {
+            if (c === '}') return finish(pos + 1, sink);
+            if (c !== '"') return fail(pos, 'expected a key string');
+            value ??= new JsonValueScanner();
+            const end = scanToken(buf, pos, final);
+            if (end === NEED_MORE) return { status: 'more', pos };
+            const parsed = tryParseJson(buf.slice(pos, end));
+            if (!parsed.ok) return fail(pos, 'invalid key string');
+            key = parsed.value as string;
+            value = undefined;
+            pos = end;
+            state = 'colon';
+            break;
+          }
+          case 'colon':
+            if (c !== ':') return fail(pos, 'expected ":"');
+            pos++;
+            state = 'value';
+            break;
+          case 'value': {
+            const isArgs = ARGUMENT_KEYS.has(key!) && !argsSeen;
+            if (value === undefined) {
+              value = new JsonValueScanner();
+              streamingArgs = isArgs && c === '{';
+              if (isArgs && c !== '{' && c !== '"') {
+                return { status: 'error', pos, code: 'PARSE_ARGS_NOT_OBJECT', message: 'the arguments are not a JSON object' };
+              }
+            }
+            if (streamingArgs) {
+              const result = streamValue(value, argParts, buf, pos, final, argsSink);
+              if (result.status !== 'done') return result;
+              pos = result.pos;
+            } else {
+              const end = scanToken(buf, pos, final);
+              if (end === NEED_MORE) return { status: 'more', pos };
+              if (end === INVALID) return fail(value.errorAt, 'invalid JSON in the call object', 'PARSE_BAD_ARGS_JSON');
+              const outcome = takeValue(buf.slice(pos, end), isArgs, pos, sink);
+              if (outcome) return outcome;
+              pos = end;
+            }
+            if (isArgs) argsSeen = true;
+            value = undefined;
+            state = 'comma';
+            break;
+          }
+          case 'comma':
+            if (c === '}') return finish(pos + 1, sink);
+            if (c !== ',') return fail(pos, 'expected "," or "}"');
+            pos++;
+            state = 'key';
+            break;
+        }
+      }
+    },
+  };
+
+  /** A complete non-streamed value: the name, serialised arguments, or an ignored key. */
+  function takeValue(text: string, isArgs: boolean, pos: number, sink: CallSink): CodecResult | undefined {
+    if (isArgs) {
+      // Arguments serialised as a JSON string holding an object.
+      const outer = tryParseJson(text);
+      const inner = outer.ok && typeof outer.value === 'string' ? tryParseJson(outer.value) : { ok: false as const };
+      if (!inner.ok || !isPlainObject(inner.value)) {
+        return { status: 'error', pos, code: 'PARSE_ARGS_NOT_OBJECT', message: 'the arguments are not a JSON object' };
+      }
+      argParts.push((outer as { value: string }).value);
+      if (started) sink.args(argParts[0]!);
+      return undefined;
+    }
+    if (key !== 'name' || started) return undefined;
+    const parsed = tryParseJson(text);
+    if (!parsed.ok || typeof parsed.value !== 'string') return fail(pos, 'the call name is not a string');
+    const refused = sink.start(parsed.value);
+    if (refused) return { status: 'error', pos, code: refused, message: `not a declared tool: ${parsed.value}` };
+    started = true;
+    if (argParts.length > 0) sink.args(argParts.join(''));
+    return undefined;
+  }
+
+  function finish(pos: number, sink: CallSink): CodecResult {
+    if (!started) return fail(pos, 'the call object has no "name"');
+    if (!argsSeen) {
+      sink.args('{}');
+      return { status: 'done', pos };
+    }
+    return checkObject(argParts.join(''), pos);
+  }
+}

@@ -1,0 +1,69 @@
+import type { Grammar } from './grammar.js';
+import { MarkerSet } from './markers.js';
+
+export type MarkerRole =
+  | 'stop'
+  | 'reasoning-open'
+  | 'reasoning-close'
+  | 'section-open'
+  | 'section-close'
+  | 'call-open'
+  | 'call-close'
+  | 'tail';
+
+/** A grammar's markers grouped into the sets each machine state searches for, built once per family. */
+export interface CompiledGrammar {
+  grammar: Grammar;
+  role: Map<string, MarkerRole>;
+  content: MarkerSet;
+  /** Content before anything was said: a reasoning block may still open. */
+  contentAtStart: MarkerSet;
+  reasoning: MarkerSet;
+  /** Reasoning opened by the prompt: a re-emitted opener is absorbed. */
+  reasoningAtStart: MarkerSet;
+  section: MarkerSet;
+  tail: MarkerSet;
+  skip: MarkerSet;
+  /** After a call that opened inside reasoning: decides whether it was real or a draft. */
+  after: MarkerSet;
+  followers: MarkerSet;
+}
+
+export function compileGrammar(grammar: Grammar): CompiledGrammar {
+  const role = new Map<string, MarkerRole>();
+  const add = (markers: readonly string[] | undefined, r: MarkerRole) => {
+    for (const m of markers ?? []) if (!role.has(m)) role.set(m, r);
+  };
+  // Structure first: a stop string that equals a structural marker keeps its structural role.
+  add(grammar.call.open, 'call-open');
+  add(grammar.call.close, 'call-close');
+  add(grammar.section?.open, 'section-open');
+  add(grammar.section?.close, 'section-close');
+  add(grammar.reasoning?.open, 'reasoning-open');
+  add(grammar.reasoning?.close, 'reasoning-close');
+  add(grammar.tailOptional, 'tail');
+  add(grammar.stopStrings, 'stop');
+  const of = (...roles: MarkerRole[]) => new MarkerSet([...role].filter(([, r]) => roles.includes(r)).map(([m]) => m));
+  const opens: MarkerRole[] = ['call-open', 'section-open', 'stop'];
+  return {
+    grammar,
+    role,
+    content: of(...opens, 'section-close'),
+    contentAtStart: of(...opens, 'section-close', 'reasoning-open'),
+    reasoning: of(...opens, 'reasoning-close'),
+    reasoningAtStart: of(...opens, 'reasoning-close', 'reasoning-open'),
+    section: of('call-open', 'section-close', 'stop'),
+    tail: of('call-close', 'tail', 'section-close', 'call-open', 'stop'),
+    skip: of('call-close', 'call-open', 'section-close', 'stop'),
+    after: of('call-open', 'section-open', 'section-close', 'stop', 'reasoning-close'),
+    followers: of('call-close', 'tail', 'section-close'),
+  };
+}
+
+/** Whether the prompt's tail leaves a reasoning block open (`<think>`, `<think>\n`) or not. */
+export function prefixOpensReasoning(grammar: Grammar, prefix: string): boolean {
+  if (!grammar.reasoning) return false;
+  const last = (markers: readonly string[]) => Math.max(-1, ...markers.map((m) => prefix.lastIndexOf(m)));
+  const open = last(grammar.reasoning.open);
+  return open >= 0 && open > last(grammar.reasoning.close);
+}

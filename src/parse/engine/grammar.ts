@@ -1,0 +1,72 @@
+import type { ParseCode } from '../../types.js';
+import type { ToolIndex } from '../core.js';
+import type { MarkerSet } from './markers.js';
+
+/** What a header reader found between the call opener and the arguments. */
+export type HeaderResult =
+  | { status: 'more' }
+  | { status: 'error'; at: number; message: string }
+  /** `name` undefined: the argument codec names the call itself (Hermes JSON). */
+  | { status: 'ok'; end: number; name?: string; id?: string };
+
+/** Reads a call header from `buf[pos..]`; pure, re-run on the same start until it decides (headers are short). */
+export type HeaderReader = (buf: string, pos: number, final: boolean) => HeaderResult;
+
+/** How a codec reports to the machine. Buffer offsets are relative to the `buf` passed to `feed`. */
+export interface CallSink {
+  /** Validates the name and starts the call; returns why it is not a call, or undefined. */
+  start(name: string, id?: string): ParseCode | undefined;
+  args(text: string): void;
+  warn(code: ParseCode, message: string, at: number): void;
+}
+
+export type CodecResult =
+  | { status: 'more' | 'done'; pos: number }
+  | { status: 'error'; pos: number; code: ParseCode; message: string };
+
+/** Turns the wire form of one call's arguments into JSON text, incrementally. One instance per call. */
+export interface ArgsCodec {
+  /** Consumes from `buf[pos..]` and returns how far it got; `final` = no more text will come. */
+  feed(buf: string, pos: number, final: boolean, sink: CallSink): CodecResult;
+}
+
+export interface CodecContext {
+  tools: ToolIndex;
+  /** The call's name when the header carried it. */
+  name: string | undefined;
+  /** Markers that may legally follow the arguments (call close, section close, ...). */
+  followers: MarkerSet;
+}
+
+export type CodecFactory = (context: CodecContext) => ArgsCodec;
+
+export interface MarkerPair {
+  open: readonly string[];
+  close: readonly string[];
+}
+
+/**
+ * A family's tool-call and reasoning syntax as data, run by the one engine (machine.ts):
+ * [reasoning] text [section? call+ section?] text, where
+ * call := open header args tailOptional* close.
+ */
+export interface Grammar {
+  id: string;
+  reasoning?: MarkerPair;
+  /** A wrapper around consecutive calls (DeepSeek, Kimi). Calls are also accepted without it. */
+  section?: MarkerPair;
+  call: MarkerPair;
+  header: HeaderReader;
+  args: CodecFactory;
+  /** Tokens that may sit between the arguments and the call close (DeepSeek-R1's closing fence). */
+  tailOptional?: readonly string[];
+  /** Generation stop strings: removed wherever they appear outside call arguments. */
+  stopStrings: readonly string[];
+  /** What the family's generation prompt leaves open when the caller gives no prefix. */
+  defaultPrefix: string;
+}
+
+/** A variant of a grammar with other markers: never a copied parser. */
+export function withTags(base: Grammar, changes: Partial<Grammar> & { id: string }): Grammar {
+  return { ...base, ...changes };
+}

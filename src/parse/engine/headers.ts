@@ -1,0 +1,67 @@
+import type { HeaderReader, HeaderResult } from './grammar.js';
+import { MarkerSet } from './markers.js';
+import { skipWhitespace } from './trim.js';
+
+/** Headers longer than this are garbage, not a name still arriving. */
+export const MAX_HEADER = 512;
+
+export type ReadResult =
+  | { status: 'more' }
+  | { status: 'error'; at: number }
+  | { status: 'found'; text: string; at: number; marker: string };
+
+/** Reads up to the first delimiter, within MAX_HEADER characters. */
+export function readUntil(buf: string, pos: number, delimiters: MarkerSet): ReadResult {
+  const hit = delimiters.find(buf, pos);
+  if (hit && hit.at - pos <= MAX_HEADER) return { status: 'found', text: buf.slice(pos, hit.at), at: hit.at, marker: hit.marker };
+  if (buf.length - pos > MAX_HEADER + delimiters.longest) return { status: 'error', at: pos };
+  return { status: 'more' };
+}
+
+export interface NameUntilOptions {
+  /** Delimiters that end the name; consumed unless listed in `keep`. */
+  delimiters: readonly string[];
+  keep?: readonly string[];
+  /** Turns the raw header text into name (+ wire id). */
+  map?: (text: string) => { name: string; id?: string };
+}
+
+/** `NAME<delimiter>`: the whole header is a (trimmed) name or id. */
+export function nameUntil(options: NameUntilOptions): HeaderReader {
+  const delimiters = new MarkerSet(options.delimiters);
+  const keep = new Set(options.keep ?? []);
+  return (buf, pos) => {
+    const start = skipWhitespace(buf, pos);
+    const read = readUntil(buf, start, delimiters);
+    if (read.status === 'found') {
+      const text = read.text.trim();
+      const end = keep.has(read.marker) ? read.at : read.at + read.marker.length;
+      const named = options.map ? options.map(text) : { name: text };
+      return named.id === undefined ? { status: 'ok', end, name: named.name } : { status: 'ok', end, ...named };
+    }
+    return endOfHeader(read, 'call header without its delimiter');
+  };
+}
+
+/** `<function=NAME>` (Qwen3-Coder, Seed-OSS), after optional whitespace. */
+export function functionTag(open = '<function=', close = '>'): HeaderReader {
+  const closer = new MarkerSet([close]);
+  return (buf, pos) => {
+    const start = skipWhitespace(buf, pos);
+    const head = buf.slice(start, start + open.length);
+    if (head !== open.slice(0, head.length)) return { status: 'error', at: start, message: `expected ${open}NAME${close}` };
+    if (head.length < open.length) return { status: 'more' };
+    const read = readUntil(buf, start + open.length, closer);
+    if (read.status === 'found') return { status: 'ok', end: read.at + read.marker.length, name: read.text.trim() };
+    return endOfHeader(read, `${open}NAME without ${close}`);
+  };
+}
+
+/** No header: the argument codec names the call (Hermes JSON). */
+export const noHeader: HeaderReader = (_buf, pos) => ({ status: 'ok', end: pos });
+
+/** An unfinished header at the end of output is a truncated call; the machine reports that. */
+function endOfHeader(read: ReadResult, message: string): HeaderResult {
+  if (read.status === 'error') return { status: 'error', at: read.at, message };
+  return { status: 'more' };
+}

@@ -1,0 +1,464 @@
+import type { Diagnostic, ParseCode } from '../../types.js';
+import type { CoreFactory, CoreOptions, ParseEvent, ParserCore, ToolIndex } from '../core.js';
+import { compileGrammar, prefixOpensReasoning, type CompiledGrammar } from './compiled.js';
+import type { ArgsCodec, CallSink, Grammar } from './grammar.js';
+import type { MarkerSet } from './markers.js';
+import { StreamTrimmer, skipWhitespace } from './trim.js';
+
+type Mode = 'content' | 'reasoning' | 'section' | 'section-text' | 'header' | 'args' | 'tail' | 'skip' | 'after';
+
+/**
+ * A call (or section) that opened inside open reasoning. It is a real call if reasoning never closes
+ * after it (end of output, a stop string or another call follows), and a draft — reasoning text — if
+ * prose or the reasoning close follows, or if it does not parse. Until then its events are queued.
+ */
+interface Tentative {
+  events: ParseEvent[];
+  raw: string[];
+  length: number;
+  /** Completion offset where the tentative text starts. */
+  start: number;
+  /** Offset (into raw) just after the latest call/section opener: where prose resumes for a failed draft. */
+  resume: number;
+}
+
+/** The one engine for every marker-based family: a family is a Grammar (data + small codecs). */
+export function createGrammarCore(grammar: Grammar): CoreFactory {
+  const compiled = compileGrammar(grammar);
+  return (options) => new GrammarMachine(compiled, options);
+}
+
+class GrammarMachine implements ParserCore, CallSink {
+  private buf = '';
+  private pos = 0;
+  /** Completion offset of buf[0]. */
+  private base = 0;
+  private mode: Mode = 'content';
+  private out: ParseEvent[] = [];
+  private readonly content = new StreamTrimmer();
+  private readonly reasoning = new StreamTrimmer();
+  private reasoningMayOpen: boolean;
+  private absorbOpener = false;
+  private tentative: Tentative | undefined;
+  private inSection = false;
+  private sectionCalls = 0;
+  /** Raw text of the open section or call, kept to restore it as content if it is not one. */
+  private raw: string[] | undefined;
+  private pendingWs = '';
+  /** Nothing but whitespace since the last call ended outside a section. */
+  private justClosedCall = false;
+  private callStart = 0;
+  private callStarted = false;
+  private codec: ArgsCodec | undefined;
+  private readonly grammar: Grammar;
+  private readonly tools: ToolIndex;
+  private readonly family: string;
+
+  constructor(
+    private readonly m: CompiledGrammar,
+    options: CoreOptions,
+  ) {
+    this.grammar = m.grammar;
+    this.tools = options.tools;
+    this.family = options.family;
+    this.reasoningMayOpen = this.grammar.reasoning !== undefined;
+    if (prefixOpensReasoning(this.grammar, options.prefix)) {
+      this.mode = 'reasoning';
+      this.absorbOpener = true;
+      this.reasoningMayOpen = false;
+    }
+  }
+
+  push(chunk: string): ParseEvent[] {
+    this.out = [];
+    if (this.pos > 0) {
+      this.buf = this.buf.slice(this.pos);
+      this.base += this.pos;
+      this.pos = 0;
+    }
+    this.buf = this.buf.length === 0 ? chunk : this.buf + chunk;
+    while (this.step(false));
+    return this.out;
+  }
+
+  finish(): ParseEvent[] {
+    this.out = [];
+    for (;;) {
+      while (this.step(true));
+      if (!this.settleAtEnd()) break;
+    }
+    this.content.boundary();
+    this.reasoning.boundary();
+    return this.out;
+  }
+
+  // ---- CallSink (used by the argument codecs) ----
+
+  start(name: string, id?: string): ParseCode | undefined {
+    const refused = this.refuse(name);
+    if (refused) return refused;
+    this.emit({ kind: 'call-start', name, ...(id === undefined ? {} : { id }), start: this.callStart });
+    this.callStarted = true;
+    return undefined;
+  }
+
+  args(text: string): void {
+    if (text.length > 0) this.emit({ kind: 'call-args', text });
+  }
+
+  warn(code: ParseCode, message: string, at: number): void {
+    this.emit({ kind: 'diagnostic', diagnostic: this.diagnostic(code, message, this.base + at, 'warning') });
+  }
+
+  // ---- the machine ----
+
+  private step(final: boolean): boolean {
+    switch (this.mode) {
+      case 'content': {
+        const atStart = this.reasoningMayOpen && !this.content.hasText;
+        return this.text(atStart ? this.m.contentAtStart : this.m.content, this.content, final);
+      }
+      case 'reasoning': {
+        if (this.reasoning.hasText) this.absorbOpener = false;
+        return this.text(this.absorbOpener ? this.m.reasoningAtStart : this.m.reasoning, this.reasoning, final);
+      }
+      case 'section':
+        return this.between(this.m.section, final);
+      case 'after':
+        return this.between(this.m.after, final);
+      case 'tail':
+        return this.between(this.m.tail, final);
+      case 'header':
+        return this.header(final);
+      case 'args':
+        return this.argsStep(final);
+      case 'skip':
+        return this.text(this.m.skip, this.content, final);
+      case 'section-text':
+        return this.text(this.m.section, this.content, final);
+    }
+  }
+
+  /** Free text up to the next marker of `markers`, holding back a possible partial marker. */
+  private text(markers: MarkerSet, channel: StreamTrimmer, final: boolean): boolean {
+    const hit = markers.find(this.buf, this.pos);
+    const limit = hit ? hit.at : final ? this.buf.length : markers.partialStart(this.buf, this.pos);
+    if (limit > this.pos) {
+      const released = channel.push(this.consume(limit - this.pos));
+      if (released) {
+        this.emit({ kind: channel === this.content ? 'content' : 'reasoning', text: released });
+        this.justClosedCall = false;
+      }
+    }
+    if (!hit) return false;
+    this.onMarker(hit.marker);
+    return true;
+  }
+
+  /** Structural positions (inside a section, after arguments, after a tentative call): only markers or space. */
+  private between(markers: MarkerSet, final: boolean): boolean {
+    const start = skipWhitespace(this.buf, this.pos);
+    if (start > this.pos) this.consume(start - this.pos);
+    if (this.pos >= this.buf.length) return false;
+    const marker = markers.at(this.buf, this.pos);
+    if (marker !== undefined) {
+      this.onMarker(marker);
+      return true;
+    }
+    if (!final && markers.couldStartAt(this.buf, this.pos)) return false;
+    this.onJunk();
+    return true;
+  }
+
+  private onMarker(marker: string): void {
+    const role = this.m.role.get(marker)!;
+    const mode = this.mode;
+    switch (role) {
+      case 'stop':
+        if (mode === 'after') this.commit();
+        if (mode === 'tail') return this.endCall(false);
+        this.consume(marker.length);
+        return;
+      case 'reasoning-open': {
+        // Only before any text: the search set is chosen before the text in front of the hit is released.
+        const channel = mode === 'content' ? this.content : this.reasoning;
+        const text = this.consume(marker.length);
+        if (channel.hasText) {
+          const released = channel.push(text);
+          if (released) this.emit({ kind: mode === 'content' ? 'content' : 'reasoning', text: released });
+        } else if (mode === 'content') {
+          this.mode = 'reasoning';
+          this.reasoningMayOpen = false;
+        }
+        return;
+      }
+      case 'reasoning-close':
+        if (mode === 'after') return this.draft(this.tentative!.length);
+        this.consume(marker.length);
+        this.reasoning.boundary();
+        this.mode = 'content';
+        this.content.boundary();
+        return;
+      case 'section-open':
+      case 'call-open':
+        if (mode === 'tail') return this.endCall(false);
+        if (mode === 'skip') {
+          this.mode = this.inSection ? 'section' : 'content';
+          return;
+        }
+        if (mode === 'reasoning') this.tentative = { events: [], raw: [], length: 0, start: this.base + this.pos, resume: 0 };
+        if (role === 'section-open') this.openSection(marker);
+        else this.openCall(marker);
+        return;
+      case 'section-close':
+        if (mode === 'tail') return this.endCall(false);
+        if (mode === 'content') {
+          // Right after a call whose section opener was implicit, the close is structure; otherwise text.
+          const text = this.consume(marker.length);
+          if (!this.justClosedCall) {
+            const released = this.content.push(text);
+            if (released) this.emit({ kind: 'content', text: released });
+          }
+          return;
+        }
+        this.consume(marker.length);
+        if (mode === 'skip') this.sectionCalls++;
+        this.inSection = false;
+        this.raw = undefined;
+        return this.afterStructure();
+      case 'call-close':
+        if (mode === 'skip') {
+          const released = this.content.push(this.consume(marker.length));
+          if (released) this.emit({ kind: 'content', text: released });
+          this.raw = undefined;
+          this.mode = this.inSection ? 'section' : 'content';
+          if (this.inSection) this.sectionCalls++;
+          return;
+        }
+        return this.endCall(true);
+      case 'tail':
+        this.consume(marker.length);
+        return;
+    }
+  }
+
+  private onJunk(): void {
+    switch (this.mode) {
+      case 'after':
+        return this.draft(this.tentative!.length);
+      case 'tail':
+        return this.failCall('PARSE_BAD_CALL_SYNTAX', 'unexpected text between the arguments and the call close');
+      case 'section':
+        if (this.tentative) return this.draft(this.sectionCalls === 0 ? this.tentative.resume : this.tentative.length);
+        if (this.sectionCalls > 0) {
+          // Noise between calls is kept as content; later calls of the section still count.
+          this.mode = 'section-text';
+          return;
+        }
+        // A section opener followed by prose was not structure: its text stays, verbatim.
+        this.inSection = false;
+        this.mode = 'content';
+        this.restoreRaw();
+        return;
+      default:
+        return;
+    }
+  }
+
+  private openSection(marker: string): void {
+    this.reasoningMayOpen = false;
+    this.pendingWs = this.tentative ? '' : this.content.takeHeld();
+    this.raw = [];
+    this.consume(marker.length);
+    if (this.tentative) this.tentative.resume = this.tentative.length;
+    this.inSection = true;
+    this.sectionCalls = 0;
+    this.mode = 'section';
+  }
+
+  private openCall(marker: string): void {
+    this.reasoningMayOpen = false;
+    if (!this.inSection) this.pendingWs = this.tentative ? '' : this.content.takeHeld();
+    this.raw = [];
+    this.callStart = this.base + this.pos;
+    this.consume(marker.length);
+    if (this.tentative) this.tentative.resume = this.tentative.length;
+    this.callStarted = false;
+    this.codec = undefined;
+    this.mode = 'header';
+  }
+
+  private header(final: boolean): boolean {
+    const result = this.grammar.header(this.buf, this.pos, final);
+    if (result.status === 'more') return false;
+    if (result.status === 'error') {
+      this.consume(Math.max(0, result.at - this.pos));
+      this.failCall('PARSE_BAD_CALL_SYNTAX', result.message);
+      return true;
+    }
+    this.consume(result.end - this.pos);
+    if (result.name !== undefined) {
+      const refused = this.start(result.name, result.id);
+      if (refused) {
+        this.failCall(refused, refusalMessage(refused, result.name));
+        return true;
+      }
+    }
+    this.codec = this.grammar.args({ tools: this.tools, name: result.name, followers: this.m.followers });
+    this.mode = 'args';
+    return true;
+  }
+
+  private argsStep(final: boolean): boolean {
+    const result = this.codec!.feed(this.buf, this.pos, final, this);
+    if (result.pos > this.pos) this.consume(result.pos - this.pos);
+    if (result.status === 'more') return false;
+    if (result.status === 'error') this.failCall(result.code, result.message);
+    else this.mode = 'tail';
+    return true;
+  }
+
+  private endCall(consumeClose: boolean): void {
+    if (consumeClose) {
+      const marker = this.m.tail.at(this.buf, this.pos) ?? this.m.skip.at(this.buf, this.pos) ?? '';
+      this.consume(marker.length);
+    }
+    this.emit({ kind: 'call-end', end: this.base + this.pos });
+    this.callStarted = false;
+    this.codec = undefined;
+    this.raw = this.inSection ? this.raw : undefined;
+    if (this.inSection) {
+      this.sectionCalls++;
+      this.mode = 'section';
+    } else {
+      this.justClosedCall = true;
+      this.afterStructure();
+    }
+  }
+
+  private afterStructure(): void {
+    if (this.tentative) {
+      this.mode = 'after';
+      return;
+    }
+    this.mode = 'content';
+    this.content.boundary();
+  }
+
+  /** The open call is not a call: withdraw it (if started) or restore its text; skip to its close. */
+  private failCall(code: ParseCode, message: string): void {
+    if (this.tentative) return this.draft(this.tentative.resume);
+    const diagnostic = this.diagnostic(code, message, this.callStart, 'error', this.base + this.pos);
+    if (this.callStarted) {
+      const raw = this.content.pushVerbatim(this.pendingWs + (this.raw ?? []).join(''));
+      this.emit({ kind: 'call-withdraw', raw, diagnostic });
+    } else {
+      this.emit({ kind: 'diagnostic', diagnostic });
+      this.restoreRaw();
+    }
+    this.pendingWs = '';
+    this.callStarted = false;
+    this.codec = undefined;
+    this.raw = undefined;
+    this.mode = 'skip';
+  }
+
+  private restoreRaw(): void {
+    const released = this.content.pushVerbatim(this.pendingWs + (this.raw ?? []).join(''));
+    if (released) this.emit({ kind: 'content', text: released });
+    this.pendingWs = '';
+    this.raw = undefined;
+  }
+
+  /** The tentative call was real: reasoning ended where it opened. */
+  private commit(): void {
+    const tentative = this.tentative!;
+    this.tentative = undefined;
+    this.reasoning.boundary();
+    this.reasoningMayOpen = false;
+    for (const event of tentative.events) this.out.push(event);
+    if (this.mode === 'after') {
+      this.mode = 'content';
+      this.content.boundary();
+    }
+  }
+
+  /** The tentative text was a draft: it is reasoning up to `resume`; the rest is read again as reasoning. */
+  private draft(resume: number): void {
+    const tentative = this.tentative!;
+    this.tentative = undefined;
+    const text = tentative.raw.join('');
+    const released = this.reasoning.push(text.slice(0, resume));
+    if (released) this.emit({ kind: 'reasoning', text: released });
+    this.buf = text.slice(resume) + this.buf.slice(this.pos);
+    this.base = tentative.start + resume;
+    this.pos = 0;
+    this.inSection = false;
+    this.raw = undefined;
+    this.pendingWs = '';
+    this.callStarted = false;
+    this.codec = undefined;
+    this.mode = 'reasoning';
+  }
+
+  /** End of output in a structural state; returns true when the machine must run again. */
+  private settleAtEnd(): boolean {
+    switch (this.mode) {
+      case 'after':
+        this.commit();
+        return false;
+      case 'section':
+        if (this.tentative && this.sectionCalls === 0) {
+          this.draft(this.tentative.resume);
+          return true;
+        }
+        if (this.tentative) this.commit();
+        if (this.sectionCalls === 0) this.restoreRaw();
+        this.inSection = false;
+        this.mode = 'content';
+        return false;
+      case 'tail':
+        if (this.tentative) this.commit();
+        this.endCall(false);
+        return true;
+      case 'header':
+      case 'args':
+        if (this.tentative) this.commit();
+        this.failCall('PARSE_TRUNCATED_CALL', 'the output ended inside a tool call');
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  // ---- helpers ----
+
+  private consume(n: number): string {
+    const piece = n === this.buf.length && this.pos === 0 ? this.buf : this.buf.slice(this.pos, this.pos + n);
+    this.pos += n;
+    if (this.raw) this.raw.push(piece);
+    const tentative = this.tentative;
+    if (tentative) {
+      tentative.raw.push(piece);
+      tentative.length += n;
+    }
+    return piece;
+  }
+
+  private emit(event: ParseEvent): void {
+    (this.tentative ? this.tentative.events : this.out).push(event);
+  }
+
+  private refuse(name: string): ParseCode | undefined {
+    if (name.length === 0) return 'PARSE_BAD_CALL_SYNTAX';
+    return this.tools.has(name) ? undefined : 'PARSE_UNKNOWN_TOOL';
+  }
+
+  private diagnostic(code: ParseCode, message: string, start: number, severity: Diagnostic['severity'], end = start): Diagnostic {
+    return { code, severity, message, span: [start, Math.max(start, end)], family: this.family };
+  }
+}
+
+function refusalMessage(code: ParseCode, name: string): string {
+  return code === 'PARSE_UNKNOWN_TOOL' ? `"${name}" is not a declared tool` : 'the call has no name';
+}

@@ -1,0 +1,29 @@
+import { familyInfo } from '../../families/info.js';
+import { taggedArgs } from '../engine/codecs/tagged-args.js';
+import type { Grammar } from '../engine/grammar.js';
+import { functionTag } from '../engine/headers.js';
+
+/**
+ * `<tool_call>\n<function=N>\n<parameter=K>\nraw\n</parameter>\n</function>\n</tool_call>` (FORMATS §1b);
+ * Qwen3.5 adds `<think>` and may open a call before `</think>`.
+ */
+export const qwen3CoderGrammar: Grammar = {
+  id: 'qwen3-coder',
+  reasoning: { open: ['<think>'], close: ['</think>'] },
+  call: { open: ['<tool_call>'], close: ['</tool_call>'] },
+  header: functionTag('<function=', '>'),
+  args: taggedArgs({
+    keyOpen: '<parameter=',
+    keyClose: '>',
+    valueClose: '</parameter>',
+    // vLLM/SGLang: a value whose close tag is missing ends at the next parameter or the function end.
+    valueImplicitEnds: ['<parameter=', '</function>'],
+    argsEnd: [
+      { marker: '</function>', consume: true },
+      { marker: '</tool_call>', consume: false },
+    ],
+    stripOneNewline: true,
+  }),
+  stopStrings: familyInfo['qwen3-coder'].stopStrings,
+  defaultPrefix: '',
+};

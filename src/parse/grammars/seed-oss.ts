@@ -1,0 +1,28 @@
+import { familyInfo } from '../../families/info.js';
+import { taggedArgs } from '../engine/codecs/tagged-args.js';
+import type { Grammar } from '../engine/grammar.js';
+import { functionTag } from '../engine/headers.js';
+
+/**
+ * `<seed:tool_call>\n<function=N>\n<parameter=K>raw</parameter>\n</function>\n</seed:tool_call>` (FORMATS §6).
+ * `<seed:cot_budget_reflect>` blocks are plain text inside `<seed:think>`, so they stay in reasoning.
+ */
+export const seedOssGrammar: Grammar = {
+  id: 'seed-oss',
+  reasoning: { open: ['<seed:think>'], close: ['</seed:think>'] },
+  call: { open: ['<seed:tool_call>'], close: ['</seed:tool_call>'] },
+  header: functionTag('<function=', '>'),
+  args: taggedArgs({
+    keyOpen: '<parameter=',
+    keyClose: '>',
+    valueClose: '</parameter>',
+    valueImplicitEnds: ['<parameter=', '</function>'],
+    argsEnd: [
+      { marker: '</function>', consume: true },
+      { marker: '</seed:tool_call>', consume: false },
+    ],
+    stripOneNewline: true,
+  }),
+  stopStrings: familyInfo['seed-oss'].stopStrings,
+  defaultPrefix: '',
+};

@@ -1,0 +1,394 @@
+// The gpt-oss (harmony) parser core: harmony's own ExpectStart → Header → Content machine, run over
+// text. Header text is buffered (it is short and capped); body text streams out as it arrives, holding
+// back only a tail that may still become a marker. Every decision depends on the text alone, never on
+// where the chunks split, so streaming and batch agree.
+
+import type { Diagnostic, ParseCode, Severity } from '../../types.js';
+import type { CoreOptions, ParseEvent, ParserCore } from '../core.js';
+import { isStructureOnly, parseHeader, routeMessage, type Problem, type Route } from './header.js';
+import { JsonObjectScanner } from './json-scan.js';
+import { isWhitespace } from '../engine/trim.js';
+import { CALL, CHANNEL, CONSTRAIN, couldBeMarker, END, findMarker, isTerminator, markerAt, MESSAGE, RETURN, START, type Marker } from './markers.js';
+import { TextSink } from './text-sink.js';
+
+/** Longer "headers" are taken for free text (real headers are a few dozen characters). */
+export const HEADER_LIMIT = 256;
+
+interface HeaderState {
+  kind: 'header';
+  /** Completion offset where the message began: its `<|start|>`, else its first header character. */
+  start: number;
+  /** The message's `<|start|>` is part of the completion (so its raw text includes it). */
+  explicitStart: boolean;
+  /** The role the prompt opened; undefined when the header text itself begins with the role. */
+  role: string | undefined;
+  /** Header text that was already in the prompt (never emitted: it is not completion text). */
+  lead: string;
+  /** Header text from the completion, markers included. */
+  text: string;
+  /** `undecided`: nothing shows yet whether this is a header or free text written without one. */
+  verdict: 'undecided' | 'header';
+}
+
+interface TextBody {
+  kind: 'text';
+  start: number;
+  sink: TextSink;
+  /** Reported when the message ends (a salvaged header-less message: its span covers the whole message). */
+  endProblem?: Problem;
+}
+
+interface CallBody {
+  kind: 'call';
+  start: number;
+  scanner: JsonObjectScanner;
+  /** The message's completion text so far, for a withdraw. */
+  raw: string[];
+}
+
+type State = HeaderState | TextBody | CallBody;
+
+const ARGS_VALUE_START = '["-0123456789tfn';
+
+export function createHarmonyMachine(options: CoreOptions): ParserCore {
+  return new HarmonyMachine(options);
+}
+
+class HarmonyMachine implements ParserCore {
+  private buffer = '';
+  /** Completion offset of buffer[0]. */
+  private base = 0;
+  private events: ParseEvent[] = [];
+  private readonly content: TextSink;
+  private readonly reasoning: TextSink;
+  private state: State;
+  private finished = false;
+
+  constructor(private readonly options: CoreOptions) {
+    const emit = (event: ParseEvent) => this.emit(event);
+    this.content = new TextSink('content', emit);
+    this.reasoning = new TextSink('reasoning', emit);
+    this.state = this.stateFromPrefix(options.prefix);
+  }
+
+  push(chunk: string): ParseEvent[] {
+    if (this.finished) return [];
+    this.buffer += chunk;
+    this.run(false);
+    return this.take();
+  }
+
+  finish(): ParseEvent[] {
+    if (this.finished) return [];
+    this.finished = true;
+    this.run(true);
+    const end = this.base;
+    const state = this.state;
+    if (state.kind === 'header') this.headerWithoutBody(state, end, true);
+    else this.endBody(state, end, end, false, true);
+    return this.take();
+  }
+
+  // ---- scanning ----
+
+  private run(final: boolean): void {
+    const text = this.buffer;
+    let pos = 0;
+    while (pos < text.length) {
+      const state = this.state;
+      if (state.kind === 'call') {
+        const next = this.scanCall(state, text, pos, final);
+        if (next.hold) {
+          pos = next.pos;
+          break;
+        }
+        pos = next.pos;
+        continue;
+      }
+      const hit = findMarker(text, pos);
+      if (!hit || (!hit.marker && final)) {
+        this.text(text.slice(pos));
+        pos = text.length;
+        break;
+      }
+      if (hit.at > pos) this.text(text.slice(pos, hit.at));
+      if (!hit.marker) {
+        pos = hit.at;
+        break;
+      }
+      pos = hit.at + hit.marker.length;
+      this.marker(hit.marker, this.base + hit.at);
+    }
+    this.buffer = text.slice(pos);
+    this.base += pos;
+  }
+
+  /** A call body is scanned as JSON, so markers inside its strings are text (like `</tool_call>` elsewhere). */
+  private scanCall(state: CallBody, text: string, pos: number, final: boolean): { pos: number; hold: boolean } {
+    const { scanner } = state;
+    const wasStarted = scanner.started;
+    const wasDone = scanner.done;
+    const result = scanner.scan(text, pos, text.length);
+    const from = wasStarted ? pos : scanner.startAt >= 0 ? scanner.startAt : result.at;
+    const to = wasDone ? from : scanner.endAt >= 0 ? scanner.endAt : result.at;
+    if (to > from) this.emit({ kind: 'call-args', text: text.slice(from, to) });
+    if (result.at > pos) state.raw.push(text.slice(pos, result.at));
+    if (result.stop === 'end') return { pos: result.at, hold: false };
+
+    const at = this.base + result.at;
+    if (result.stop === 'angle') {
+      const marker = markerAt(text, result.at);
+      if (marker && marker !== MESSAGE && marker !== CONSTRAIN) {
+        this.marker(marker, at);
+        return { pos: result.at + marker.length, hold: false };
+      }
+      if (!marker && !final && couldBeMarker(text, result.at)) return { pos: result.at, hold: true };
+    }
+    const first = text[result.at]!;
+    const notObject = result.stop === 'not-object' && ARGS_VALUE_START.includes(first);
+    this.withdraw(
+      state,
+      notObject ? 'PARSE_ARGS_NOT_OBJECT' : 'PARSE_BAD_ARGS_JSON',
+      notObject ? 'tool arguments are not a JSON object' : `invalid JSON in tool arguments at ${JSON.stringify(first)}`,
+      at + 1,
+    );
+    // The rest of the message continues the withdrawn raw text as content.
+    this.state = { kind: 'text', start: state.start, sink: this.content };
+    return { pos: result.at, hold: false };
+  }
+
+  private text(text: string): void {
+    const state = this.state;
+    if (state.kind === 'text') state.sink.write(text);
+    else if (state.kind === 'header') this.headerText(state, text);
+  }
+
+  private marker(marker: Marker, at: number): void {
+    const state = this.state;
+    if (state.kind === 'header') return this.headerMarker(state, marker, at);
+    if (marker === MESSAGE || marker === CONSTRAIN) {
+      // Cannot start anything inside a body: literal text.
+      if (state.kind === 'text') state.sink.write(marker);
+      return;
+    }
+    const end = isTerminator(marker) ? at + marker.length : at;
+    this.endBody(state, at, end, isTerminator(marker), false);
+    this.openAfter(marker, at);
+  }
+
+  /** State after a marker that ended a message or a header. */
+  private openAfter(marker: Marker, at: number): void {
+    if (marker === START) {
+      this.state = this.header(at, true, undefined, 'header');
+    } else if (marker === CHANNEL) {
+      this.problem({ code: 'PARSE_BAD_HEADER', severity: 'warning', message: '<|channel|> inside a message: read as the start of the next message' }, [at, at + marker.length]);
+      const next = this.header(at, false, 'assistant', 'header');
+      next.text = CHANNEL;
+      this.state = next;
+    } else {
+      this.state = this.header(at + marker.length, false, 'assistant', 'undecided');
+    }
+  }
+
+  // ---- headers ----
+
+  private header(start: number, explicitStart: boolean, role: string | undefined, verdict: HeaderState['verdict']): HeaderState {
+    return { kind: 'header', start, explicitStart, role, lead: '', text: '', verdict };
+  }
+
+  private headerText(state: HeaderState, text: string): void {
+    state.text += text;
+    if (state.verdict === 'undecided') {
+      const verdict = startVerdict(state.text);
+      if (verdict === 'text') return this.salvage(state, 'text without a message header');
+      if (verdict === 'header') state.verdict = 'header';
+    }
+    if (state.text.length > HEADER_LIMIT) this.salvage(state, `message header longer than ${HEADER_LIMIT} characters`);
+  }
+
+  private headerMarker(state: HeaderState, marker: Marker, at: number): void {
+    if (marker === MESSAGE) return this.openBody(state, at + marker.length);
+    if (marker === START || isTerminator(marker)) {
+      this.headerWithoutBody(state, at, false);
+      this.openAfter(marker, at);
+      return;
+    }
+    // <|channel|> or <|constrain|>
+    if (state.verdict === 'undecided' && !isBlank(state.text)) {
+      this.salvage(state, 'text without a message header');
+      return this.marker(marker, at);
+    }
+    state.verdict = 'header';
+    state.text += marker;
+    if (state.text.length > HEADER_LIMIT) this.salvage(state, `message header longer than ${HEADER_LIMIT} characters`);
+  }
+
+  /** The header ended (next message, terminator, end of output) before any `<|message|>`. */
+  private headerWithoutBody(state: HeaderState, at: number, atEnd: boolean): void {
+    if (isBlank(state.text)) return;
+    if (state.verdict === 'header') {
+      const header = parseHeader(state.lead + state.text, state.role === undefined);
+      if (isStructureOnly(header, state.role)) {
+        const message = atEnd ? 'output ended inside a message header' : 'message header without <|message|>; skipped';
+        this.problem({ code: 'PARSE_BAD_HEADER', severity: 'warning', message }, [state.start, at]);
+        return;
+      }
+    }
+    this.salvage(state, 'message without <|message|>; its text is kept as content');
+    this.endBody(this.state as TextBody, at, at, false, atEnd);
+  }
+
+  /** Harmony non-strict: text that never became a header is the body of a channel-less message. */
+  private salvage(state: HeaderState, why: string): void {
+    const body: TextBody = {
+      kind: 'text',
+      start: state.start,
+      sink: this.content,
+      endProblem: { code: 'PARSE_BAD_HEADER', severity: 'error', message: why },
+    };
+    this.state = body;
+    this.content.open();
+    this.content.write((state.explicitStart ? START : '') + state.text);
+  }
+
+  private openBody(state: HeaderState, headerEnd: number): void {
+    const header = parseHeader(state.lead + state.text, state.role === undefined);
+    const { route, problems } = routeMessage(header, state.role, this.options.tools);
+    for (const problem of problems) this.problem(problem, [state.start, headerEnd]);
+    const raw = (state.explicitStart ? START : '') + state.text + MESSAGE;
+    this.enterBody(route, state.start, raw, false);
+  }
+
+  private enterBody(route: Route, start: number, rawHeader: string, midText: boolean): void {
+    if (route.kind === 'call') {
+      this.emit({ kind: 'call-start', name: route.name, start });
+      this.state = { kind: 'call', start, scanner: new JsonObjectScanner(), raw: [rawHeader] };
+      return;
+    }
+    const sink = route.kind === 'reasoning' ? this.reasoning : this.content;
+    this.state = { kind: 'text', start, sink };
+    sink.open(midText);
+    if (route.kind === 'raw') sink.write(rawHeader);
+  }
+
+  // ---- bodies ----
+
+  /** `at`: where the body text ends; `end`: after its terminator, if any. */
+  private endBody(state: TextBody | CallBody, at: number, end: number, terminated: boolean, atEnd: boolean): void {
+    if (state.kind === 'text') {
+      state.sink.close();
+      if (state.endProblem) this.problem(state.endProblem, [state.start, at]);
+      if (atEnd && state.sink === this.reasoning) {
+        this.problem({ code: 'PARSE_UNCLOSED_REASONING', severity: 'warning', message: 'output ended inside an analysis message' }, [state.start, at]);
+      }
+      return;
+    }
+    const { scanner } = state;
+    if (scanner.done) {
+      this.emit({ kind: 'call-end', end });
+    } else if (!scanner.started && terminated) {
+      // `<|message|><|call|>`: a call without arguments.
+      this.emit({ kind: 'call-args', text: '{}' });
+      this.emit({ kind: 'call-end', end });
+    } else {
+      if (atEnd) this.withdraw(state, 'PARSE_TRUNCATED_CALL', 'output ended inside tool arguments', at);
+      else this.withdraw(state, 'PARSE_BAD_ARGS_JSON', 'tool arguments end before their JSON object is complete', at);
+      this.content.close();
+    }
+  }
+
+  private withdraw(state: CallBody, code: ParseCode, message: string, spanEnd: number): void {
+    // The raw text takes the place of the call in content, trimmed and separated like any message.
+    this.content.open();
+    const raw = this.content.take(state.raw.join(''));
+    this.emit({ kind: 'call-withdraw', raw, diagnostic: this.diagnostic(code, 'error', message, [state.start, spanEnd]) });
+  }
+
+  // ---- prefix ----
+
+  /**
+   * The prompt normally ends with `<|start|>assistant`: the completion starts inside the header. A
+   * prompt that ends after `<|message|>` starts inside that message; after a terminator, between messages.
+   */
+  private stateFromPrefix(prefix: string): State {
+    const fallback = this.header(0, false, 'assistant', 'undecided');
+    if (!prefix) return fallback;
+    const startAt = prefix.lastIndexOf(START);
+    const terminatorAt = Math.max(prefix.lastIndexOf(END), prefix.lastIndexOf(RETURN), prefix.lastIndexOf(CALL));
+    if (terminatorAt > startAt) return fallback;
+    if (startAt < 0) return fallback;
+    const tail = prefix.slice(startAt + START.length);
+    const messageAt = tail.indexOf(MESSAGE);
+    if (messageAt < 0) {
+      const role = /^[A-Za-z0-9_.:-]+/.exec(tail)?.[0];
+      if (role === undefined) return this.header(0, false, undefined, 'header');
+      const lead = tail.slice(role.length);
+      const state = this.header(0, false, role, isBlank(lead) ? 'undecided' : 'header');
+      state.lead = lead;
+      return state;
+    }
+    const header = parseHeader(tail.slice(0, messageAt), true);
+    const { route, problems } = routeMessage(header, undefined, this.options.tools);
+    for (const problem of problems) this.problem(problem, [0, 0]);
+    const bodySoFar = tail.slice(messageAt + MESSAGE.length);
+    if (route.kind !== 'call') {
+      this.enterBody(route, 0, '', !isBlank(bodySoFar));
+      return this.state;
+    }
+    // Arguments begun in the prompt are part of the call: replay them so the fragments stay valid JSON.
+    const scanner = new JsonObjectScanner();
+    const probe = scanner.scan(bodySoFar, 0, bodySoFar.length);
+    if (probe.stop !== 'end') {
+      this.problem({ code: 'PARSE_BAD_ARGS_JSON', severity: 'error', message: 'the prompt ends inside invalid tool arguments' }, [0, 0]);
+      this.enterBody({ kind: 'content' }, 0, '', true);
+      return this.state;
+    }
+    this.emit({ kind: 'call-start', name: route.name, start: 0 });
+    const started = bodySoFar.slice(Math.max(0, scanner.startAt));
+    if (scanner.started && started !== '') this.emit({ kind: 'call-args', text: scanner.done ? started.slice(0, scanner.endAt - scanner.startAt) : started });
+    return { kind: 'call', start: 0, scanner, raw: [] };
+  }
+
+  // ---- output ----
+
+  private emit(event: ParseEvent): void {
+    const last = this.events[this.events.length - 1];
+    if (last && last.kind === event.kind && 'text' in last && 'text' in event) {
+      last.text += event.text;
+      return;
+    }
+    this.events.push(event);
+  }
+
+  private problem(problem: Problem, span: [number, number]): void {
+    this.emit({ kind: 'diagnostic', diagnostic: this.diagnostic(problem.code, problem.severity, problem.message, span) });
+  }
+
+  private diagnostic(code: ParseCode, severity: Severity, message: string, span: [number, number]): Diagnostic {
+    return { code, severity, message, span, family: this.options.family };
+  }
+
+  private take(): ParseEvent[] {
+    const events = this.events;
+    this.events = [];
+    return events;
+  }
+}
+
+function isBlank(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (!isWhitespace(text.charCodeAt(i))) return false;
+  return true;
+}
+
+/**
+ * Where the completion may start a header (after the prompt's `<|start|>assistant` or after a
+ * terminator), a header begins with a marker or ` to=`. Anything else is text written without one.
+ */
+function startVerdict(text: string): 'undecided' | 'header' | 'text' {
+  let i = 0;
+  while (i < text.length && isWhitespace(text.charCodeAt(i))) i++;
+  if (i === text.length) return 'undecided';
+  const rest = text.length - i;
+  if (rest >= 3) return text.startsWith('to=', i) ? 'header' : 'text';
+  return 'to='.startsWith(text.slice(i)) ? 'undecided' : 'text';
+}

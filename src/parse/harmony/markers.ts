@@ -1,0 +1,52 @@
+// Harmony's special tokens as they appear in text decoded with special tokens kept (FORMATS §0.1, §4).
+
+export const START = '<|start|>';
+export const END = '<|end|>';
+export const MESSAGE = '<|message|>';
+export const CHANNEL = '<|channel|>';
+export const CONSTRAIN = '<|constrain|>';
+export const RETURN = '<|return|>';
+export const CALL = '<|call|>';
+
+export type Marker = typeof START | typeof END | typeof MESSAGE | typeof CHANNEL | typeof CONSTRAIN | typeof RETURN | typeof CALL;
+
+const MARKERS: readonly Marker[] = [START, END, MESSAGE, CHANNEL, CONSTRAIN, RETURN, CALL];
+const LONGEST = Math.max(...MARKERS.map((marker) => marker.length));
+const LT = 0x3c;
+const PIPE = 0x7c;
+
+/** `<|end|>`, `<|return|>` and `<|call|>` close a message. */
+export function isTerminator(marker: Marker): boolean {
+  return marker === END || marker === RETURN || marker === CALL;
+}
+
+/** The marker that begins exactly at `index`, if any. */
+export function markerAt(text: string, index: number): Marker | undefined {
+  if (text.charCodeAt(index) !== LT || text.charCodeAt(index + 1) !== PIPE) return undefined;
+  for (const marker of MARKERS) if (text.startsWith(marker, index)) return marker;
+  return undefined;
+}
+
+/** True when the text from `index` to its end is a proper prefix of some marker: more input may complete it. */
+export function couldBeMarker(text: string, index: number): boolean {
+  const rest = text.length - index;
+  if (rest <= 0 || rest >= LONGEST || text.charCodeAt(index) !== LT) return false;
+  const tail = text.slice(index);
+  return MARKERS.some((marker) => marker.length > rest && marker.startsWith(tail));
+}
+
+/** A complete marker, or (marker undefined) a tail that may still become one and must be held back. */
+export interface MarkerHit {
+  at: number;
+  marker: Marker | undefined;
+}
+
+/** The next complete or possibly-partial marker at or after `from`. Linear: each `<` is looked at once. */
+export function findMarker(text: string, from: number): MarkerHit | undefined {
+  for (let at = text.indexOf('<', from); at >= 0; at = text.indexOf('<', at + 1)) {
+    const marker = markerAt(text, at);
+    if (marker) return { at, marker };
+    if (couldBeMarker(text, at)) return { at, marker: undefined };
+  }
+  return undefined;
+}

@@ -1,0 +1,79 @@
+import { familyIds, familyInfo, resolveFamilyId, type FamilyId } from '../families/info.js';
+import { ChatfmtError } from '../errors.js';
+import type { CoreFactory } from './core.js';
+import type { Grammar } from './engine/grammar.js';
+import { createGrammarCore } from './engine/machine.js';
+import { deepseekR1Grammar } from './grammars/deepseek-r1.js';
+import { deepseekV31Grammar } from './grammars/deepseek-v3.1.js';
+import { glm45Grammar } from './grammars/glm-4.5.js';
+import { hermesGrammar, qwen25Grammar, qwen3Grammar } from './grammars/hermes-json.js';
+import { kimiK2Grammar } from './grammars/kimi-k2.js';
+import { qwen3CoderGrammar } from './grammars/qwen3-coder.js';
+import { seedOssGrammar } from './grammars/seed-oss.js';
+import { createHarmonyCore } from './harmony/index.js';
+
+/** Markers of a family's output, for detection and docs. */
+export interface ParserMarkers {
+  callOpen: readonly string[];
+  callClose: readonly string[];
+  sectionOpen?: readonly string[];
+  sectionClose?: readonly string[];
+  reasoningOpen?: readonly string[];
+  reasoningClose?: readonly string[];
+}
+
+export interface ParserFamily {
+  id: FamilyId;
+  createCore: CoreFactory;
+  markers: ParserMarkers;
+  stopStrings: readonly string[];
+  /** The prompt tail assumed when the caller gives none. */
+  defaultPrefix: string;
+  /** Set for the marker-grammar families (all but gpt-oss). */
+  grammar?: Grammar;
+}
+
+function fromGrammar(id: FamilyId, grammar: Grammar): ParserFamily {
+  return {
+    id,
+    createCore: createGrammarCore(grammar),
+    markers: {
+      callOpen: grammar.call.open,
+      callClose: grammar.call.close,
+      ...(grammar.section ? { sectionOpen: grammar.section.open, sectionClose: grammar.section.close } : {}),
+      ...(grammar.reasoning ? { reasoningOpen: grammar.reasoning.open, reasoningClose: grammar.reasoning.close } : {}),
+    },
+    stopStrings: grammar.stopStrings,
+    defaultPrefix: grammar.defaultPrefix,
+    grammar,
+  };
+}
+
+/** The parser of every family, keyed by family id. */
+export const parserFamilies: { readonly [Id in FamilyId]: ParserFamily } = {
+  hermes: fromGrammar('hermes', hermesGrammar),
+  'qwen2.5': fromGrammar('qwen2.5', qwen25Grammar),
+  qwen3: fromGrammar('qwen3', qwen3Grammar),
+  'qwen3-coder': fromGrammar('qwen3-coder', qwen3CoderGrammar),
+  'deepseek-v3.1': fromGrammar('deepseek-v3.1', deepseekV31Grammar),
+  'deepseek-r1': fromGrammar('deepseek-r1', deepseekR1Grammar),
+  'kimi-k2': fromGrammar('kimi-k2', kimiK2Grammar),
+  'gpt-oss': {
+    id: 'gpt-oss',
+    createCore: createHarmonyCore,
+    markers: { callOpen: [' to=functions.'], callClose: ['<|call|>'], reasoningOpen: ['<|channel|>analysis'], reasoningClose: ['<|end|>'] },
+    stopStrings: familyInfo['gpt-oss'].stopStrings,
+    defaultPrefix: '<|start|>assistant',
+  },
+  'glm-4.5': fromGrammar('glm-4.5', glm45Grammar),
+  'seed-oss': fromGrammar('seed-oss', seedOssGrammar),
+};
+
+/** Resolves a family id or alias to its parser; unknown → ChatfmtError UNKNOWN_FAMILY. */
+export function parserFamily(name: string): ParserFamily {
+  const id = resolveFamilyId(name);
+  if (id === undefined) {
+    throw new ChatfmtError('UNKNOWN_FAMILY', `unknown family "${name}"; known: ${familyIds.join(', ')}`);
+  }
+  return parserFamilies[id];
+}

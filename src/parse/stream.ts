@@ -1,0 +1,124 @@
+import { ChatfmtError } from '../errors.js';
+import type { Delta, Diagnostic, Tool } from '../types.js';
+import { indexTools, type ParseEvent, type ParserCore } from './core.js';
+import { randomCallId, type IdGenerator } from './ids.js';
+import { parserFamily } from './registry.js';
+
+/** Completions longer than this are refused (INPUT_TOO_LARGE). */
+export const MAX_INPUT_CHARS = 64 * 1024 * 1024;
+
+export interface ParseOptions {
+  /** Family id or alias (`chatfmt families`). */
+  family: string;
+  /** Declared tools: when given, a call to an undeclared name is not a call. */
+  tools?: readonly Tool[] | null;
+  /** The end of the rendered prompt (e.g. `<think>\n`); sets the starting state. Default: the family's. */
+  prefix?: string;
+  /** `parse` throws ChatfmtError PARSE_STRICT on the first error diagnostic. */
+  strict?: boolean;
+  /** Mints ids for formats that carry none (default `call_` + 24 random characters). */
+  idGenerator?: IdGenerator;
+}
+
+export interface StreamParser {
+  /** Feeds the next piece of completion text; returns the deltas it settles (possibly none). */
+  push(chunk: string): Delta[];
+  /** End of output: releases held-back text and withdraws unfinished calls. */
+  finish(): Delta[];
+}
+
+/**
+ * One streaming parser per completion. Text is released as it arrives except a tail that could still
+ * begin a marker; a call's first delta carries index, id, type and its complete name, later ones only
+ * argument fragments. A call found malformed after it started is withdrawn (`withdrawn_tool_calls`)
+ * and its raw text follows as content.
+ */
+export function createStreamParser(options: ParseOptions): StreamParser {
+  const family = parserFamily(options.family);
+  const core = family.createCore({
+    tools: indexTools(options.tools ?? undefined),
+    prefix: options.prefix ?? family.defaultPrefix,
+    family: family.id,
+  });
+  return new Driver(core, family.id, options.idGenerator ?? randomCallId);
+}
+
+class Driver implements StreamParser {
+  private nextIndex = 0;
+  private current = -1;
+  private total = 0;
+  private finished = false;
+
+  constructor(
+    private readonly core: ParserCore,
+    private readonly family: string,
+    private readonly idGenerator: IdGenerator,
+  ) {}
+
+  push(chunk: string): Delta[] {
+    if (this.finished) throw new ChatfmtError('INPUT_INVALID', 'push() after finish()');
+    this.total += chunk.length;
+    if (this.total > MAX_INPUT_CHARS) {
+      throw new ChatfmtError('INPUT_TOO_LARGE', `completion longer than ${MAX_INPUT_CHARS} characters`);
+    }
+    return this.toDeltas(this.core.push(chunk));
+  }
+
+  finish(): Delta[] {
+    if (this.finished) return [];
+    this.finished = true;
+    return this.toDeltas(this.core.finish());
+  }
+
+  /** Events → OpenAI deltas; consecutive text of one kind, or fragments of one call, merge into one delta. */
+  private toDeltas(events: ParseEvent[]): Delta[] {
+    const deltas: Delta[] = [];
+    let last: Delta | undefined;
+    let lastKind: 'content' | 'reasoning' | 'args' | 'other' = 'other';
+    for (const event of events) {
+      switch (event.kind) {
+        case 'content':
+          if (lastKind === 'content') last!.content += event.text;
+          else deltas.push((last = { content: event.text }));
+          lastKind = 'content';
+          break;
+        case 'reasoning':
+          if (lastKind === 'reasoning') last!.reasoning_content += event.text;
+          else deltas.push((last = { reasoning_content: event.text }));
+          lastKind = 'reasoning';
+          break;
+        case 'call-start': {
+          const index = (this.current = this.nextIndex++);
+          const id = event.id ?? this.idGenerator({ index, name: event.name });
+          deltas.push((last = { tool_calls: [{ index, id, type: 'function', function: { name: event.name, arguments: '' } }] }));
+          lastKind = 'other';
+          break;
+        }
+        case 'call-args':
+          if (lastKind === 'args') last!.tool_calls![0]!.function!.arguments += event.text;
+          else deltas.push((last = { tool_calls: [{ index: this.current, function: { arguments: event.text } }] }));
+          lastKind = 'args';
+          break;
+        case 'call-end':
+          lastKind = 'other';
+          break;
+        case 'call-withdraw':
+          deltas.push((last = { withdrawn_tool_calls: [this.current], diagnostics: [this.tag(event.diagnostic)] }));
+          if (event.raw) {
+            deltas.push((last = { content: event.raw }));
+            lastKind = 'content';
+          } else lastKind = 'other';
+          break;
+        case 'diagnostic':
+          deltas.push((last = { diagnostics: [this.tag(event.diagnostic)] }));
+          lastKind = 'other';
+          break;
+      }
+    }
+    return deltas;
+  }
+
+  private tag(diagnostic: Diagnostic): Diagnostic {
+    return diagnostic.family === undefined ? { ...diagnostic, family: this.family } : diagnostic;
+  }
+}

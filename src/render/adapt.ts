@@ -1,0 +1,68 @@
+import { parsePythonJson, pythonJsonDumps } from '../jinja/index.js';
+import type { Conversation, Message, ToolCall } from '../types.js';
+import type { RenderWarning, TemplateNeeds } from './types.js';
+
+/**
+ * `--args auto`: give the template the argument form it is written for and a string where it cannot
+ * take `content: null`. The caller's objects are never mutated; each change is reported as a warning.
+ */
+export function adaptConversation(conversation: Conversation, needs: TemplateNeeds): { conversation: Conversation; warnings: RenderWarning[] } {
+  const warnings: RenderWarning[] = [];
+  let changed = false;
+  const messages = conversation.messages.map((message, index) => {
+    const adapted = adaptMessage(message, index, needs, warnings);
+    if (adapted !== message) changed = true;
+    return adapted;
+  });
+  return { conversation: changed ? { ...conversation, messages } : conversation, warnings };
+}
+
+function adaptMessage(message: Message, index: number, needs: TemplateNeeds, warnings: RenderWarning[]): Message {
+  let result = message;
+  if (needs.nullContentNeedsString && message && message.content === null) {
+    result = { ...result, content: '' };
+    warnings.push({ code: 'NULL_CONTENT_CONVERTED', path: `messages[${index}].content`, message: 'content null given as "" (the template cannot take null)' });
+  }
+  if (needs.argumentsForm !== 'either' && Array.isArray(message?.tool_calls)) {
+    let callsChanged = false;
+    const calls = message.tool_calls.map((call, callIndex) => {
+      const converted = adaptCall(call, needs.argumentsForm as 'string' | 'object');
+      if (converted === call) return call;
+      callsChanged = true;
+      warnings.push({
+        code: 'ARGS_CONVERTED',
+        path: `messages[${index}].tool_calls[${callIndex}].function.arguments`,
+        message: needs.argumentsForm === 'object' ? 'JSON-string arguments given as an object' : 'object arguments given as a JSON string',
+      });
+      return converted;
+    });
+    if (callsChanged) result = { ...result, tool_calls: calls };
+  }
+  return result;
+}
+
+function adaptCall(call: ToolCall, form: 'string' | 'object'): ToolCall {
+  const fn = call?.function;
+  if (!fn || typeof fn !== 'object') return call;
+  const args = fn.arguments as unknown;
+  if (form === 'object' && typeof args === 'string') {
+    const parsed = tryParse(args);
+    if (parsed === undefined) return call;
+    return { ...call, function: { ...fn, arguments: parsed as Record<string, unknown> } };
+  }
+  if (form === 'string' && args !== null && typeof args === 'object') {
+    return { ...call, function: { ...fn, arguments: pythonJsonDumps(args) } };
+  }
+  return call;
+}
+
+/** Only a JSON object becomes a dict; anything else stays as given and the template decides. */
+function tryParse(text: string): unknown {
+  if (text.trim() === '') return {};
+  try {
+    const value = parsePythonJson(text);
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}

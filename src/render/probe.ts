@@ -1,0 +1,76 @@
+import type { ArgumentsForm } from '../families/family.js';
+import type { CompiledTemplate } from '../jinja/index.js';
+import type { Message } from '../types.js';
+import type { TemplateNeeds } from './types.js';
+
+const PROBE_VALUE = 'chatfmt_probe_value';
+const PROBE_ARGS = { query: PROBE_VALUE };
+const PROBE_TOOLS = [
+  {
+    type: 'function',
+    function: {
+      name: 'chatfmt_probe',
+      description: 'probe',
+      parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
+    },
+  },
+];
+
+const cache = new WeakMap<CompiledTemplate, TemplateNeeds>();
+
+/**
+ * Finds what a template needs by rendering a tiny tool conversation in each form, the way a user
+ * would find out by trial: which argument form renders without error and without double-encoding,
+ * and whether `content: null` crashes it or prints "None". Cached per compiled template.
+ */
+export function inspectTemplate(template: CompiledTemplate): TemplateNeeds {
+  let needs = cache.get(template);
+  if (!needs) {
+    needs = probe(template);
+    cache.set(template, needs);
+  }
+  return needs;
+}
+
+function probe(template: CompiledTemplate): TemplateNeeds {
+  const asObject = tryRender(template, probeConversation(PROBE_ARGS, ''));
+  const asString = tryRender(template, probeConversation(JSON.stringify(PROBE_ARGS), ''));
+  const argumentsForm = decideForm(asObject, asString);
+  const args = argumentsForm === 'string' ? JSON.stringify(PROBE_ARGS) : PROBE_ARGS;
+  const withEmpty = argumentsForm === 'string' ? asString : asObject;
+  const withNull = tryRender(template, probeConversation(args, null));
+  const nullContentNeedsString =
+    withEmpty !== undefined && (withNull === undefined || (withNull.includes('None') && !withEmpty.includes('None')));
+  return { argumentsForm, nullContentNeedsString };
+}
+
+function decideForm(asObject: string | undefined, asString: string | undefined): ArgumentsForm {
+  const objectOk = asObject !== undefined && !asObject.includes('[object ');
+  // A JSON string that the template re-serialises shows up with escaped quotes: double encoding.
+  const stringOk = asString !== undefined && !asString.includes(`\\"${PROBE_VALUE}\\"`);
+  if (objectOk && !stringOk) return 'object';
+  if (stringOk && !objectOk) return 'string';
+  return 'either';
+}
+
+function probeConversation(args: unknown, content: string | null): Record<string, unknown> {
+  const messages: Message[] = [
+    { role: 'user', content: 'probe' },
+    {
+      role: 'assistant',
+      content,
+      tool_calls: [{ id: 'call_probe0', type: 'function', function: { name: 'chatfmt_probe', arguments: args as string } }],
+    },
+    { role: 'tool', tool_call_id: 'call_probe0', name: 'chatfmt_probe', content: 'ok' },
+    { role: 'assistant', content: 'done' },
+  ];
+  return { messages, tools: PROBE_TOOLS, documents: null, add_generation_prompt: false };
+}
+
+function tryRender(template: CompiledTemplate, variables: Record<string, unknown>): string | undefined {
+  try {
+    return template.render(variables).text;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,104 @@
+// Official chat templates × shared conversations × argument forms, against goldens made by jinja2
+// (scripts/goldens-official.mjs → fixtures/render/official). Byte-identical output, or the same exception class.
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { compileTemplate, parsePythonJson, pythonJsonDumps } from '../../src/index.js';
+import { hasShared, repoRoot, sharedDir } from './shared.js';
+
+const goldenDir = path.join(repoRoot, 'fixtures', 'render', 'official');
+const officialDir = path.join(sharedDir, 'templates', 'official');
+const inputsDir = path.join(sharedDir, 'templates', 'inputs');
+const NOW = new Date('2025-01-15T12:00:00Z');
+const ARGS = ['keep', 'string', 'dict'] as const;
+type ArgsMode = (typeof ARGS)[number];
+
+type Obj = Record<string, unknown>;
+
+function convertArguments(messages: unknown[], mode: ArgsMode): unknown[] {
+  if (mode === 'keep') return messages;
+  return messages.map((message) => {
+    const calls = (message as Obj).tool_calls;
+    if (!Array.isArray(calls) || calls.length === 0) return message;
+    const converted = calls.map((call: Obj) => {
+      const fn = (call.function ?? call) as Obj;
+      const args = fn.arguments;
+      let next = args;
+      if (mode === 'string' && args !== null && args !== undefined && typeof args !== 'string') next = pythonJsonDumps(args);
+      else if (mode === 'dict' && typeof args === 'string') next = parsePythonJson(args);
+      if (next === args) return call;
+      const newFn = { ...fn, arguments: next };
+      return call.function !== undefined ? { ...call, function: newFn } : newFn;
+    });
+    return { ...(message as Obj), tool_calls: converted };
+  });
+}
+
+/** The variables transformers (and render_ref.py) give the template. */
+function templateVariables(data: Obj, tokens: Obj, mode: ArgsMode): Obj {
+  const { messages, tools, documents, add_generation_prompt, ...rest } = data;
+  return {
+    ...tokens,
+    messages: convertArguments(messages as unknown[], mode),
+    tools: tools === undefined ? null : tools,
+    documents: documents === undefined ? null : documents,
+    add_generation_prompt: add_generation_prompt === undefined ? false : add_generation_prompt,
+    ...rest,
+  };
+}
+
+describe.skipIf(!hasShared || !existsSync(goldenDir))('official templates vs jinja2 goldens', () => {
+  const specialTokens = parsePythonJson(readFileSync(path.join(sharedDir, 'templates', 'special_tokens.json'), 'utf8')) as Obj;
+  const inputs = readdirSync(inputsDir).filter((f) => f.endsWith('.json')).sort();
+  const inputData = new Map(inputs.map((f) => [f.slice(0, -5), parsePythonJson(readFileSync(path.join(inputsDir, f), 'utf8')) as Obj]));
+
+  for (const dir of readdirSync(officialDir).sort()) {
+    for (const file of readdirSync(path.join(officialDir, dir)).filter((f) => f.endsWith('.jinja')).sort()) {
+      const stem = file.slice(0, -6);
+      it(`${dir}/${stem}`, () => {
+        const source = readFileSync(path.join(officialDir, dir, file), 'utf8');
+        const template = compileTemplate(source, { name: `${dir}/${file}` });
+        const tokens = (specialTokens[dir] ?? {}) as Obj;
+        const mismatches: string[] = [];
+        let checked = 0;
+        for (const [inputStem, data] of inputData) {
+          for (const mode of ARGS) {
+            const base = path.join(goldenDir, dir, stem, `${inputStem}.${mode}`);
+            const errorFile = `${base}.error.txt`;
+            const label = `${inputStem}.${mode}`;
+            checked++;
+            let text: string | undefined;
+            let thrown: unknown;
+            try {
+              text = template.render(templateVariables(data, tokens, mode), { now: NOW }).text;
+            } catch (error) {
+              thrown = error;
+            }
+            if (existsSync(errorFile)) {
+              const line = readFileSync(errorFile, 'utf8').trim();
+              const expectedClass = line.slice(0, line.indexOf(':'));
+              const actualClass = (thrown as { pythonType?: string } | undefined)?.pythonType;
+              if (actualClass !== expectedClass) mismatches.push(`${label}: expected ${line}, got ${thrown ? String(thrown) : 'output'}`);
+              else if (expectedClass === 'TemplateError') {
+                const message = (thrown as { templateMessage?: string }).templateMessage;
+                if (`TemplateError: ${message}` !== line) mismatches.push(`${label}: expected ${line}, got message ${message}`);
+              }
+            } else {
+              const expected = readFileSync(`${base}.txt`, 'utf8');
+              if (thrown) mismatches.push(`${label}: threw ${String(thrown)}`);
+              else if (text !== expected) mismatches.push(`${label}: output differs at ${firstDiff(text!, expected)}`);
+            }
+          }
+        }
+        expect(checked).toBe(inputs.length * ARGS.length);
+        expect(mismatches).toEqual([]);
+      });
+    }
+  }
+});
+
+function firstDiff(a: string, b: string): string {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return `offset ${i}: got ${JSON.stringify(a.slice(i, i + 40))}, expected ${JSON.stringify(b.slice(i, i + 40))}`;
+}

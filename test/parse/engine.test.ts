@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { INVALID, JsonValueScanner, NEED_MORE } from '../../src/parse/engine/json-scan.js';
+import { MarkerSet } from '../../src/parse/engine/markers.js';
+import { StreamTrimmer } from '../../src/parse/engine/trim.js';
+
+/** Feeds `text` to a scanner in chunks of `size` the way the machine does: unconsumed text stays. */
+function scanInChunks(text: string, size: number): number {
+  const scanner = new JsonValueScanner();
+  let consumed = 0;
+  let buf = '';
+  for (let i = 0; i < text.length; i += size) {
+    buf += text.slice(i, i + size);
+    const end = scanner.scan(buf, 0, false);
+    if (end === INVALID) return INVALID;
+    if (end !== NEED_MORE) return consumed + end;
+    consumed += buf.length;
+    buf = '';
+  }
+  return NEED_MORE;
+}
+
+describe('MarkerSet', () => {
+  const markers = new MarkerSet(['<tool_call>', '</tool_call>', '<think>', '<|im_end|>']);
+
+  it('finds the earliest marker, the longest at a tie', () => {
+    expect(markers.find('ab<think>c<tool_call>', 0)).toEqual({ at: 2, marker: '<think>' });
+    const nested = new MarkerSet(['<a', '<ab>']);
+    expect(nested.find('x<ab>', 0)).toEqual({ at: 1, marker: '<ab>' });
+    expect(markers.find('a < b <tool <x>', 0)).toBeUndefined();
+  });
+
+  it('holds back exactly a tail that could still become a marker, at every split', () => {
+    const text = 'Hi <tool_call>';
+    for (let cut = 0; cut <= text.length; cut++) {
+      const head = text.slice(0, cut);
+      const hold = markers.partialStart(head, 0);
+      const tail = head.slice(hold);
+      // The held tail is a proper prefix of a marker, and everything before it can never be one.
+      if (tail.length > 0) expect(markers.markers.some((m) => m.startsWith(tail) && m !== tail)).toBe(true);
+      // A complete marker is not held (find() reports it); only a proper prefix is.
+      expect(head.slice(0, hold)).toBe(cut <= 3 || cut === text.length ? head : 'Hi ');
+    }
+    expect(markers.partialStart('a <b', 0)).toBe(4);
+    expect(markers.partialStart('x </tool_ca', 0)).toBe(2);
+  });
+
+  it('matches DeepSeek code points exactly, never an ASCII look-alike', () => {
+    const ds = new MarkerSet(['<｜tool▁sep｜>']);
+    expect(ds.find('a<|tool_sep|>b', 0)).toBeUndefined();
+    expect(ds.find('a<｜tool▁sep｜>b', 0)?.at).toBe(1);
+    expect(ds.couldStartAt('a<｜tool', 1)).toBe(true);
+  });
+});
+
+describe('JsonValueScanner', () => {
+  const cases = [
+    '{"a": 1}',
+    '{"code": "mkdir -p test/{a,b}"}',
+    '{"s": "</tool_call> \\" } ] {"}',
+    '{"u": "\\u00e9\\ud83d\\ude00 é 😀", "n": [1, -2.5e3, true, false, null, {"x": []}]}',
+    '{"esc": "a\\\\", "b": "\\\\\\""}',
+    '[{"deep": [[[{}]]]}]',
+  ];
+
+  it('finds the end of a value at every chunk size, ignoring brackets and markers inside strings', () => {
+    for (const value of cases) {
+      for (const size of [1, 2, 3, 7, 1000]) expect(scanInChunks(`${value}</tool_call>`, size), `${value} / ${size}`).toBe(value.length);
+    }
+  });
+
+  it('stops at a marker or a foreign character outside strings', () => {
+    const scanner = new JsonValueScanner();
+    expect(scanner.scan('{"a": 1<|tool_call_end|>', 0, false)).toBe(INVALID);
+    expect(scanner.errorAt).toBe(7);
+    expect(new JsonValueScanner().scan("{'a': 1}", 0, false)).toBe(INVALID);
+  });
+
+  it('needs more for unfinished values, including a dangling escape', () => {
+    expect(new JsonValueScanner().scan('{"a": "x\\', 0, false)).toBe(NEED_MORE);
+    expect(scanInChunks('{"a": "x\\"}"}', 1)).toBe(13);
+    expect(new JsonValueScanner().scan('{"a": {"b": 1}', 0, true)).toBe(NEED_MORE);
+  });
+
+  it('ends a bare primitive at its delimiter or at the end of output', () => {
+    expect(new JsonValueScanner().scan('123, ', 0, false)).toBe(3);
+    expect(new JsonValueScanner().scan('123', 0, false)).toBe(NEED_MORE);
+    expect(new JsonValueScanner().scan('123', 0, true)).toBe(3);
+    expect(new JsonValueScanner().scan('"a\\"b" x', 0, false)).toBe(6);
+  });
+});
+
+describe('StreamTrimmer', () => {
+  function run(pieces: (string | 'BOUNDARY')[]): string {
+    const trimmer = new StreamTrimmer();
+    let out = '';
+    for (const piece of pieces) {
+      if (piece === 'BOUNDARY') trimmer.boundary();
+      else out += trimmer.push(piece);
+    }
+    trimmer.boundary();
+    return out;
+  }
+
+  it('drops whitespace at both ends and at boundaries, keeps inner whitespace', () => {
+    expect(run(['  \n a  b \n '])).toBe('a  b');
+    expect(run([' a', ' ', ' ', 'b ', 'BOUNDARY', '\n c'])).toBe('a  bc');
+    expect(run(['\n', '\n', 'x'])).toBe('x');
+  });
+
+  it('gives the same text for every split', () => {
+    const text = ' \n Hello,\n\n world \t ';
+    for (let cut = 0; cut <= text.length; cut++) expect(run([text.slice(0, cut), text.slice(cut)])).toBe('Hello,\n\n world');
+  });
+
+  it('never takes back released text: held whitespace is returned only when text follows', () => {
+    const trimmer = new StreamTrimmer();
+    expect(trimmer.push('a \n')).toBe('a');
+    expect(trimmer.takeHeld()).toBe(' \n');
+    expect(trimmer.push('b')).toBe('b');
+  });
+});
