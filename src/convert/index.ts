@@ -5,5 +5,5 @@ export { type ConvertIssue, type ConvertIssueAnyCode } from './issues.js';
 export { createTokenizer, loadTokenizer, type ChatTokenizer, type TokenizedText } from './tokenizer.js';
 export { toTrainingRecord, type TrainOn, type TrainingRecord, type TrainingRecordOptions, type TrainingRecordResult } from './training-record.js';
 export { checkPrefixPreserving, type PrefixChange } from './prefix-check.js';
-export { spansByDiff, type DiffSpan, type Span } from './spans-by-diff.js';
+export type { Span as CharSpan } from './spans-by-diff.js';
 export { transpile, type TranspileOptions, type TranspileResult, type TranspileWarning, type TranspileWarningCode } from './transpile.js';

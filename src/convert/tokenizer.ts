@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { ChatfmtError } from '../errors.js';
 import { utf8ToUtf16Index } from './text-offsets.js';
@@ -21,9 +21,10 @@ export interface ChatTokenizer {
   specialTokens: Record<string, string>;
 }
 
-/** Loads `tokenizer.json` + `tokenizer_config.json` from a local folder (no network). */
-export async function loadTokenizer(dir: string): Promise<ChatTokenizer> {
-  const tokenizerJson = await readJson(join(dir, 'tokenizer.json'));
+/** Loads `tokenizer.json` + `tokenizer_config.json` from a local folder, or a tokenizer.json path (no network). */
+export async function loadTokenizer(path: string): Promise<ChatTokenizer> {
+  const dir = path.endsWith('.json') && (await isFile(path)) ? dirname(path) : path;
+  const tokenizerJson = await readJson(dir === path ? join(dir, 'tokenizer.json') : path);
   const config = await readJson(join(dir, 'tokenizer_config.json')).catch((error: unknown) => {
     // tokenizer_config.json is optional for tokenization itself; only a missing file is tolerated.
     if ((error as { cause?: { code?: string } }).cause?.code === 'ENOENT') return {};
@@ -48,6 +49,10 @@ export function createTokenizer(tokenizerJson: object, config: object = {}, name
     decode: (ids) => tokenizer.decode(ids, { skip_special_tokens: false, clean_up_tokenization_spaces: false }),
     specialTokens: specialTokensOf(config),
   };
+}
+
+async function isFile(path: string): Promise<boolean> {
+  return stat(path).then((s) => s.isFile(), () => false);
 }
 
 async function readJson(path: string): Promise<object> {

@@ -6,7 +6,7 @@ import type { Conversation, Message } from '../types.js';
 import { issue, type ConvertIssue } from './issues.js';
 import { withFamilyCallIds } from './call-ids.js';
 import { findPrefixChanges } from './prefix-check.js';
-import { prefixRenderer } from './render-prefixes.js';
+import { commonPrefixLength, prefixRenderer } from './render-prefixes.js';
 import { spansByDiff, type Span } from './spans-by-diff.js';
 import { overlaps } from './text-offsets.js';
 import type { ChatTokenizer } from './tokenizer.js';
@@ -62,13 +62,16 @@ export function toTrainingRecord(input: Conversation, options: TrainingRecordOpt
   const issues: ConvertIssue[] = [];
   const loaded = options.loaded ?? loadTemplate({ family: options.family, template: options.template, templateName: options.templateName });
   const conversation = withFamilyCallIds(input, loaded.family);
+  // Per-row template arguments (TRL's `chat_template_kwargs`) under the caller's.
+  const rowVariables = conversation.chat_template_kwargs;
+  const variables = rowVariables && typeof rowVariables === 'object' ? { ...(rowVariables as Record<string, unknown>), ...options.variables } : options.variables;
   let text: string;
   let generationSpans: Span[];
   let hasGenerationBlocks: boolean;
   try {
     const hasTools = Array.isArray(conversation.tools) && conversation.tools.length > 0;
     hasGenerationBlocks = loaded.select(hasTools).hasGenerationBlocks;
-    ({ text, generationSpans } = renderConversation(loaded, conversation, { addGenerationPrompt: false, variables: options.variables, now: options.now }));
+    ({ text, generationSpans } = renderConversation(loaded, conversation, { addGenerationPrompt: false, variables, now: options.now }));
   } catch (error) {
     if (!isChatfmtError(error) || error.code === 'UNKNOWN_FAMILY' || error.code === 'TEMPLATE_SOURCE') throw error;
     const message = error.message.startsWith(loaded.name) ? error.message : `${loaded.name}: ${error.message}`;
@@ -77,7 +80,7 @@ export function toTrainingRecord(input: Conversation, options: TrainingRecordOpt
 
   const messages = conversation.messages;
   const assistantIndices = messages.flatMap((m, i) => (m.role === 'assistant' ? [i] : []));
-  const render = prefixRenderer(loaded, conversation, { variables: options.variables, now: options.now });
+  const render = prefixRenderer(loaded, conversation, { variables, now: options.now });
   const spansByTurn = locateTurns(render, messages, assistantIndices, text, generationSpans, hasGenerationBlocks, endMarkers(loaded), line, issues);
 
   const trained = selectTurns(messages, assistantIndices, options.trainOn ?? 'all');
@@ -181,8 +184,8 @@ function tokenize(tokenizer: ChatTokenizer, text: string, spans: Span[], line: n
   }
   const decoded = tokenizer.decode(encoded.ids);
   if (decoded !== text) {
-    const at = [...text].findIndex((c, i) => c !== [...decoded][i]);
-    issues.push(issue(line, 'CONVERT_TOKENIZE_FAILED', '', `${tokenizer.name}: decoding the tokens does not give the text back (differs near code point ${at}; the tokenizer normalises the text?)`));
+    const at = commonPrefixLength(text, decoded);
+    issues.push(issue(line, 'CONVERT_TOKENIZE_FAILED', '', `${tokenizer.name}: decoding the tokens does not give the text back (they part at character ${at}; does the tokenizer normalise the text?)`));
     return undefined;
   }
   const labels: number[] = [];

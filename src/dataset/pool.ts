@@ -53,7 +53,9 @@ export class WorkerPool {
 
   private spawn(options: RowCheckOptions, script: URL): Promise<void> {
     return new Promise((resolve, reject) => {
-      const worker = new Worker(script, { workerData: options });
+      // Workers inherit the parent's node flags; --input-type (from `node -e`) is rejected for a file entry.
+      const execArgv = process.execArgv.filter((arg) => !arg.startsWith('--input-type'));
+      const worker = new Worker(script, { workerData: options, execArgv });
       this.workers.push(worker);
       const slot: Slot = { worker, busy: false };
       let ready = false;

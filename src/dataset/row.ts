@@ -4,7 +4,7 @@ import { checkStructure, typeName, type RowShape } from './schema.js';
 import { checkProtocol } from './checks/protocol.js';
 import { viewShareGPTRow } from './checks/sharegpt.js';
 import { ToolSchemaCache } from './checks/tool-schemas.js';
-import { checkArguments, checkToolDeclarations } from './checks/tools.js';
+import { ToolChecks } from './checks/tools.js';
 import { isPlainObject, viewOpenAIRow, type RowView } from './checks/view.js';
 import type { TemplateCheckOptions, TemplateChecker } from './template-checks.js';
 
@@ -35,7 +35,7 @@ export function detectRowShape(value: unknown): RowShape | undefined {
 
 /** Builds the per-row validator (loads the template and tokenizer once). Never throws for a row. */
 export async function createRowValidator(options: RowCheckOptions): Promise<RowValidator> {
-  const schemas = new ToolSchemaCache();
+  const tools = new ToolChecks(new ToolSchemaCache());
   // Loaded on demand: schema-only validation (and its workers) never pay for the template engine and parsers.
   const template: TemplateChecker | undefined =
     options.family !== undefined || options.template !== undefined ? await (await import('./template-checks.js')).createTemplateChecker(options) : undefined;
@@ -43,7 +43,7 @@ export async function createRowValidator(options: RowCheckOptions): Promise<RowV
     validate(record) {
       if (record.problem) return { issues: [makeIssue(record.line, record.problem.code, '', record.problem.message)], forms: 0 };
       try {
-        return validateText(record.text, record.line, options.shape, schemas, template);
+        return validateText(record.text, record.line, options.shape, tools, template);
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         return { issues: [makeIssue(record.line, 'INTERNAL_ERROR', '', `a check failed on this row: ${message}`)], forms: 0 };
@@ -52,7 +52,7 @@ export async function createRowValidator(options: RowCheckOptions): Promise<RowV
   };
 }
 
-function validateText(text: string, line: number, shape: RowShape, schemas: ToolSchemaCache, template: TemplateChecker | undefined): RowOutcome {
+function validateText(text: string, line: number, shape: RowShape, tools: ToolChecks, template: TemplateChecker | undefined): RowOutcome {
   let row: unknown;
   try {
     row = JSON.parse(text);
@@ -70,9 +70,9 @@ function validateText(text: string, line: number, shape: RowShape, schemas: Tool
   } else {
     view = viewOpenAIRow(row);
   }
-  issues.push(...checkToolDeclarations(view, schemas, line));
+  issues.push(...tools.declarationIssues(view, line));
   issues.push(...checkProtocol(view, line));
-  const args = checkArguments(view, schemas, line);
+  const args = tools.argumentIssues(view, line);
   issues.push(...args.issues);
   // Rendering a row that is already broken only repeats its problems in template words.
   if (template && !issues.some((issue) => issue.severity === 'error')) issues.push(...template.check(view, line));

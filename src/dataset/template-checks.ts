@@ -1,8 +1,8 @@
 import { isChatfmtError } from '../errors.js';
 import { familyInfo, type FamilyId } from '../families/info.js';
 import { loadTemplate, renderConversation, inspectTemplate, type LoadedTemplate, type RenderResult } from '../render/index.js';
-import * as parseModule from '../parse/index.js';
-import type { Conversation, Message, ParsedMessage } from '../types.js';
+import { parse } from '../parse/index.js';
+import type { Conversation, Message, ParsedMessage, Tool } from '../types.js';
 import { makeIssue, type DatasetIssue } from './issues.js';
 import { joinPath } from './paths.js';
 import { canonicalJson } from './checks/tool-schemas.js';
@@ -25,8 +25,6 @@ export interface TemplateChecker {
   check(view: RowView, line: number): DatasetIssue[];
 }
 
-type ParseFn = (text: string, options: { family: string; tools?: unknown[] | null; prefix?: string }) => ParsedMessage;
-
 // Rendering must not depend on the clock: strftime_now-using templates would differ run to run.
 const FIXED_NOW = new Date('2026-01-01T00:00:00Z');
 
@@ -34,8 +32,7 @@ export async function createTemplateChecker(options: TemplateCheckOptions): Prom
   if (options.family === undefined && options.template === undefined) return undefined;
   const loaded = loadTemplate({ family: options.family, template: options.template, templateName: options.templateName });
   const family: FamilyId | undefined = loaded.family;
-  const parse = (parseModule as Record<string, unknown>).parse as ParseFn | undefined;
-  const roundTrip = options.roundTrip !== false && family !== undefined && typeof parse === 'function';
+  const roundTrip = options.roundTrip !== false && family !== undefined;
   const tokens = options.tokenizer !== undefined && options.maxLength !== undefined ? await createTokenCheck(options.tokenizer, options.maxLength) : undefined;
   return {
     check(view, line) {
@@ -49,7 +46,7 @@ export async function createTemplateChecker(options: TemplateCheckOptions): Prom
         issues.push(makeIssue(line, 'TEMPLATE_ERROR', '', `template ${loaded.name} fails on this row: ${errorText(error)}`));
         return issues;
       }
-      if (roundTrip) issues.push(...roundTripIssues(loaded, family!, parse!, view, rendered, line));
+      if (roundTrip) issues.push(...roundTripIssues(loaded, family!, view, rendered, line));
       if (tokens) issues.push(...tokens.check(rendered, () => assistantSpans(loaded, view.conversation, rendered), line));
       return issues;
     },
@@ -99,10 +96,10 @@ function firstCall(view: RowView, predicate: (call: CallView) => boolean): CallV
  * For each assistant tool-call turn: the text the model would generate for it, cut from the render, parsed
  * back with the family parser (the prompt before it as prefix) must give the same calls.
  */
-function roundTripIssues(loaded: LoadedTemplate, family: FamilyId, parse: ParseFn, view: RowView, rendered: RenderResult, line: number): DatasetIssue[] {
+function roundTripIssues(loaded: LoadedTemplate, family: FamilyId, view: RowView, rendered: RenderResult, line: number): DatasetIssue[] {
   const issues: DatasetIssue[] = [];
   const messages = view.conversation.messages;
-  const tools = (view.conversation.tools ?? null) as unknown[] | null;
+  const tools: Tool[] | null = view.conversation.tools ?? null;
   const assistantIndexes = messages.flatMap((m, i) => (isPlainObject(m) && m.role === 'assistant' ? [i] : []));
   const spansAlign = rendered.generationSpans.length === assistantIndexes.length;
   for (const turn of view.turns) {
@@ -117,7 +114,7 @@ function roundTripIssues(loaded: LoadedTemplate, family: FamilyId, parse: ParseF
       continue;
     }
     if (!cut) {
-      issues.push(makeIssue(line, 'ROUNDTRIP_MISMATCH', view.messagePath(turn.message), 'the render without this turn is not a prefix of the render with it; cannot isolate the generated text'));
+      issues.push(makeIssue(line, 'ROUNDTRIP_MISMATCH', view.messagePath(turn.message), 'the render with this turn adds nothing after the prompt: the template drops the turn'));
       continue;
     }
     const completion = cutAtStop(cut.completion, family);
@@ -138,14 +135,22 @@ function spanCut(rendered: RenderResult, span: [number, number]): { prefix: stri
   return { prefix: rendered.text.slice(0, span[0]), completion: rendered.text.slice(span[0], span[1]) };
 }
 
-/** Without generation spans: the prompt is the render up to the turn with the generation prompt. */
+/**
+ * Without usable generation spans: the prompt is the render up to the turn, with the generation prompt. Some
+ * templates open the turn differently in a prompt than in history (DeepSeek-R1 prompts with `<think>\n`), so
+ * the cut is where the prompt and the render with the turn stop agreeing. (Text before the turn that lands in
+ * the completion, such as DeepSeek's `<｜tool▁outputs▁end｜>`, is plain content to the parser: calls still compare.)
+ */
 function promptCut(loaded: LoadedTemplate, conversation: RowView['conversation'], index: number): { prefix: string; completion: string } | undefined {
   const head = { ...conversation, messages: conversation.messages.slice(0, index) } as Conversation;
   const upTo = { ...conversation, messages: conversation.messages.slice(0, index + 1) } as Conversation;
   const prompt = renderConversation(loaded, head, { args: 'auto', addGenerationPrompt: true, now: FIXED_NOW }).text;
   const full = renderConversation(loaded, upTo, { args: 'auto', now: FIXED_NOW }).text;
-  if (!full.startsWith(prompt)) return undefined;
-  return { prefix: prompt, completion: full.slice(prompt.length) };
+  let common = 0;
+  const limit = Math.min(prompt.length, full.length);
+  while (common < limit && prompt.charCodeAt(common) === full.charCodeAt(common)) common++;
+  if (common === full.length) return undefined;
+  return { prefix: full.slice(0, common), completion: full.slice(common) };
 }
 
 /** A model's output ends at its first stop string; the end-of-turn tokens are not part of it. */

@@ -6,13 +6,13 @@ import type { FamilyId } from '../families/info.js';
  * `all` must all appear; `none` must not.
  */
 export const fingerprints: Record<FamilyId, { all: string[]; none?: string[] }> = {
-  hermes: { all: ['<tool_call>', '<|im_start|>', 'Hermes'], none: ['<think>'] },
+  hermes: { all: ['<tool_call>', '<|im_start|>'], none: ['<think>', 'Qwen', '<function='] },
   'qwen2.5': { all: ['<tool_call>', '<|im_start|>', 'Qwen'], none: ['<think>', '<function='] },
   qwen3: { all: ['<tool_call>', '<think>', '<|im_start|>'], none: ['<function='] },
   'qwen3-coder': { all: ['<function=', '<parameter='], none: ['<seed:'] },
   'deepseek-v3.1': { all: ['<｜tool▁calls▁begin｜>', '<｜tool▁sep｜>'], none: ['```json'] },
   'deepseek-r1': { all: ['<｜tool▁calls▁begin｜>', '```json'] },
-  'kimi-k2': { all: ['<|tool_calls_section_begin|>'] },
+  'kimi-k2': { all: ['<|im_middle|>'] },
   'gpt-oss': { all: ['<|channel|>', '<|start|>'] },
   'glm-4.5': { all: ['<arg_key>', '<arg_value>'] },
   'seed-oss': { all: ['<seed:'] },

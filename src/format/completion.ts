@@ -1,4 +1,5 @@
 import { ChatfmtError } from '../errors.js';
+import { familyInfo, type FamilyId } from '../families/info.js';
 import { loadTemplate } from '../render/load.js';
 import { renderConversation } from '../render/render.js';
 import type { Message, Tool } from '../types.js';
@@ -36,13 +37,36 @@ export function formatTurn(message: Message, options: FormatOptions, history: Me
   const renderOptions = { now: FORMAT_NOW, variables: options.variables };
   const prompt = renderConversation(template, { messages: history, tools }, { ...renderOptions, addGenerationPrompt: true }).text;
   const full = renderConversation(template, { messages: [...history, assistant], tools }, { ...renderOptions, addGenerationPrompt: false });
-  const lastSpan = full.generationSpans[full.generationSpans.length - 1];
+  const start = divergence(prompt, full.text);
+  const turnSpans = full.generationSpans.filter(([, end]) => end > start);
+  const lastSpan = turnSpans[turnSpans.length - 1];
   if (!lastSpan) throw new ChatfmtError('TEMPLATE_SOURCE', `${template.name}: the template marks no generation block, so the assistant turn cannot be located`);
-  const [spanStart, spanEnd] = lastSpan;
-  // The completion starts where the generation prompt ends when the turn extends the prompt;
-  // templates whose history turn differs from the prompt (e.g. a think prefill) start at the block.
-  const start = full.text.startsWith(prompt) && prompt.length <= spanStart ? prompt.length : spanStart;
-  return { prompt: start === prompt.length ? prompt : full.text.slice(0, start), completion: full.text.slice(start, spanEnd) };
+  const completion = full.text.slice(start, lastSpan[1]);
+  return { prompt: full.text.slice(0, start), completion: cutAtFirstStop(completion, template.family) };
+}
+
+/** A model's output ends at its first stop token; anything a template renders after it is a new turn. */
+function cutAtFirstStop(completion: string, family: FamilyId | undefined): string {
+  let end = completion.length;
+  for (const stop of family ? familyInfo[family].stopStrings : []) {
+    const at = completion.indexOf(stop);
+    if (at >= 0) end = Math.min(end, at + stop.length);
+  }
+  return completion.slice(0, end);
+}
+
+/**
+ * Where the model's output begins: the end of what the generation prompt and the rendered turn
+ * share. A prompt may prefill more than the history shows (R1's `<think>\n`) or less, so neither
+ * text is a prefix of the other in general. Never cut inside a `<...>` marker they both start.
+ */
+function divergence(prompt: string, full: string): number {
+  const limit = Math.min(prompt.length, full.length);
+  let shared = 0;
+  while (shared < limit && prompt.charCodeAt(shared) === full.charCodeAt(shared)) shared++;
+  if (shared === prompt.length) return shared;
+  const open = full.lastIndexOf('<', shared - 1);
+  return open > full.lastIndexOf('>', shared - 1) ? open : shared;
 }
 
 /** gpt-oss templates read `thinking`; the others read `reasoning_content`. */

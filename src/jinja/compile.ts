@@ -8,7 +8,7 @@ import {
   AttrObject, SliceValue, arith, callValue, compareOp, concatStr, getAttr, getItem, iterate, undefinedError,
 } from './ops.js';
 import { pyStr } from './repr.js';
-import { LoopContext, RenderState, type Frame } from './runtime.js';
+import { Frame, LoopContext, RenderState } from './runtime.js';
 import { TESTS, hasTest, type TestFn } from './tests.js';
 import { Callable, Namespace, Undefined, buildDict, dictEntries, isDict, isNumeric, makeTuple, pyTypeName, truthy } from './values.js';
 
@@ -49,6 +49,16 @@ function usesName(node: unknown, name: string): boolean {
   const rec = node as Record<string, unknown>;
   if (rec.k === 'name' && rec.name === name) return true;
   for (const key of Object.keys(rec)) if (key !== 'k' && usesName(rec[key], name)) return true;
+  return false;
+}
+
+/** Whether statements assign variables in their own scope (set, set block, macro), outside nested loops/macros. */
+function assignsInScope(stmts: Stmt[]): boolean {
+  for (const stmt of stmts) {
+    if (stmt.k === 'set' || stmt.k === 'setblock' || stmt.k === 'macro') return true;
+    if (stmt.k === 'if' && (assignsInScope(stmt.body) || assignsInScope(stmt.otherwise))) return true;
+    if ((stmt.k === 'generation' || stmt.k === 'filterblock') && assignsInScope(stmt.body)) return true;
+  }
   return false;
 }
 
@@ -128,7 +138,7 @@ export class Compiler {
         const macro = this.macro(stmt.name, stmt.params, stmt.body);
         const name = stmt.name;
         return (s, f) => {
-          f[name] = macro(s, f);
+          f.set(name, macro(s, f));
           return 0;
         };
       }
@@ -148,7 +158,7 @@ export class Compiler {
         const values = stmt.values.map((v) => this.expr(v));
         const body = this.body(stmt.body);
         return (s, f) => {
-          const inner = Object.create(f) as Frame;
+          const inner = f.child();
           for (let i = 0; i < values.length; i++) assigns[i]!(inner, values[i]!(s, inner));
           return runBody(body, s, inner);
         };
@@ -165,7 +175,7 @@ export class Compiler {
       }
       case 'scope': {
         const body = this.body(stmt.body);
-        return (s, f) => runBody(body, s, Object.create(f) as Frame);
+        return (s, f) => runBody(body, s, f.child());
       }
       case 'break':
         return () => 1;
@@ -178,14 +188,12 @@ export class Compiler {
     switch (target.k) {
       case 'name': {
         const name = target.name;
-        return (f, v) => {
-          f[name] = v;
-        };
+        return (f, v) => f.set(name, v);
       }
       case 'nsref': {
         const { name, attr } = target;
         return (f, v) => {
-          const ns = f[name];
+          const ns = f.get(name);
           if (!(ns instanceof Namespace)) throw new PyError('TemplateRuntimeError', 'cannot assign attribute on non-namespace object');
           ns.attrs[attr] = v;
         };
@@ -210,10 +218,11 @@ export class Compiler {
     const otherwise = this.body(stmt.otherwise);
     const usesLoop = usesName(stmt.body, 'loop') || stmt.recursive;
     const recursive = stmt.recursive;
+    const bodyAssigns = assignsInScope(stmt.body);
 
     const run = (s: RenderState, f: Frame, iterable: unknown, depth0: number): void => {
       let items = iterate(iterable);
-      const inner = Object.create(f) as Frame;
+      const inner = f.child();
       if (test) {
         const kept: unknown[] = [];
         for (const item of items) {
@@ -245,12 +254,13 @@ export class Compiler {
             }
           : null;
         loop = new LoopContext(items, depth0, recurse);
-        inner.loop = loop;
+        inner.set('loop', loop);
       }
       if ((s.iterations += items.length) > LIMITS.loopIterations) throw new LimitError('too many loop iterations');
       // Each iteration gets its own scope: a `set` in the body never leaks into the next iteration (jinja2).
+      let scope = inner.child();
       for (let i = 0; i < items.length; i++) {
-        const scope = Object.create(inner) as Frame;
+        if (bodyAssigns && i > 0) scope = inner.child();
         if (loop) loop.index0 = i;
         assign(scope, items[i]);
         if (runBody(body, s, scope) === 1) break;
@@ -276,7 +286,7 @@ export class Compiler {
         (args, kwargs) => {
           enter(s);
           try {
-            const inner = Object.create(f) as Frame;
+            const inner = f.child();
             if (args.length > names.length && !usesVarargs) {
               throw typeError(`macro '${name}' takes not more than ${names.length} argument(s)`);
             }
@@ -284,7 +294,7 @@ export class Compiler {
             if (kwargs) {
               for (const key of Object.keys(kwargs)) {
                 if (names.includes(key)) continue;
-                if (key === 'caller' && usesCaller) inner.caller = kwargs[key];
+                if (key === 'caller' && usesCaller) inner.set('caller', kwargs[key]);
                 else if (usesKwargs) extra[key] = kwargs[key];
                 else throw typeError(`macro '${name}' takes no keyword argument '${key}'`);
               }
@@ -298,10 +308,10 @@ export class Compiler {
               } else if (kwargs && Object.prototype.hasOwnProperty.call(kwargs, pname)) v = kwargs[pname];
               else if (defaults[i]) v = defaults[i]!(s, inner);
               else v = new Undefined(pname, undefined, `parameter '${pname}' was not provided`);
-              inner[pname] = v;
+              inner.set(pname, v);
             }
-            if (usesVarargs) inner.varargs = makeTuple(args.slice(names.length));
-            if (usesKwargs) inner.kwargs = buildDict(Object.keys(extra).map((k) => [k, extra[k]]));
+            if (usesVarargs) inner.set('varargs', makeTuple(args.slice(names.length)));
+            if (usesKwargs) inner.set('kwargs', buildDict(Object.keys(extra).map((k) => [k, extra[k]])));
             return capture(body, s, inner);
           } finally {
             s.depth--;
@@ -386,7 +396,7 @@ export class Compiler {
       case 'name': {
         const name = node.name;
         return (_s, f) => {
-          const v = f[name];
+          const v = f.get(name);
           return v === undefined ? new Undefined(name) : v;
         };
       }

@@ -3,23 +3,21 @@ import { PyError, typeError } from './errors.js';
 import { percentFormat } from './format.js';
 import { dumpJson } from './json.js';
 import { methodImpl, pyCapitalize, pySplitlines, pyStrip } from './methods.js';
-import { asFloat, makeFloat, normInt, truncInt, binaryNumeric, negate, compareNumbers } from './numbers.js';
-import { add, getAttr, getItem, iterate, pyCompare, pyEq, pyLen } from './ops.js';
+import { asFloat, makeFloat, normInt, truncInt, negate, compareNumbers } from './numbers.js';
+import { add, getAttr, getItem, iterate, pyCompare, pyEq, pyLen, undefinedError } from './ops.js';
 import { pyRepr, pyStr } from './repr.js';
 import { TESTS } from './tests.js';
 import {
-  Callable, PyFloat, Undefined, codePoints, dictEntries, dictKeys, isDict, isPySpace, isTuple, makeGroup, makeTuple,
-  pyTypeName, strLength, truthy,
+  PyFloat, Undefined, codePoints, dictEntries, isDict, isPySpace, makeGroup, makeTuple, pyTypeName, truthy,
 } from './values.js';
 
-export type Kwargs = Record<string, unknown> | null;
-export type FilterFn = (value: unknown, args: unknown[], kwargs: Kwargs) => unknown;
+import { arg, type Kwargs } from './filter-args.js';
+import { doRound, parsePyFloat, parsePyInt } from './filters-number.js';
+import { doIndent, doStriptags, doTitle, doTruncate, htmlEscape } from './filters-text.js';
 
-function arg(args: unknown[], kwargs: Kwargs, index: number, name: string, fallback: unknown): unknown {
-  if (index < args.length) return args[index];
-  if (kwargs && Object.prototype.hasOwnProperty.call(kwargs, name)) return kwargs[name];
-  return fallback;
-}
+export type { Kwargs };
+export { parsePyFloat };
+export type FilterFn = (value: unknown, args: unknown[], kwargs: Kwargs) => unknown;
 
 function ignoreCase(value: unknown): unknown {
   return typeof value === 'string' ? value.toLowerCase() : value;
@@ -58,93 +56,6 @@ function sortedBy(items: unknown[], key: (item: unknown) => unknown, reverse: bo
     return (reverse ? -c : c) || a.index - b.index;
   });
   return keyed.map((k) => k.item);
-}
-
-function htmlEscape(s: string): string {
-  let out = '';
-  let start = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    const rep = c === 38 ? '&amp;' : c === 60 ? '&lt;' : c === 62 ? '&gt;' : c === 34 ? '&#34;' : c === 39 ? '&#39;' : undefined;
-    if (rep !== undefined) {
-      out += s.slice(start, i) + rep;
-      start = i + 1;
-    }
-  }
-  return out + s.slice(start);
-}
-
-/** Python float(str) parsing; undefined when invalid. */
-export function parsePyFloat(text: string): number | undefined {
-  const s = pyStrip(text, null, true, true).replace(/(\d)_(?=\d)/g, '$1');
-  const lower = s.toLowerCase();
-  const body = lower.replace(/^[+-]/, '');
-  if (body === 'inf' || body === 'infinity') return lower.startsWith('-') ? -Infinity : Infinity;
-  if (body === 'nan') return NaN;
-  if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/.test(lower)) return undefined;
-  return Number(s);
-}
-
-function parsePyInt(text: string, base: number): number | bigint | undefined {
-  let s = pyStrip(text, null, true, true).replace(/(\w)_(?=\w)/g, '$1');
-  let sign = 1n;
-  if (s.startsWith('-') || s.startsWith('+')) {
-    if (s[0] === '-') sign = -1n;
-    s = s.slice(1);
-  }
-  const prefixes: Record<number, string> = { 16: '0x', 8: '0o', 2: '0b' };
-  if (base === 0) {
-    base = /^0x/i.test(s) ? 16 : /^0o/i.test(s) ? 8 : /^0b/i.test(s) ? 2 : 10;
-  }
-  if (prefixes[base] && s.toLowerCase().startsWith(prefixes[base]!)) s = s.slice(2);
-  const digits = '0123456789abcdefghijklmnopqrstuvwxyz'.slice(0, base);
-  if (s === '') return undefined;
-  let value = 0n;
-  for (const ch of s.toLowerCase()) {
-    const d = digits.indexOf(ch);
-    if (d === -1) return undefined;
-    value = value * BigInt(base) + BigInt(d);
-  }
-  return normInt(sign * value);
-}
-
-function pyRound(value: number, digits: number): number {
-  if (!Number.isFinite(value)) return value;
-  const factor = Math.pow(10, digits);
-  const scaled = value * factor;
-  let rounded = Math.round(scaled);
-  // Python rounds exact halves to even; detect an exact tie from the decimal expansion.
-  if (Math.abs(scaled - Math.trunc(scaled)) === 0.5 || digits > 0) {
-    const exact = Math.abs(value).toFixed(Math.min(100, Math.max(0, digits) + 30));
-    const dot = exact.indexOf('.');
-    const tail = dot === -1 ? '' : exact.slice(dot + 1 + digits);
-    if (tail.length > 0 && /^50*$/.test(tail)) {
-      const down = Math.floor(Math.abs(scaled));
-      rounded = (down % 2 === 0 ? down : down + 1) * Math.sign(value);
-    } else if (tail.length > 0) {
-      rounded = Math.sign(value) * (tail[0]! >= '5' ? Math.floor(Math.abs(scaled)) + 1 : Math.floor(Math.abs(scaled)));
-    }
-  }
-  const result = digits >= 0 ? Number((rounded / factor).toFixed(Math.max(0, digits))) : rounded / factor;
-  return result;
-}
-
-function doRound(value: unknown, args: unknown[], kwargs: Kwargs): unknown {
-  const precision = Number(truncInt(arg(args, kwargs, 0, 'precision', 0)) ?? 0);
-  const method = arg(args, kwargs, 1, 'method', 'common');
-  if (method !== 'common' && method !== 'ceil' && method !== 'floor') {
-    throw new PyError('FilterArgumentError', 'method must be common, ceil or floor');
-  }
-  const isInt = (typeof value === 'number' && Number.isInteger(value)) || typeof value === 'bigint' || typeof value === 'boolean';
-  const f = asFloat(value);
-  if (f === undefined) throw typeError(`type ${pyTypeName(value)} doesn't define __round__ method`);
-  if (method === 'common') {
-    if (isInt && precision >= 0) return typeof value === 'boolean' ? (value ? 1 : 0) : value;
-    return makeFloat(pyRound(f, precision));
-  }
-  const factor = Math.pow(10, precision);
-  const fn = method === 'ceil' ? Math.ceil : Math.floor;
-  return makeFloat(fn(f * factor) / factor);
 }
 
 function minMax(value: unknown, args: unknown[], kwargs: Kwargs, sign: number): unknown {
@@ -200,38 +111,6 @@ function doMap(value: unknown, args: unknown[], kwargs: Kwargs): unknown[] {
   return items.map((item) => filter(item, rest, kwargs));
 }
 
-function doIndent(value: unknown, args: unknown[], kwargs: Kwargs): string {
-  const width = arg(args, kwargs, 0, 'width', 4);
-  const first = truthy(arg(args, kwargs, 1, 'first', false));
-  const blank = truthy(arg(args, kwargs, 2, 'blank', false));
-  const indention = typeof width === 'string' ? width : ' '.repeat(Number(truncInt(width) ?? 0));
-  const s = pyStr(value) + '\n';
-  let rv: string;
-  const lines = pySplitlines(s, false);
-  if (blank) rv = lines.join('\n' + indention);
-  else {
-    rv = lines.shift() ?? '';
-    if (lines.length > 0) rv += '\n' + lines.map((line) => (line ? indention + line : line)).join('\n');
-  }
-  return first ? indention + rv : rv;
-}
-
-function doTitle(value: unknown): string {
-  let out = '';
-  let atStart = true;
-  for (const ch of pyStr(value)) {
-    const c = ch.charCodeAt(0);
-    if (isPySpace(c) || ch === '-' || ch === '(' || ch === '{' || ch === '[' || ch === '<') {
-      out += ch;
-      atStart = true;
-    } else {
-      out += atStart ? ch.toUpperCase() : ch.toLowerCase();
-      atStart = false;
-    }
-  }
-  return out;
-}
-
 function doUnique(value: unknown, args: unknown[], kwargs: Kwargs): unknown[] {
   const caseSensitive = truthy(arg(args, kwargs, 0, 'case_sensitive', false));
   const key = attrKey(arg(args, kwargs, 1, 'attribute', null), caseSensitive);
@@ -267,57 +146,6 @@ function doGroupby(value: unknown, args: unknown[], kwargs: Kwargs): unknown[] {
     current.push(item);
   }
   return groups.map((list) => makeGroup(output((list as unknown[])[0]), list as unknown[]));
-}
-
-function doTruncate(value: unknown, args: unknown[], kwargs: Kwargs): string {
-  const s = pyStr(value);
-  const length = Number(arg(args, kwargs, 0, 'length', 255));
-  const killwords = truthy(arg(args, kwargs, 1, 'killwords', false));
-  const end = String(arg(args, kwargs, 2, 'end', '...'));
-  const leeway = Number(arg(args, kwargs, 3, 'leeway', 5) ?? 5);
-  const chars = codePoints(s);
-  if (chars.length <= length + leeway) return s;
-  const head = chars.slice(0, Math.max(0, length - end.length)).join('');
-  if (killwords) return head + end;
-  const at = head.lastIndexOf(' ');
-  return (at === -1 ? head : head.slice(0, at)) + end;
-}
-
-function doStriptags(value: unknown): string {
-  let s = pyStr(value);
-  let out = '';
-  let i = 0;
-  while (i < s.length) {
-    if (s.startsWith('<!--', i)) {
-      const end = s.indexOf('-->', i + 4);
-      if (end === -1) break;
-      i = end + 3;
-    } else if (s[i] === '<') {
-      const end = s.indexOf('>', i + 1);
-      if (end === -1) {
-        out += s.slice(i);
-        break;
-      }
-      i = end + 1;
-    } else {
-      const next = s.indexOf('<', i);
-      const stop = next === -1 ? s.length : next;
-      out += s.slice(i, stop);
-      i = stop;
-    }
-  }
-  s = out.replace(/&(amp|lt|gt|quot|#39|#34);/g, (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", '#34': '"' })[e] ?? _);
-  const words: string[] = [];
-  let start = -1;
-  for (let j = 0; j <= s.length; j++) {
-    const space = j === s.length || isPySpace(s.charCodeAt(j));
-    if (!space && start === -1) start = j;
-    else if (space && start !== -1) {
-      words.push(s.slice(start, j));
-      start = -1;
-    }
-  }
-  return words.join(' ');
 }
 
 function tojson(value: unknown, args: unknown[], kwargs: Kwargs): string {
@@ -535,15 +363,16 @@ export const FILTERS: Record<string, FilterFn> = {
   },
 };
 FILTERS.d = FILTERS.default!;
-FILTERS.dictsort = FILTERS.dictsort!;
+
+// These jinja2 filters touch the value in a way Undefined refuses (int(), attribute access, ...).
+for (const name of ['int', 'float', 'indent', 'dictsort', 'attr', 'wordwrap', 'xmlattr', 'filesizeformat']) {
+  const inner = FILTERS[name]!;
+  FILTERS[name] = (value, args, kwargs) => {
+    if (value instanceof Undefined) throw undefinedError(value);
+    return inner(value, args, kwargs);
+  };
+}
 
 export function hasFilter(name: string): boolean {
   return Object.prototype.hasOwnProperty.call(FILTERS, name);
 }
-
-// Unused helpers kept out of the table on purpose: these names are referenced for type completeness.
-void binaryNumeric;
-void dictKeys;
-void isTuple;
-void strLength;
-void Callable;

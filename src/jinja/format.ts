@@ -71,8 +71,11 @@ function formatOne(conv: string, value: unknown, flags: string, width: number, p
       if (typeof n !== 'bigint' && !(typeof n === 'number' && Number.isInteger(n))) {
         throw typeError(`%${conv} format: an integer is required, not ${pyTypeName(value)}`);
       }
-      text = BigInt(n).toString(conv === 'o' ? 8 : 16);
+      const big = BigInt(n);
+      text = (big < 0n ? -big : big).toString(conv === 'o' ? 8 : 16);
+      if (flags.includes('#')) text = (conv === 'o' ? '0o' : '0x') + text;
       if (conv === 'X') text = text.toUpperCase();
+      if (big < 0n) text = '-' + text;
       break;
     }
     case 'f':
@@ -188,7 +191,8 @@ function applySpec(value: unknown, spec: string): string {
   }
   let width = 0;
   while (spec[i] !== undefined && spec[i]! >= '0' && spec[i]! <= '9') width = width * 10 + Number(spec[i++]);
-  if (spec[i] === ',' || spec[i] === '_') i++;
+  let grouping = '';
+  if (spec[i] === ',' || spec[i] === '_') grouping = spec[i++]!;
   let precision: number | undefined;
   if (spec[i] === '.') {
     i++;
@@ -207,6 +211,10 @@ function applySpec(value: unknown, spec: string): string {
     text = formatOne(type === 'n' ? 'g' : type === '%' ? 'f' : type, type === '%' ? (asFloat(value) ?? 0) * 100 : value, sign === '+' ? '+' : sign === ' ' ? ' ' : '', 0, precision);
     if (type === '%') text += '%';
     if (!align) align = '>';
+  }
+  if (grouping) {
+    const m = /^([+-]?)(\d+)(.*)$/s.exec(text);
+    if (m) text = m[1]! + m[2]!.replace(/\B(?=(\d{3})+$)/g, grouping) + m[3]!;
   }
   if (text.length >= width) return text;
   const room = width - text.length;

@@ -7,7 +7,7 @@ import { dumpJson } from './json.js';
 import { normalizeSource, tokenize } from './lexer.js';
 import { Parser } from './parser.js';
 import { pyRepr } from './repr.js';
-import { GLOBALS, RenderState, withNow, type Frame } from './runtime.js';
+import { GLOBALS, RenderState, withNow } from './runtime.js';
 
 export { PyFloat } from './values.js';
 export { parsePythonJson } from './json.js';
@@ -90,10 +90,10 @@ class Template implements CompiledTemplate {
 
   render(variables: Record<string, unknown>, options: JinjaRenderOptions = {}): JinjaRenderResult {
     const state = new RenderState(options.now);
-    const root = Object.create(GLOBALS) as Frame;
+    const root = GLOBALS.child();
     for (const key of Object.keys(variables)) {
       const value = variables[key];
-      if (value !== undefined) root[key] = value;
+      if (value !== undefined) root.set(key, value);
     }
     try {
       withNow(options.now, () => runBody(this.body, state, root));

@@ -17,7 +17,11 @@ function jsonFloat(value: number): string {
   return floatRepr(value);
 }
 
+const NEEDS_ESCAPE = /["\\\u0000-\u001f]/;
+const NEEDS_ESCAPE_ASCII = /["\\\u0000-\u001f\u007f-\uffff]/;
+
 export function jsonString(s: string, ensureAscii: boolean): string {
+  if (!(ensureAscii ? NEEDS_ESCAPE_ASCII : NEEDS_ESCAPE).test(s)) return '"' + s + '"';
   let out = '"';
   let start = 0;
   for (let i = 0; i < s.length; i++) {
@@ -53,7 +57,13 @@ export function dumpJson(value: unknown, options: DumpOptions = {}): string {
   const itemSep = options.itemSeparator ?? (indent === null ? ', ' : ',');
   const keySep = options.keySeparator ?? ': ';
   const sortKeys = options.sortKeys ?? false;
-  const stack = new Set<unknown>();
+  const stack: unknown[] = [];
+  const newlines: string[] = [];
+  const newline = (level: number): string => {
+    let nl = newlines[level];
+    if (nl === undefined) nl = newlines[level] = '\n' + (indent as string).repeat(level);
+    return nl;
+  };
 
   const encode = (v: unknown, level: number): string => {
     switch (typeof v) {
@@ -70,31 +80,41 @@ export function dumpJson(value: unknown, options: DumpOptions = {}): string {
     if (v instanceof PyFloat) return jsonFloat(v.value);
     const isList = Array.isArray(v);
     if (!isList && !isDict(v)) throw typeError(`Object of type ${pyTypeName(v)} is not JSON serializable`);
-    if (stack.has(v)) throw new PyError('ValueError', 'Circular reference detected');
-    let parts: string[];
+    if (stack.includes(v)) throw new PyError('ValueError', 'Circular reference detected');
+    const sep = indent === null ? itemSep : itemSep + newline(level + 1);
+    let out = '';
+    let first = true;
+    stack.push(v);
     if (isList) {
-      if (v.length === 0) return '[]';
-      stack.add(v);
-      parts = v.map((item) => encode(item, level + 1));
+      for (let i = 0; i < v.length; i++) {
+        out += (first ? '' : sep) + encode(v[i], level + 1);
+        first = false;
+      }
+    } else if (!sortKeys && !(v instanceof Map)) {
+      for (const key in v) {
+        const item = v[key];
+        if (item === undefined) continue;
+        out += (first ? '' : sep) + jsonString(key, ensureAscii) + keySep + encode(item, level + 1);
+        first = false;
+      }
     } else {
-      let entries = dictEntries(v);
-      if (entries.length === 0) return '{}';
-      stack.add(v);
       const keyed: Array<[string, unknown]> = [];
-      for (const [k, item] of entries) {
+      for (const [k, item] of dictEntries(v)) {
         const key = keyString(k);
         if (key === undefined) throw typeError(`keys must be str, int, float, bool or None, not ${pyTypeName(k)}`);
         keyed.push([key, item]);
       }
       if (sortKeys) keyed.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-      entries = keyed;
-      parts = keyed.map(([key, item]) => jsonString(key, ensureAscii) + keySep + encode(item, level + 1));
+      for (const [key, item] of keyed) {
+        out += (first ? '' : sep) + jsonString(key, ensureAscii) + keySep + encode(item, level + 1);
+        first = false;
+      }
     }
-    stack.delete(v);
+    stack.pop();
     const [open, close] = isList ? ['[', ']'] : ['{', '}'];
-    if (indent === null) return open + parts.join(itemSep) + close;
-    const inner = '\n' + indent.repeat(level + 1);
-    return open + inner + parts.join(itemSep + inner) + '\n' + indent.repeat(level) + close;
+    if (first) return open + close;
+    if (indent === null) return open + out + close;
+    return open + newline(level + 1) + out + newline(level) + close;
   };
   return encode(value, 0);
 }
@@ -186,7 +206,7 @@ export function parsePythonJson(text: string): unknown {
     return Number.isSafeInteger(v) ? v : BigInt(raw);
   };
   const parseValue = (depth: number): unknown => {
-    if (depth > 10_000) fail('Nesting too deep');
+    if (depth > 1000) fail('Nesting too deep'); // Python's json.loads stops near its recursion limit too
     skipWs();
     const c = text[pos];
     if (c === '{') {

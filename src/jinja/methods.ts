@@ -3,7 +3,7 @@ import { PyError, typeError } from './errors.js';
 import { strFormat } from './format.js';
 import { pyEq } from './ops.js';
 import {
-  Callable, MISSING, codePoints, dictEntries, dictGet, dictKeys, hasSurrogates, isDict, isPySpace, isTuple, makeTuple,
+  Callable, MISSING, Undefined, codePoints, dictEntries, dictGet, dictKeys, hasSurrogates, isDict, isPySpace, isTuple, makeTuple,
   pyTypeName, strLength, buildDict,
 } from './values.js';
 import { pyRepr } from './repr.js';
@@ -57,9 +57,7 @@ function splitWhitespace(s: string, maxsplit: number): string[] {
     while (i < n && isPySpace(s.charCodeAt(i))) i++;
     if (i >= n) break;
     if (maxsplit >= 0 && out.length === maxsplit) {
-      let end = n;
-      while (end > i && isPySpace(s.charCodeAt(end - 1))) end--;
-      out.push(s.slice(i, end));
+      out.push(s.slice(i)); // Python keeps the remainder's trailing whitespace
       return out;
     }
     const start = i;
@@ -76,9 +74,7 @@ function rsplitWhitespace(s: string, maxsplit: number): string[] {
     while (i > 0 && isPySpace(s.charCodeAt(i - 1))) i--;
     if (i <= 0) break;
     if (maxsplit >= 0 && out.length === maxsplit) {
-      let start = 0;
-      while (start < i && isPySpace(s.charCodeAt(start))) start++;
-      out.push(s.slice(start, i));
+      out.push(s.slice(0, i));
       break;
     }
     const end = i;
@@ -149,12 +145,18 @@ function isCased(ch: string): boolean {
   return ch.toLowerCase() !== ch.toUpperCase();
 }
 
+// Characters whose Unicode title case differs from their upper case (the Latin digraphs).
+const TITLE_CASE: Record<string, string> = { 'Ǆ': 'ǅ', 'ǅ': 'ǅ', 'ǆ': 'ǅ', 'Ǉ': 'ǈ', 'ǈ': 'ǈ', 'ǉ': 'ǈ', 'Ǌ': 'ǋ', 'ǋ': 'ǋ', 'ǌ': 'ǋ', 'Ǳ': 'ǲ', 'ǲ': 'ǲ', 'ǳ': 'ǲ' };
+function toTitle(ch: string): string {
+  return TITLE_CASE[ch] ?? ch.toUpperCase();
+}
+
 export function pyTitle(s: string): string {
   let out = '';
   let prevCased = false;
   for (const ch of s) {
     if (isCased(ch)) {
-      out += prevCased ? ch.toLowerCase() : ch.toUpperCase();
+      out += prevCased ? ch.toLowerCase() : toTitle(ch);
       prevCased = true;
     } else {
       out += ch;
@@ -167,7 +169,7 @@ export function pyTitle(s: string): string {
 export function pyCapitalize(s: string): string {
   if (s === '') return s;
   const first = String.fromCodePoint(s.codePointAt(0)!);
-  return first.toUpperCase() + s.slice(first.length).toLowerCase();
+  return toTitle(first) + s.slice(first.length).toLowerCase();
 }
 
 /** Code point index range [start, end) of a str method's optional start/end args, as JS string offsets. */
@@ -266,6 +268,7 @@ const RE_DECIMAL = /^\p{Nd}$/u;
 const RE_NUMERIC = /^\p{N}$/u;
 
 function joinStr(sep: string, items: unknown): string {
+  if (items instanceof Undefined) return '';
   const list = Array.isArray(items) ? items : typeof items === 'string' ? codePoints(items) : isDict(items) ? dictKeys(items) : undefined;
   if (list === undefined) throw typeError('can only join an iterable');
   for (let i = 0; i < list.length; i++) {

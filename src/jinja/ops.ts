@@ -23,14 +23,20 @@ function unsafe(obj: unknown, name: string): Undefined {
   return new Undefined(name, obj, `access to attribute '${name}' of '${pyTypeName(obj)}' object is unsafe.`, 'SecurityError');
 }
 
+// Attributes every Python object has: the sandbox finds them and refuses them (SecurityError when used).
+const OBJECT_DUNDERS = new Set([
+  '__class__', '__dict__', '__doc__', '__module__', '__init__', '__new__', '__repr__', '__str__', '__eq__', '__ne__',
+  '__lt__', '__le__', '__gt__', '__ge__', '__hash__', '__getattribute__', '__setattr__', '__delattr__', '__dir__',
+  '__reduce__', '__reduce_ex__', '__sizeof__', '__subclasshook__', '__init_subclass__', '__format__',
+]);
 function isDunder(name: string): boolean {
-  return name.length > 4 && name.startsWith('__') && name.endsWith('__');
+  return OBJECT_DUNDERS.has(name);
 }
 
 /** `obj.name`: Python attribute first, then item (jinja2 sandbox getattr). */
 export function getAttr(obj: unknown, name: string): unknown {
-  if (obj instanceof Undefined) throw undefinedError(obj);
   if (isDunder(name) && obj !== null) return unsafe(obj, name);
+  if (obj instanceof Undefined) throw undefinedError(obj);
   if (isDict(obj)) {
     const method = lookupMethod(obj, name);
     if (method === 'unsafe') return unsafe(obj, name);

@@ -75,13 +75,13 @@ export function pyRepr(value: unknown, seen?: Set<unknown>): string {
     case 'bigint':
       return value.toString();
     case 'undefined':
-      return '';
+      return 'Undefined';
     case 'function':
       return '<function>';
   }
   if (value === null) return 'None';
   if (value instanceof PyFloat) return floatRepr(value.value);
-  if (value instanceof Undefined) return '';
+  if (value instanceof Undefined) return 'Undefined';
   if (Array.isArray(value)) {
     if (seen?.has(value)) return isTuple(value) ? '(...)' : '[...]';
     const inner = seen ?? new Set<unknown>();

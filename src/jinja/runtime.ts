@@ -20,7 +20,29 @@ export class RenderState {
   }
 }
 
-export type Frame = Record<string, unknown>;
+/** A variable scope: template root, loop iteration, macro call, with-block. */
+export class Frame {
+  readonly vars = new Map<string, unknown>();
+  constructor(readonly parent: Frame | null) {}
+
+  get(name: string): unknown {
+    let scope: Frame | null = this;
+    do {
+      const v = scope.vars.get(name);
+      if (v !== undefined) return v;
+      scope = scope.parent;
+    } while (scope !== null);
+    return undefined;
+  }
+
+  set(name: string, value: unknown): void {
+    this.vars.set(name, value);
+  }
+
+  child(): Frame {
+    return new Frame(this);
+  }
+}
 
 export class LoopContext extends AttrObject {
   index0 = -1;
@@ -122,20 +144,20 @@ function kwEntries(args: unknown[], kwargs: Record<string, unknown> | null): Arr
   return entries;
 }
 
-export const GLOBALS: Frame = Object.create(null);
-GLOBALS.range = new Callable('range', (args) => pyRange(args), 'builtin_function_or_method');
-GLOBALS.namespace = new Callable('namespace', (args, kwargs) => {
+export const GLOBALS = new Frame(null);
+GLOBALS.set('range', new Callable('range', (args) => pyRange(args), 'builtin_function_or_method'));
+GLOBALS.set('namespace', new Callable('namespace', (args, kwargs) => {
   const ns = new Namespace();
   for (const [k, v] of kwEntries(args, kwargs)) ns.attrs[pyStr(k)] = v;
   return ns;
-});
-GLOBALS.dict = new Callable('dict', (args, kwargs) => buildDict(kwEntries(args, kwargs)), 'builtin_function_or_method');
-GLOBALS.raise_exception = new Callable('raise_exception', (args) => {
+}));
+GLOBALS.set('dict', new Callable('dict', (args, kwargs) => buildDict(kwEntries(args, kwargs)), 'builtin_function_or_method'));
+GLOBALS.set('raise_exception', new Callable('raise_exception', (args) => {
   throw new RaisedError(args.length > 0 ? pyStr(args[0]) : '');
-});
-GLOBALS.strftime_now = new Callable('strftime_now', (args) => {
+}));
+GLOBALS.set('strftime_now', new Callable('strftime_now', (args) => {
   const fmt = pyStr(args[0]);
   const fields = activeNow ? utcFields(activeNow) : localFields(new Date());
   return strftime(fmt, fields);
-});
-GLOBALS.lipsum = new Callable('lipsum', () => '');
+}));
+GLOBALS.set('lipsum', new Callable('lipsum', () => ''));

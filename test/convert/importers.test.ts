@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importDataset, importRow, isImportShape, type ImportedRow } from '../../src/index.js';
+import { importDataset, importRow, isImportShape, mapPseudoType, type ImportedRow } from '../../src/index.js';
 
 // Data-driven: fixtures/convert/<shape>/rows.jsonl is the input, expected.jsonl says per line what must come out
 // (the conversation, or null, and the issues as {code, severity, path}).
@@ -48,5 +48,81 @@ describe('importRow', () => {
 
   it('rejects an unknown shape with a ChatfmtError', () => {
     expect(() => importRow({}, 'alpaca' as never)).toThrow(/unknown dataset shape/);
+  });
+});
+
+describe('mapPseudoType (xLAM / ToolACE parameter types → JSON Schema)', () => {
+  it.each([
+    ['str', { type: 'string' }, false],
+    ['int', { type: 'integer' }, false],
+    ['float, optional', { type: 'number' }, true],
+    ['bool', { type: 'boolean' }, false],
+    ['dict', { type: 'object' }, false],
+    ['Dict[str, Any]', { type: 'object' }, false],
+    ['List[int]', { type: 'array', items: { type: 'integer' } }, false],
+    ['List[List[str]]', { type: 'array', items: { type: 'array', items: { type: 'string' } } }, false],
+    ['list', { type: 'array' }, false],
+    ['Optional[str]', { type: 'string' }, true],
+    ['Union[int, str]', { type: ['integer', 'string'] }, false],
+    ['Union[int, None]', { type: 'integer' }, true],
+    ['int or str', { type: ['integer', 'string'] }, false],
+    ["Literal['a', 'b']", { enum: ['a', 'b'] }, false],
+    ['Any', {}, false],
+    ['typing.List[float]', { type: 'array', items: { type: 'number' } }, false],
+  ])('%s', (text, schema, optional) => {
+    expect(mapPseudoType(text)).toEqual({ schema, optional });
+  });
+
+  it.each(['callable', 'List[Foo]', 'np.ndarray', 'List[int'])('leaves %s unmapped', (text) => {
+    expect(mapPseudoType(text)).toBeUndefined();
+  });
+
+  it('maps pseudo-types inside a JSON-Schema document (ToolACE type: dict)', () => {
+    const row = {
+      query: 'q',
+      tools: [{ name: 'f', parameters: { type: 'dict', properties: { ids: { type: 'List[int]' } }, required: ['ids'] } }],
+      answers: [{ name: 'f', arguments: { ids: [1] } }],
+    };
+    const { conversation } = importRow(row, 'xlam');
+    expect(conversation!.tools[0]!.function.parameters).toEqual({ type: 'object', properties: { ids: { type: 'array', items: { type: 'integer' } } }, required: ['ids'] });
+  });
+});
+
+describe('hermes-text specifics', () => {
+  it('reads tools written one object after another inside <tools>', () => {
+    const system = '<tools> {"type": "function", "function": {"name": "a"}} {"type": "function", "function": {"name": "b", "parameters": {"type": "object", "properties": {}}}} </tools>';
+    const { conversation } = importRow({ conversations: [{ from: 'system', value: system }, { from: 'human', value: 'x' }] }, 'hermes-text');
+    expect(conversation!.tools.map((t) => t.function.name)).toEqual(['a', 'b']);
+    expect(conversation!.messages).toEqual([{ role: 'user', content: 'x' }]);
+  });
+
+  it('does not end a call at a </tool_call> the model never closed, and keeps the row out', () => {
+    const { conversation, issues } = importRow({ conversations: [{ from: 'gpt', value: '<tool_call>{"name": "a", "arguments": {}}' }] }, 'hermes-text');
+    expect(conversation).toBeNull();
+    expect(issues.map((i) => i.code)).toEqual(['IMPORT_BAD_CALL']);
+  });
+});
+
+describe('sharegpt variants', () => {
+  it('reads LLaMA-Factory rows written with messages/role/content tags', () => {
+    const row = { messages: [{ role: 'user', content: 'Hi' }, { role: 'assistant', content: 'Hello' }] };
+    expect(importRow(row, 'sharegpt').conversation).toEqual({
+      messages: [{ role: 'user', content: 'Hi' }, { role: 'assistant', content: 'Hello' }],
+      tools: [],
+    });
+  });
+
+  it('pairs a single observation with the first of several parallel calls and warns about the rest', () => {
+    const row = {
+      conversations: [
+        { from: 'human', value: 'a and b' },
+        { from: 'function_call', value: '[{"name": "a", "arguments": {}}, {"name": "b", "arguments": {}}]' },
+        { from: 'observation', value: 'only one result' },
+        { from: 'gpt', value: 'done' },
+      ],
+    };
+    const { conversation, issues } = importRow(row, 'sharegpt');
+    expect(conversation!.messages[2]).toEqual({ role: 'tool', content: 'only one result', tool_call_id: 'call_1', name: 'a' });
+    expect(issues.map((i) => [i.code, i.severity, i.path])).toEqual([['IMPORT_RESULT_COUNT', 'warning', 'conversations[3].value']]);
   });
 });

@@ -70,6 +70,13 @@ describe('byte offsets with the real Qwen3 tokenizer', async () => {
     expect(qwen3.specialTokens.eos_token).toBe('<|im_end|>');
   });
 
+  it('also takes the path of tokenizer.json itself, and fails with a ChatfmtError on a folder without one', async () => {
+    const byFile = await loadTokenizer(join(qwen3Dir, 'tokenizer.json'));
+    expect(byFile.encode('<think>').ids).toEqual(qwen3.encode('<think>').ids);
+    expect(byFile.specialTokens.eos_token).toBe('<|im_end|>');
+    await expect(loadTokenizer(import.meta.dirname)).rejects.toMatchObject({ code: 'INPUT_INVALID' });
+  });
+
   it.each([
     ['chatml with tools', '<|im_start|>user\nWeather in Paris?<|im_end|>\n<|im_start|>assistant\n<think>\nok\n</think>\n\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call><|im_end|>\n'],
     ['cjk and emoji', '世界 🎉🎉 naïve café — “quotes”'],

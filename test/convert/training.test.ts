@@ -15,6 +15,7 @@ import {
   type ImportedConversation,
   type TrainingRecord,
 } from '../../src/index.js';
+import { hasShared, sharedInputs } from '../helpers/shared.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const root = join(import.meta.dirname, '../..');
@@ -133,6 +134,22 @@ describe('span methods agree', async () => {
       expect(diffed.record!.text).toBe(marked.text);
       expect(diffed.record!.spans).toEqual(marked.spans);
     }
+  });
+
+  // 20 shared conversations × 10 families: wherever the diff is exact (the prompt, or the turn's header, precedes
+  // the turn), it must find what the template's generation blocks mark.
+  it.skipIf(!hasShared)('agree on every shared input conversation for every family', () => {
+    let rendered = 0;
+    for (const { stem, path } of sharedInputs()) {
+      const conversation = { tools: [], ...(JSON.parse(readFileSync(path, 'utf8')) as Conversation) };
+      for (const family of familyIds) {
+        const { issues } = toTrainingRecord(conversation, { family, checkPrefix: false, now: new Date('2025-01-15T12:00:00Z') });
+        if (issues.some((i) => i.code === 'CONVERT_RENDER_FAILED')) continue;
+        rendered++;
+        expect(issues.filter((i) => i.code !== 'CONVERT_NO_ASSISTANT'), `${stem} × ${family}`).toEqual([]);
+      }
+    }
+    expect(rendered).toBeGreaterThan(150);
   });
 
   it('reports a template whose generation blocks leave out the end-of-turn token', () => {

@@ -37,8 +37,8 @@ export const wireTools: Tool[] = names.map((name) => ({
 }));
 
 // Prose never contains '<', so it cannot form a marker; values may (they sit inside a call).
-const proseChars = fc.constantFrom(...'abc xyz.,:;!?{}[]"\'\\/=-_\n\té🎉世'.split(''), ' ', '\n');
-const valueChars = fc.constantFrom(...'abc <>{}[]"\'\\/:,=_-\n\té🎉世'.split(''), '</b>', '<tool_call>', '<think>', '<|im_end|>'.slice(0, 4));
+const proseChars = fc.constantFrom(...Array.from('abc xyz.,:;!?{}[]"\'\\/=-_\n\té🎉世'));
+const valueChars = fc.constantFrom(...Array.from('abc <>{}[]"\'\\/:,=_-\n\té🎉世'), '</b>', '<tool_call>', '<think>', '<|im');
 
 export const proseArbitrary = fc
   .array(proseChars, { minLength: 1, maxLength: 24 })
@@ -79,12 +79,9 @@ interface FamilyWriter {
   reasoning?: (text: string) => { prefix?: string; text: string };
   calls: (calls: WireCall[], firstIndex: number) => string;
   text?: (text: string) => string;
-  /** How content pieces join (harmony joins messages with a newline). */
-  joiner?: string;
   /** Values must survive the XML codecs: no close tags, no edge newlines where no padding exists. */
   xmlValues?: 'padded' | 'bare';
   kimiIds?: boolean;
-  start?: string;
 }
 
 const hermes = (calls: WireCall[]) =>
@@ -123,8 +120,6 @@ export const wireFamilies: Record<string, FamilyWriter> = {
     reasoning: (text) => ({ text: `<think>${text}</think>` }),
   },
   'gpt-oss': {
-    joiner: '\n',
-    start: '',
     text: (text) => `<|start|>assistant<|channel|>final<|message|>${text}<|end|>`,
     calls: (calls) =>
       calls
@@ -193,7 +188,8 @@ export function writeWire(family: string, message: WireMessage): WireCase {
       textSinceCall = false;
     }
   }
-  const content = pieces.join(writer.joiner ?? '');
+  // Trimmed pieces, no separator: the cross-family content convention (FORMATS §0.8).
+  const content = pieces.join('');
   return {
     completion,
     ...(prefix !== undefined ? { prefix } : {}),

@@ -275,3 +275,43 @@ describe('streaming', () => {
     }
   });
 });
+
+describe('section edge cases', () => {
+  it('a section opener followed by prose is text, kept verbatim', () => {
+    const r = parseEverywhere('Let me look that up.<｜tool▁calls▁begin｜>get_weather', { family: 'deepseek-v3.1' });
+    expect(r.content).toBe('Let me look that up.<｜tool▁calls▁begin｜>get_weather');
+    const closed = '<｜tool▁calls▁begin｜>foo<｜tool▁sep｜>{"x":1}<｜tool▁calls▁end｜>';
+    expect(parseEverywhere(closed, { family: 'deepseek-v3.1' }).content).toBe(closed);
+  });
+
+  it('noise between a section opener and its first call is content; the markers are not', () => {
+    const r = parseEverywhere(
+      'Hi. <|tool_calls_section_begin|> noise <|tool_call_begin|>functions.f:0<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>',
+      { family: 'kimi-k2' },
+    );
+    expect(r.content).toBe('Hi. noise');
+    expect(r.tool_calls.map((c) => c.id)).toEqual(['functions.f:0']);
+  });
+
+  it('a Kimi id without a name is not a call', () => {
+    const r = parseEverywhere(
+      '<|tool_calls_section_begin|><|tool_call_begin|>functions.bad.0<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_call_begin|>functions.ok:1<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>',
+      { family: 'kimi-k2' },
+    );
+    expect(r.tool_calls.map((c) => c.function.name)).toEqual(['ok']);
+    expect(r.diagnostics.map((d) => d.code)).toEqual(['PARSE_BAD_CALL_SYNTAX']);
+    expect(r.content).toContain('functions.bad.0');
+  });
+
+  it('calls without a section opener (and the short R1 opener) still parse', () => {
+    const r = parseEverywhere('<｜tool▁calls｜>function<｜tool▁sep｜>f\n```json\n{"a": 1}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>', { family: 'deepseek-r1', prefix: '' });
+    expect(calls(r)).toEqual([['f', { a: 1 }]]);
+    expect(r.content).toBeNull();
+  });
+
+  it('a stop string inside a call is a truncation, and stop strings elsewhere vanish', () => {
+    const r = parseEverywhere('<tool_call>\n{"name": "f", "arguments": {"a": 1<|im_end|>', { family: 'qwen3' });
+    expect(r.diagnostics.map((d) => d.code)).toEqual(['PARSE_TRUNCATED_CALL']);
+    expect(parseEverywhere('Hello<|im_end|> world<|endoftext|>', { family: 'qwen3' }).content).toBe('Hello world');
+  });
+});

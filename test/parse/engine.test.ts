@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { INVALID, JsonValueScanner, NEED_MORE } from '../../src/parse/engine/json-scan.js';
 import { MarkerSet } from '../../src/parse/engine/markers.js';
@@ -79,6 +80,34 @@ describe('JsonValueScanner', () => {
     expect(new JsonValueScanner().scan('{"a": "x\\', 0, false)).toBe(NEED_MORE);
     expect(scanInChunks('{"a": "x\\"}"}', 1)).toBe(13);
     expect(new JsonValueScanner().scan('{"a": {"b": 1}', 0, true)).toBe(NEED_MORE);
+  });
+
+  it('is a strict validator: agrees with JSON.parse on arbitrary JSON-like text', () => {
+    const token = fc.constantFrom('{', '}', '[', ']', ':', ',', ' ', '"a"', '"\\u00e9"', '"\\q"', '"\u0001"', '0', '01', '-', '1.5e+3', '1.', 'true', 'tru', 'null', '"x');
+    const validByParse = (text: string) => {
+      try {
+        JSON.parse(text);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    fc.assert(
+      fc.property(fc.oneof(fc.json(), fc.array(token, { maxLength: 12 }).map((t) => t.join(''))), (text) => {
+        const end = new JsonValueScanner().scan(text, 0, true);
+        const byScanner = end >= 0 && /^[ \t\n\r]*$/.test(text.slice(end));
+        expect(byScanner).toBe(validByParse(text));
+      }),
+      { seed: 42, numRuns: 3000 },
+    );
+  });
+
+  it('rejects what JSON rejects, at the offending character', () => {
+    for (const [text, at] of [['{"a": 01}', 7], ['{"a": tru}', 9], ['{"a" 1}', 5], ['{"a": [1,]}', 9], ['{"a": 1,}', 8], ['{"a": [1}', 8], ['{"a": "\\x"}', 8]] as const) {
+      const scanner = new JsonValueScanner();
+      expect(scanner.scan(text, 0, true), text).toBe(INVALID);
+      expect(scanner.errorAt, text).toBe(at);
+    }
   });
 
   it('ends a bare primitive at its delimiter or at the end of output', () => {

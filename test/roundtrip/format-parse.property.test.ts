@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { familyIds, formatTurn, parse, type FamilyId, type Message } from '../../src/index.js';
+import { keepsWithCalls } from '../helpers/template-facts.js';
 
 // parse(formatCompletion(m)) == m over generated messages: unicode, nested arguments, and strings
 // holding every family's markers. Values are normalised the way the formats themselves normalise
@@ -11,12 +12,15 @@ const markers = [
   '<|channel|>', '<|message|>', '<|call|>', '<|end|>', '<arg_key>', '</arg_value>', '<seed:tool_call>', '<seed:eos>', '<|im_end|>',
 ];
 
-/** Markers a family cannot carry inside a raw (unescaped) value of its own syntax. */
+/**
+ * Markers a family cannot carry inside a raw (unescaped) value of its own syntax. Hermes, Qwen2.5
+ * and Qwen3-Coder parsers also read <think> blocks, because Qwen3.5 and fine-tunes emit them.
+ */
 const ownMarkers: Record<FamilyId, string[]> = {
-  hermes: ['<tool_call>', '</tool_call>', '<|im_end|>'],
-  'qwen2.5': ['<tool_call>', '</tool_call>', '<|im_end|>'],
+  hermes: ['<tool_call>', '</tool_call>', '<think>', '</think>', '<|im_end|>'],
+  'qwen2.5': ['<tool_call>', '</tool_call>', '<think>', '</think>', '<|im_end|>'],
   qwen3: ['<tool_call>', '</tool_call>', '<think>', '</think>', '<|im_end|>'],
-  'qwen3-coder': ['<tool_call>', '</tool_call>', '<function=f>', '</parameter>', '<parameter=x>', '<|im_end|>'],
+  'qwen3-coder': ['<tool_call>', '</tool_call>', '<function=f>', '</parameter>', '<parameter=x>', '<think>', '</think>', '<|im_end|>'],
   'deepseek-v3.1': ['<｜tool▁calls▁begin｜>', '<｜tool▁sep｜>', '<｜end▁of▁sentence｜>', '</think>', '<think>'],
   'deepseek-r1': ['<｜tool▁calls▁begin｜>', '<｜tool▁sep｜>', '<｜end▁of▁sentence｜>', '</think>', '<think>'],
   'kimi-k2': ['<|tool_calls_section_begin|>', '<|tool_call_begin|>', '<think>', '</think>', '<|im_end|>'],
@@ -30,6 +34,7 @@ const tools = [
     type: 'function' as const,
     function: {
       name: 'act',
+      description: 'Do something.',
       parameters: {
         type: 'object',
         properties: { text: { type: 'string' }, count: { type: 'integer' }, flag: { type: 'boolean' }, options: { type: 'object' }, items: { type: 'array' } },
@@ -62,18 +67,19 @@ function argsArb(family: FamilyId) {
 describe('parse(formatCompletion(m)) == m', () => {
   for (const family of familyIds) {
     it(family, () => {
-      const single = family === 'gpt-oss';
+      const keeps = keepsWithCalls[family];
+      const single = keeps.calls === 1;
       fc.assert(
         fc.property(textArb(family), fc.array(argsArb(family), { minLength: 1, maxLength: single ? 1 : 3 }), (content, argsList) => {
           const message: Message = {
             role: 'assistant',
-            content: single ? '' : content,
+            content: keeps.content ? content : '',
             tool_calls: argsList.map((args, index) => ({ id: `functions.act:${index}`, type: 'function', function: { name: 'act', arguments: args } })),
           };
           const { prompt, completion } = formatTurn(message, { family, tools });
           const parsed = parse(completion, { family, tools, prefix: prompt });
           expect(parsed.diagnostics).toEqual([]);
-          expect(parsed.content).toBe(single ? null : content);
+          expect(parsed.content).toBe(keeps.content ? content : null);
           expect(parsed.tool_calls.map((c) => JSON.parse(c.function.arguments))).toEqual(argsList);
         }),
         { numRuns: 40, seed: 20261122 },

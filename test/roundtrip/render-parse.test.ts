@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { familyIds, formatTurn, parse, type FamilyId, type Message } from '../../src/index.js';
+import { familyIds, formatTurn, parse, type Message } from '../../src/index.js';
+import { keepsWithCalls } from '../helpers/template-facts.js';
 
 // The parse issue's acceptance test: render a conversation whose last assistant turn has reasoning,
 // content and tool calls, cut out the assistant's generated text, parse it with the prompt as the
@@ -29,28 +30,10 @@ const calls = [
   { name: 'get_time', arguments: { tz: 'Europe/Paris' } },
 ];
 
-/**
- * What each family's template keeps of a final assistant turn (facts of the official templates):
- * DeepSeek drops reasoning from history; gpt-oss writes one call per message and either analysis
- * or content next to it; Hermes/Qwen2.5/Qwen3-Coder have no reasoning channel.
- */
-const keeps: Record<FamilyId, { reasoning: boolean; content: boolean; calls: number }> = {
-  hermes: { reasoning: false, content: true, calls: 2 },
-  'qwen2.5': { reasoning: false, content: true, calls: 2 },
-  qwen3: { reasoning: true, content: true, calls: 2 },
-  'qwen3-coder': { reasoning: false, content: true, calls: 2 },
-  'deepseek-v3.1': { reasoning: false, content: true, calls: 2 },
-  'deepseek-r1': { reasoning: false, content: true, calls: 2 },
-  'kimi-k2': { reasoning: true, content: true, calls: 2 },
-  'gpt-oss': { reasoning: true, content: false, calls: 1 },
-  'glm-4.5': { reasoning: true, content: true, calls: 2 },
-  'seed-oss': { reasoning: true, content: true, calls: 2 },
-};
-
 describe('render → parse round trip for every family', () => {
   for (const family of familyIds) {
     it(family, () => {
-      const expected = keeps[family];
+      const expected = keepsWithCalls[family];
       const chosen = calls.slice(0, expected.calls);
       const message: Message = {
         role: 'assistant',

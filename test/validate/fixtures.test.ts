@@ -4,16 +4,21 @@ import { describe, expect, it } from 'vitest';
 import { validateDataset } from '../../src/index.js';
 import { cli, collect, datasets, pairs, readReport, tempDir } from './helpers.js';
 
-// Each invalid/<name>.jsonl has a sidecar <name>.expected.json: extra CLI args and every expected [line, code].
-const invalid = readdirSync(join(datasets, 'invalid')).filter((f) => f.endsWith('.expected.json'));
+// Each invalid/<name>.jsonl (and template/<name>.jsonl, checked with a family) has a sidecar
+// <name>.expected.json: extra CLI args and every expected [line, code].
+const invalid = ['invalid', 'template'].flatMap((folder) =>
+  readdirSync(join(datasets, folder))
+    .filter((f) => f.endsWith('.expected.json'))
+    .map((f) => join(folder, f)),
+);
 const valid = readdirSync(join(datasets, 'valid'));
 const dir = tempDir();
 
 describe('planted faults', () => {
   it.each(invalid)('%s: the CLI reports exactly the planted issues and exits 1', async (sidecar) => {
-    const { args, expected } = JSON.parse(readFileSync(join(datasets, 'invalid', sidecar), 'utf8')) as { args: string[]; expected: Array<[number, string]> };
-    const data = join(datasets, 'invalid', sidecar.replace('.expected.json', '.jsonl'));
-    const report = join(dir, `${sidecar}.report.jsonl`);
+    const { args, expected } = JSON.parse(readFileSync(join(datasets, sidecar), 'utf8')) as { args: string[]; expected: Array<[number, string]> };
+    const data = join(datasets, sidecar.replace('.expected.json', '.jsonl'));
+    const report = join(dir, `${sidecar.replace('/', '-')}.report.jsonl`);
     const result = await cli(['--workers', '1', '--report', report, ...args, data]);
     expect(result.err).toBe('');
     expect(result.code).toBe(1);

@@ -10,6 +10,7 @@ import type { LoadedTemplate } from '../../render/types.js';
 import { EXIT, UserError, type IO } from '../io.js';
 import { parseNow } from '../read-input.js';
 import type { CommandRegistrar } from './index.js';
+import { collect, parseVariables } from './render.js';
 
 interface ConvertFlags {
   from: string;
@@ -21,6 +22,7 @@ interface ConvertFlags {
   output?: string;
   report?: string;
   prefixCheck: boolean;
+  var: string[];
   now?: string;
 }
 
@@ -65,6 +67,7 @@ export const register: CommandRegistrar = (program, io, state) => {
     .option('-o, --output <file>', 'write the converted rows here (default: stdout)')
     .option('--report <file>', 'write every issue as one JSON line')
     .option('--no-prefix-check', 'skip the check for templates that rewrite earlier turns (one render per message)')
+    .option('--var <key=value>', 'template variable, e.g. enable_thinking=false; JSON when it parses, else a string (repeatable)', collect, [])
     .option('--now <iso>', 'clock for strftime_now (UTC unless a zone is given)')
     .addHelpText('after', HELP)
     .action(async (file: string, flags: ConvertFlags) => {
@@ -96,14 +99,19 @@ async function runConvert(file: string, flags: ConvertFlags, io: IO): Promise<nu
   if (!isImportShape(flags.from)) throw new UserError(`unknown shape "${flags.from}"`);
   const target = await resolveTarget(flags, io);
   const now = parseNow(flags.now);
+  const variables = parseVariables(flags.var);
   const source = file === '-' ? '-' : resolve(io.cwd, file);
+  const rows = importDataset(source, { from: flags.from as ImportShape, stdin: io.stdin });
+  // Read the first row before creating any output file, so a missing or unreadable input leaves nothing behind.
+  const first = await rows.next();
   const output = openSink(flags.output, io);
   const report = flags.report === undefined ? undefined : openSink(flags.report, io);
   const counts = { rows: 0, written: 0, failed: 0, warnings: 0 };
   const shown: ConvertIssue[] = [];
   const byCode = new Map<string, number>();
   try {
-    for await (const row of importDataset(source, { from: flags.from as ImportShape, stdin: io.stdin })) {
+    for (let next = first; !next.done; next = await rows.next()) {
+      const row = next.value;
       counts.rows++;
       const issues = [...row.issues];
       let out: unknown = null;
@@ -114,6 +122,7 @@ async function runConvert(file: string, flags: ConvertFlags, io: IO): Promise<nu
           tokenizer: target.tokenizer,
           trainOn: flags.trainOn,
           checkPrefix: flags.prefixCheck,
+          variables,
           now,
           line: row.line,
         });

@@ -136,7 +136,7 @@ function toConversation(value: unknown): Conversation {
   return record as Conversation;
 }
 
-function parseVariables(pairs: string[]): Record<string, unknown> | undefined {
+export function parseVariables(pairs: string[]): Record<string, unknown> | undefined {
   if (pairs.length === 0) return undefined;
   const variables: Record<string, unknown> = {};
   for (const pair of pairs) {
@@ -154,6 +154,6 @@ function parseVariables(pairs: string[]): Record<string, unknown> | undefined {
   return variables;
 }
 
-function collect(value: string, previous: string[]): string[] {
+export function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }

@@ -11,7 +11,7 @@ const roles = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'func
  * Imports an OpenAI fine-tuning row. Messages pass through with their extra keys (`weight`, `reasoning_content`, …);
  * what is normalised: dict `arguments` become JSON strings, calls without ids get ids and id-less results are paired
  * with them in order, legacy `functions` / `function_call` / `role: "function"` become tools / tool_calls / tool.
- * Deeper checks (id matching, schemas) are validate's job.
+ * A row's `chat_template_kwargs` (TRL) is kept. Deeper checks (id matching, schemas) are validate's job.
  */
 export function importOpenAi(row: unknown, line: number): ImportResult {
   const issues: ConvertIssue[] = [];
@@ -26,7 +26,10 @@ export function importOpenAi(row: unknown, line: number): ImportResult {
     const message = importMessage(value, `messages[${index}]`, ledger, line, issues);
     if (message) messages.push(message);
   });
-  return finish(messages, tools as FunctionTool[], issues);
+  const result = finish(messages, tools as FunctionTool[], issues);
+  // TRL's per-row template arguments (enable_thinking, …) travel with the conversation.
+  if (result.conversation && isPlainObject(row.chat_template_kwargs)) result.conversation.chat_template_kwargs = row.chat_template_kwargs;
+  return result;
 }
 
 function importMessage(value: unknown, path: string, ledger: CallLedger, line: number, issues: ConvertIssue[]): Message | undefined {

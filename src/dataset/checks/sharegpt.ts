@@ -87,6 +87,7 @@ export function viewShareGPTRow(row: Record<string, unknown>, line: number): { v
   const view: RowView = {
     turns,
     tools: declared?.views,
+    toolsKey: declared ? (typeof row.tools === 'string' ? row.tools : JSON.stringify(row.tools)) : '',
     toolsUnreadable: issues.length > issuesBefore,
     toolsPath: 'tools',
     idsImplicit: true,

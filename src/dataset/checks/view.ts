@@ -41,6 +41,8 @@ export interface RowView {
   turns: TurnView[];
   /** Declared function tools; undefined when the row declares none at all. */
   tools: ToolView[] | undefined;
+  /** JSON text of the declarations as written: rows repeating the same tools share one checked declaration set. */
+  toolsKey: string;
   /** True when tools were given but could not be read (already reported); skips declared-name checks. */
   toolsUnreadable?: boolean;
   /** Path where tools are declared (for "no tools declared" issues). */
@@ -90,15 +92,40 @@ export function viewOpenAIRow(row: Record<string, unknown>): RowView {
   return {
     turns,
     tools,
+    toolsKey: tools ? `${JSON.stringify(row.tools) ?? ''}\u0000${JSON.stringify(row.functions) ?? ''}` : '',
     toolsPath: 'tools',
     idsImplicit: false,
     hasAssistant,
-    conversation: {
-      messages: messages as Message[],
-      ...(Array.isArray(row.tools) ? { tools: row.tools as Tool[] } : {}),
-    },
+    conversation: renderableConversation(row, messages),
     messagePath: (index) => joinPath('messages', index),
   };
+}
+
+/**
+ * The conversation a chat template gets. Chat templates know only `tool_calls`/`tool`, so the legacy OpenAI
+ * `function_call`/`function`/`functions` form is rewritten into it (a copy; only when present).
+ */
+function renderableConversation(row: Record<string, unknown>, messages: unknown[]): { messages: Message[]; tools?: Tool[] } {
+  const legacy = messages.some((m) => isPlainObject(m) && (m.role === 'function' || isPlainObject(m.function_call)));
+  const converted = !legacy
+    ? (messages as Message[])
+    : messages.map((m) => {
+        if (!isPlainObject(m)) return m as Message;
+        if (m.role === 'function') {
+          const { role: _role, ...rest } = m;
+          return { ...rest, role: 'tool' } as Message;
+        }
+        if (m.role === 'assistant' && isPlainObject(m.function_call) && m.tool_calls === undefined) {
+          const { function_call: call, ...rest } = m;
+          return { ...rest, tool_calls: [{ type: "function", function: call }] } as unknown as Message;
+        }
+        return m as Message;
+      });
+  let tools = Array.isArray(row.tools) ? (row.tools as Tool[]) : undefined;
+  if (Array.isArray(row.functions) && row.functions.length > 0) {
+    tools = [...(tools ?? []), ...row.functions.map((fn) => ({ type: 'function', function: fn }) as Tool)];
+  }
+  return { messages: converted, ...(tools ? { tools } : {}) };
 }
 
 function callsOfMessage(message: Record<string, unknown>, index: number, base: string): CallView[] {

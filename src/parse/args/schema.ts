@@ -39,7 +39,7 @@ const typeAliases: Record<string, 'string' | TypedKind> = {
 const maxSchemaDepth = 32;
 
 export function admittedTypes(schema: JsonSchema | undefined): AdmittedTypes {
-  const result: AdmittedTypes = { anyString: false, stringValues: new Set(), typed: new Set() };
+  const result = emptyTypes();
   if (schema) collect(schema, result, 0);
   return result;
 }
@@ -48,31 +48,33 @@ export function isEmpty(admitted: AdmittedTypes): boolean {
   return !admitted.anyString && admitted.stringValues.size === 0 && admitted.typed.size === 0;
 }
 
+function emptyTypes(): AdmittedTypes {
+  return { anyString: false, stringValues: new Set(), typed: new Set() };
+}
+
 function collect(schema: JsonSchema, into: AdmittedTypes, depth: number): void {
   if (depth > maxSchemaDepth) return;
-  const own = ownTypes(schema);
+  // allOf narrows: a value must satisfy this node and every branch that says anything about types.
+  let own = ownTypes(schema);
+  if (Array.isArray(schema.allOf)) {
+    for (const branch of schema.allOf) {
+      if (!isSchema(branch)) continue;
+      const branchTypes = emptyTypes();
+      collect(branch, branchTypes, depth + 1);
+      if (!isEmpty(branchTypes)) own = own ? intersect(own, branchTypes) : branchTypes;
+    }
+  }
   if (own) merge(into, own);
+  // anyOf/oneOf widen (a sibling `type` is usually the same union written twice).
   for (const key of ['anyOf', 'oneOf'] as const) {
     const branches = schema[key];
     if (Array.isArray(branches)) for (const branch of branches) if (isSchema(branch)) collect(branch, into, depth + 1);
-  }
-  const allOf = schema.allOf;
-  if (Array.isArray(allOf)) {
-    // allOf narrows: a value must satisfy every branch that says anything about types.
-    let narrowed: AdmittedTypes | undefined = own;
-    for (const branch of allOf) {
-      if (!isSchema(branch)) continue;
-      const branchTypes = admittedTypes(branch);
-      if (isEmpty(branchTypes)) continue;
-      narrowed = narrowed ? intersect(narrowed, branchTypes) : branchTypes;
-    }
-    if (narrowed && narrowed !== own) merge(into, narrowed);
   }
 }
 
 /** The types one schema node states itself (`type`, else `enum`/`const`, else implied by keywords). */
 function ownTypes(schema: JsonSchema): AdmittedTypes | undefined {
-  const result: AdmittedTypes = { anyString: false, stringValues: new Set(), typed: new Set() };
+  const result = emptyTypes();
   const type = schema.type;
   const names = typeof type === 'string' ? [type] : Array.isArray(type) ? type : undefined;
   if (names) {

@@ -45,14 +45,18 @@ export function nameUntil(options: NameUntilOptions): HeaderReader {
 
 /** `<function=NAME>` (Qwen3-Coder, Seed-OSS), after optional whitespace. */
 export function functionTag(open = '<function=', close = '>'): HeaderReader {
-  const closer = new MarkerSet([close]);
+  // A name never spans a line or holds a tag: `<function=f\n<parameter=…` is a broken header.
+  const closer = new MarkerSet([close, '\n', '<']);
   return (buf, pos) => {
     const start = skipWhitespace(buf, pos);
     const head = buf.slice(start, start + open.length);
     if (head !== open.slice(0, head.length)) return { status: 'error', at: start, message: `expected ${open}NAME${close}` };
     if (head.length < open.length) return { status: 'more' };
     const read = readUntil(buf, start + open.length, closer);
-    if (read.status === 'found') return { status: 'ok', end: read.at + read.marker.length, name: read.text.trim() };
+    if (read.status === 'found') {
+      if (read.marker !== close) return { status: 'error', at: read.at, message: `${open}NAME without ${close}` };
+      return { status: 'ok', end: read.at + read.marker.length, name: read.text.trim() };
+    }
     return endOfHeader(read, `${open}NAME without ${close}`);
   };
 }

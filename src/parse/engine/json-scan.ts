@@ -2,105 +2,270 @@
 export const NEED_MORE = -1;
 export const INVALID = -2;
 
-const QUOTE = 34;
-const BACKSLASH = 92;
-
-/** Characters allowed outside strings in a JSON value: structure, whitespace, numbers, literals. */
-const OUTSIDE_STRING = new Uint8Array(128);
-for (const c of ' \t\n\r{}[]:,-+.0123456789') OUTSIDE_STRING[c.charCodeAt(0)] = 1;
-for (let c = 97; c <= 122; c++) OUTSIDE_STRING[c] = 1; // true, false, null (and letters JSON.parse rejects later)
-OUTSIDE_STRING[69] = 1; // exponent 'E'
-
-const PRIMITIVE = new Uint8Array(128);
-for (const c of '-+.0123456789E') PRIMITIVE[c.charCodeAt(0)] = 1;
-for (let c = 97; c <= 122; c++) PRIMITIVE[c] = 1;
-
 export type JsonValueKind = 'object' | 'array' | 'string' | 'primitive';
 
+// Parser states. Containers live on `stack` (OBJECT / ARRAY); strings, numbers and literals are
+// sub-machines that return to AFTER_VALUE.
+const VALUE = 0; // a value must follow (after ':' or ',' in an array, or at the start)
+const VALUE_OR_END = 1; // after '['
+const KEY_OR_END = 2; // after '{'
+const KEY = 3; // after ',' in an object
+const COLON = 4;
+const AFTER_VALUE = 5; // ',' or a closing bracket
+const STRING = 6;
+const NUMBER = 7;
+const LITERAL = 8;
+
+const OBJECT = 1;
+const ARRAY = 2;
+
+// Number sub-states; the accepting ones can end the number.
+const N_MINUS = 0;
+const N_ZERO = 1;
+const N_INT = 2;
+const N_DOT = 3;
+const N_FRAC = 4;
+const N_E = 5;
+const N_E_SIGN = 6;
+const N_EXP = 7;
+const ACCEPTING = [false, true, true, false, true, false, false, true];
+
+const LITERALS: Record<number, string> = { 116: 'true', 102: 'false', 110: 'null' };
+const SIMPLE_ESCAPES = new Uint8Array(128);
+for (const c of '"\\/bfnrt') SIMPLE_ESCAPES[c.charCodeAt(0)] = 1;
+
+function isJsonSpace(c: number): boolean {
+  return c === 32 || c === 10 || c === 13 || c === 9;
+}
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+function isHex(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70);
+}
+
 /**
- * Finds where one JSON value ends, incrementally: tracks nesting, string and escape state (so `{`,
- * `}` or a closing tag inside a string never confuse it) and rejects characters that cannot occur
- * outside strings (`<` of a marker, quotes of another kind). Exact validation is left to JSON.parse
- * on the complete value; this only has to find the end early and fail fast on garbage.
+ * An incremental, strict JSON validator for one value (RFC 8259 grammar): tracks nesting, string and
+ * escape state, number and literal syntax, so it finds where the value ends, early, without building
+ * it — `{`, `}` or a closing tag inside a string never confuse it (lessons vllm#21544, #10395), and a
+ * marker's `<` outside strings fails at once. Chunks may split anywhere, even inside an escape.
  */
 export class JsonValueScanner {
   kind: JsonValueKind | undefined;
-  /** Offset (in the buffer of the failing call) of the offending character after INVALID. */
+  /** Index (in the buffer of that call) of the offending character after INVALID. */
   errorAt = -1;
-  private depth = 0;
-  private inString = false;
-  private escape = false;
+  private readonly stack: number[] = [];
+  private state = VALUE;
+  /** Inside a string: 0 normal, 1 after a backslash, 2..5 reading \u hex digits. */
+  private escape = 0;
+  private numberState = N_MINUS;
+  private literal = '';
+  private literalAt = 0;
 
-  /** `buf[from]` must be the value's first character (or a continuation). */
+  /** Continues the scan at `buf[from]`; `final` = no more text will come (ends a bare number). */
   scan(buf: string, from: number, final: boolean): number {
-    let i = from;
     const n = buf.length;
+    let i = from;
     if (this.kind === undefined) {
       if (i >= n) return NEED_MORE;
       const c = buf.charCodeAt(i);
-      if (c === 123 || c === 91) {
-        this.kind = c === 123 ? 'object' : 'array';
-        this.depth = 1;
-        i++;
-      } else if (c === QUOTE) {
-        this.kind = 'string';
-        this.inString = true;
-        i++;
-      } else if (c < 128 && PRIMITIVE[c]) {
-        this.kind = 'primitive';
-      } else {
-        this.errorAt = i;
-        return INVALID;
-      }
-    }
-    if (this.kind === 'primitive') {
-      while (i < n) {
-        const c = buf.charCodeAt(i);
-        if (c >= 128 || !PRIMITIVE[c]) return i;
-        i++;
-      }
-      return final ? n : NEED_MORE;
+      this.kind = c === 123 ? 'object' : c === 91 ? 'array' : c === 34 ? 'string' : 'primitive';
     }
     while (i < n) {
-      if (this.inString) {
-        if (this.escape) {
-          this.escape = false;
-          i++;
+      const c = buf.charCodeAt(i);
+      switch (this.state) {
+        case STRING: {
+          i = this.scanString(buf, i);
+          if (i < 0) return this.fail(-i - 1);
+          if (this.state === STRING) return NEED_MORE;
+          if (this.stack.length === 0) return i;
+          continue;
         }
-        for (; i < n; i++) {
-          const c = buf.charCodeAt(i);
-          if (c === QUOTE) break;
-          if (c === BACKSLASH) {
-            if (i + 1 >= n) {
-              this.escape = true;
-              return NEED_MORE;
-            }
+        case NUMBER: {
+          const next = this.stepNumber(c);
+          if (next === 1) {
             i++;
+            continue;
           }
+          if (next === -1) return this.fail(i);
+          this.state = AFTER_VALUE;
+          if (this.stack.length === 0) return i;
+          continue;
         }
-        if (i >= n) return NEED_MORE;
+        case LITERAL:
+          if (c !== this.literal.charCodeAt(this.literalAt)) return this.fail(i);
+          i++;
+          if (++this.literalAt === this.literal.length) {
+            this.state = AFTER_VALUE;
+            if (this.stack.length === 0) return i;
+          }
+          continue;
+      }
+      if (isJsonSpace(c)) {
         i++;
-        this.inString = false;
-        if (this.kind === 'string') return i;
+        continue;
+      }
+      switch (this.state) {
+        case VALUE:
+        case VALUE_OR_END:
+          if (this.state === VALUE_OR_END && c === 93) {
+            i++;
+            if (this.close() === 0) return i;
+            continue;
+          }
+          if (!this.startValue(c)) return this.fail(i);
+          i++;
+          continue;
+        case KEY_OR_END:
+        case KEY:
+          if (this.state === KEY_OR_END && c === 125) {
+            i++;
+            if (this.close() === 0) return i;
+            continue;
+          }
+          if (c !== 34) return this.fail(i);
+          this.state = STRING;
+          this.escape = 0;
+          this.stack.push(-OBJECT); // marks "this string is a key"
+          i++;
+          continue;
+        case COLON:
+          if (c !== 58) return this.fail(i);
+          this.state = VALUE;
+          i++;
+          continue;
+        case AFTER_VALUE: {
+          const top = this.stack[this.stack.length - 1];
+          if (c === 44) this.state = top === OBJECT ? KEY : VALUE;
+          else if ((c === 125 && top === OBJECT) || (c === 93 && top === ARRAY)) {
+            i++;
+            if (this.close() === 0) return i;
+            continue;
+          } else return this.fail(i);
+          i++;
+          continue;
+        }
+      }
+    }
+    if (this.state === NUMBER && final && this.stack.length === 0 && ACCEPTING[this.numberState]) return n;
+    return NEED_MORE;
+  }
+
+  private fail(at: number): number {
+    this.errorAt = at;
+    return INVALID;
+  }
+
+  private startValue(c: number): boolean {
+    if (c === 123) {
+      this.stack.push(OBJECT);
+      this.state = KEY_OR_END;
+    } else if (c === 91) {
+      this.stack.push(ARRAY);
+      this.state = VALUE_OR_END;
+    } else if (c === 34) {
+      this.state = STRING;
+      this.escape = 0;
+    } else if (c === 45 || isDigit(c)) {
+      this.state = NUMBER;
+      this.numberState = c === 45 ? N_MINUS : c === 48 ? N_ZERO : N_INT;
+    } else if (LITERALS[c] !== undefined) {
+      this.state = LITERAL;
+      this.literal = LITERALS[c]!;
+      this.literalAt = 1;
+    } else return false;
+    return true;
+  }
+
+  /** Pops a container; returns the remaining depth. */
+  private close(): number {
+    this.stack.pop();
+    this.state = AFTER_VALUE;
+    return this.stack.length;
+  }
+
+  /** Scans string content from `i`; returns the index after it, or -(errorIndex + 1). */
+  private scanString(buf: string, i: number): number {
+    const n = buf.length;
+    while (i < n) {
+      if (this.escape === 1) {
+        const c = buf.charCodeAt(i);
+        if (c === 117) this.escape = 2;
+        else if (c < 128 && SIMPLE_ESCAPES[c]) this.escape = 0;
+        else return -(i + 1);
+        i++;
+        continue;
+      }
+      if (this.escape >= 2) {
+        if (!isHex(buf.charCodeAt(i))) return -(i + 1);
+        this.escape = this.escape === 5 ? 0 : this.escape + 1;
+        i++;
         continue;
       }
       for (; i < n; i++) {
         const c = buf.charCodeAt(i);
-        if (c === QUOTE) {
-          this.inString = true;
-          i++;
-          break;
-        }
-        if (c === 123 || c === 91) this.depth++;
-        else if (c === 125 || c === 93) {
-          if (--this.depth === 0) return i + 1;
-        } else if (c >= 128 || !OUTSIDE_STRING[c]) {
-          this.errorAt = i;
-          return INVALID;
-        }
+        if (c === 34 || c === 92) break;
+        if (c < 32) return -(i + 1);
       }
+      if (i >= n) break;
+      if (buf.charCodeAt(i) === 92) {
+        this.escape = 1;
+        i++;
+        continue;
+      }
+      i++;
+      // Closing quote: a key string goes on to ':', a value string is a finished value.
+      if (this.stack[this.stack.length - 1] === -OBJECT) {
+        this.stack.pop();
+        this.state = COLON;
+      } else this.state = AFTER_VALUE;
+      return i;
     }
-    return NEED_MORE;
+    return i;
+  }
+
+  /** 1: the character belongs to the number; 0: the number ended before it; -1: invalid. */
+  private stepNumber(c: number): number {
+    const digit = isDigit(c);
+    switch (this.numberState) {
+      case N_MINUS:
+        if (!digit) return -1;
+        this.numberState = c === 48 ? N_ZERO : N_INT;
+        return 1;
+      case N_ZERO:
+      case N_INT:
+        if (digit && this.numberState === N_INT) return 1;
+        if (digit) return -1;
+        if (c === 46) this.numberState = N_DOT;
+        else if (c === 101 || c === 69) this.numberState = N_E;
+        else return 0;
+        return 1;
+      case N_DOT:
+        if (!digit) return -1;
+        this.numberState = N_FRAC;
+        return 1;
+      case N_FRAC:
+        if (digit) return 1;
+        if (c === 101 || c === 69) {
+          this.numberState = N_E;
+          return 1;
+        }
+        return 0;
+      case N_E:
+        if (c === 43 || c === 45) {
+          this.numberState = N_E_SIGN;
+          return 1;
+        }
+        if (!digit) return -1;
+        this.numberState = N_EXP;
+        return 1;
+      case N_E_SIGN:
+        if (!digit) return -1;
+        this.numberState = N_EXP;
+        return 1;
+      default:
+        return digit ? 1 : 0;
+    }
   }
 }
 

@@ -5,7 +5,7 @@ import type { ArgsCodec, CallSink, Grammar } from './grammar.js';
 import type { MarkerSet } from './markers.js';
 import { StreamTrimmer, skipWhitespace } from './trim.js';
 
-type Mode = 'content' | 'reasoning' | 'section' | 'section-text' | 'header' | 'args' | 'tail' | 'skip' | 'after';
+type Mode = 'content' | 'reasoning' | 'section' | 'section-text' | 'header' | 'args' | 'tail' | 'skip' | 'after' | 'failing';
 
 /**
  * A call (or section) that opened inside open reasoning. It is a real call if reasoning never closes
@@ -41,10 +41,13 @@ class GrammarMachine implements ParserCore, CallSink {
   private absorbOpener = false;
   private tentative: Tentative | undefined;
   private inSection = false;
-  private sectionCalls = 0;
+  /** The open section held a call (so it is structure, not prose mentioning the opener). */
+  private sectionProven = false;
+  private sectionOpenLength = 0;
   /** Raw text of the open section or call, kept to restore it as content if it is not one. */
   private raw: string[] | undefined;
   private pendingWs = '';
+  private failure: { code: ParseCode; message: string } | undefined;
   /** Nothing but whitespace since the last call ended outside a section. */
   private justClosedCall = false;
   private callStart = 0;
@@ -134,17 +137,22 @@ class GrammarMachine implements ParserCore, CallSink {
         return this.argsStep(final);
       case 'skip':
         return this.text(this.m.skip, this.content, final);
+      case 'failing':
+        return this.decideFailure(final);
       case 'section-text':
-        return this.text(this.m.section, this.content, final);
+        // Noise before the section's first call is held: it is content if a call follows, and the
+        // section opener with it is restored verbatim if none does.
+        return this.text(this.m.section, this.sectionProven ? this.content : undefined, final);
     }
   }
 
   /** Free text up to the next marker of `markers`, holding back a possible partial marker. */
-  private text(markers: MarkerSet, channel: StreamTrimmer, final: boolean): boolean {
+  private text(markers: MarkerSet, channel: StreamTrimmer | undefined, final: boolean): boolean {
     const hit = markers.find(this.buf, this.pos);
     const limit = hit ? hit.at : final ? this.buf.length : markers.partialStart(this.buf, this.pos);
     if (limit > this.pos) {
-      const released = channel.push(this.consume(limit - this.pos));
+      const text = this.consume(limit - this.pos);
+      const released = channel ? channel.push(text) : '';
       if (released) {
         this.emit({ kind: channel === this.content ? 'content' : 'reasoning', text: released });
         this.justClosedCall = false;
@@ -173,6 +181,7 @@ class GrammarMachine implements ParserCore, CallSink {
   private onMarker(marker: string): void {
     const role = this.m.role.get(marker)!;
     const mode = this.mode;
+    if (mode === 'section-text' && !this.sectionProven) return this.endSectionNoise(role, marker);
     switch (role) {
       case 'stop':
         if (mode === 'after') this.commit();
@@ -222,7 +231,6 @@ class GrammarMachine implements ParserCore, CallSink {
           return;
         }
         this.consume(marker.length);
-        if (mode === 'skip') this.sectionCalls++;
         this.inSection = false;
         this.raw = undefined;
         return this.afterStructure();
@@ -232,7 +240,6 @@ class GrammarMachine implements ParserCore, CallSink {
           if (released) this.emit({ kind: 'content', text: released });
           this.raw = undefined;
           this.mode = this.inSection ? 'section' : 'content';
-          if (this.inSection) this.sectionCalls++;
           return;
         }
         return this.endCall(true);
@@ -249,20 +256,29 @@ class GrammarMachine implements ParserCore, CallSink {
       case 'tail':
         return this.failCall('PARSE_BAD_CALL_SYNTAX', 'unexpected text between the arguments and the call close');
       case 'section':
-        if (this.tentative) return this.draft(this.sectionCalls === 0 ? this.tentative.resume : this.tentative.length);
-        if (this.sectionCalls > 0) {
-          // Noise between calls is kept as content; later calls of the section still count.
-          this.mode = 'section-text';
-          return;
-        }
-        // A section opener followed by prose was not structure: its text stays, verbatim.
-        this.inSection = false;
-        this.mode = 'content';
-        this.restoreRaw();
+        if (this.tentative) return this.draft(this.sectionProven ? this.tentative.length : this.tentative.resume);
+        // Noise inside a section is kept as content; later calls of the section still count.
+        this.mode = 'section-text';
         return;
       default:
         return;
     }
+  }
+
+  /** A marker after noise that followed a section opener with no call yet. */
+  private endSectionNoise(role: string, marker: string): void {
+    if (role === 'call-open') {
+      const noise = (this.raw ?? []).join('').slice(this.sectionOpenLength);
+      const released = this.content.pushVerbatim(noise);
+      if (released) this.emit({ kind: 'content', text: released });
+      this.openCall(marker);
+      return;
+    }
+    // No call in this section: it was prose that mentions the opener; restore it all, verbatim.
+    if (role === 'section-close') this.consume(marker.length);
+    this.inSection = false;
+    this.restoreRaw();
+    this.mode = 'content';
   }
 
   private openSection(marker: string): void {
@@ -270,14 +286,16 @@ class GrammarMachine implements ParserCore, CallSink {
     this.pendingWs = this.tentative ? '' : this.content.takeHeld();
     this.raw = [];
     this.consume(marker.length);
+    this.sectionOpenLength = marker.length;
     if (this.tentative) this.tentative.resume = this.tentative.length;
     this.inSection = true;
-    this.sectionCalls = 0;
+    this.sectionProven = false;
     this.mode = 'section';
   }
 
   private openCall(marker: string): void {
     this.reasoningMayOpen = false;
+    if (this.inSection) this.sectionProven = true;
     if (!this.inSection) this.pendingWs = this.tentative ? '' : this.content.takeHeld();
     this.raw = [];
     this.callStart = this.base + this.pos;
@@ -293,7 +311,7 @@ class GrammarMachine implements ParserCore, CallSink {
     if (result.status === 'more') return false;
     if (result.status === 'error') {
       this.consume(Math.max(0, result.at - this.pos));
-      this.failCall('PARSE_BAD_CALL_SYNTAX', result.message);
+      this.failing('PARSE_BAD_CALL_SYNTAX', result.message);
       return true;
     }
     this.consume(result.end - this.pos);
@@ -313,7 +331,7 @@ class GrammarMachine implements ParserCore, CallSink {
     const result = this.codec!.feed(this.buf, this.pos, final, this);
     if (result.pos > this.pos) this.consume(result.pos - this.pos);
     if (result.status === 'more') return false;
-    if (result.status === 'error') this.failCall(result.code, result.message);
+    if (result.status === 'error') this.failing(result.code, result.message);
     else this.mode = 'tail';
     return true;
   }
@@ -328,7 +346,6 @@ class GrammarMachine implements ParserCore, CallSink {
     this.codec = undefined;
     this.raw = this.inSection ? this.raw : undefined;
     if (this.inSection) {
-      this.sectionCalls++;
       this.mode = 'section';
     } else {
       this.justClosedCall = true;
@@ -361,6 +378,26 @@ class GrammarMachine implements ParserCore, CallSink {
     this.codec = undefined;
     this.raw = undefined;
     this.mode = 'skip';
+  }
+
+  /** A call broke at `pos`; the reason is settled once it is known whether a stop string starts there. */
+  private failing(code: ParseCode, message: string): void {
+    this.failure = { code, message };
+    this.mode = 'failing';
+  }
+
+  private decideFailure(final: boolean): boolean {
+    if (!final && this.m.skip.couldStartAt(this.buf, this.pos)) return false;
+    let { code, message } = this.failure!;
+    const marker = this.m.skip.at(this.buf, this.pos);
+    if (marker !== undefined && this.m.role.get(marker) === 'stop') {
+      // Generation stopped where the call had to go on.
+      code = 'PARSE_TRUNCATED_CALL';
+      message = 'the output stopped inside a tool call';
+    }
+    this.failure = undefined;
+    this.failCall(code, message);
+    return true;
   }
 
   private restoreRaw(): void {
@@ -407,13 +444,18 @@ class GrammarMachine implements ParserCore, CallSink {
       case 'after':
         this.commit();
         return false;
+      case 'section-text':
+        if (!this.sectionProven) this.restoreRaw();
+        this.inSection = false;
+        this.mode = 'content';
+        return false;
       case 'section':
-        if (this.tentative && this.sectionCalls === 0) {
+        if (this.tentative && !this.sectionProven) {
           this.draft(this.tentative.resume);
           return true;
         }
         if (this.tentative) this.commit();
-        if (this.sectionCalls === 0) this.restoreRaw();
+        if (!this.sectionProven) this.restoreRaw();
         this.inSection = false;
         this.mode = 'content';
         return false;
@@ -460,5 +502,5 @@ class GrammarMachine implements ParserCore, CallSink {
 }
 
 function refusalMessage(code: ParseCode, name: string): string {
-  return code === 'PARSE_UNKNOWN_TOOL' ? `"${name}" is not a declared tool` : 'the call has no name';
+  return code === 'PARSE_UNKNOWN_TOOL' ? `"${name}" is not a declared tool` : 'the call header names no function';
 }

@@ -13,6 +13,8 @@ export class MarkerSet {
   readonly longest: number;
   private readonly leads: string[];
   private readonly byLead: Map<string, string[]>;
+  /** First code units of the markers, for a quick reject before any string work. */
+  private readonly leadCodes: Set<number>;
 
   constructor(markers: Iterable<string>) {
     const unique = [...new Set([...markers].filter((m) => m.length > 0))].sort((a, b) => b.length - a.length);
@@ -26,6 +28,7 @@ export class MarkerSet {
       else this.byLead.set(lead, [marker]);
     }
     this.leads = [...this.byLead.keys()];
+    this.leadCodes = new Set(this.leads.map((lead) => lead.charCodeAt(0)));
   }
 
   /** The earliest complete marker at or after `from`, or undefined. */
@@ -59,8 +62,8 @@ export class MarkerSet {
   partialStart(buf: string, from: number): number {
     const start = Math.max(from, buf.length - this.longest + 1);
     for (let i = start; i < buf.length; i++) {
-      const candidates = this.byLead.get(buf[i]!);
-      if (candidates && isPrefixOfAny(buf, i, candidates)) return i;
+      if (!this.leadCodes.has(buf.charCodeAt(i))) continue;
+      if (isPrefixOfAny(buf, i, this.byLead.get(buf[i]!)!)) return i;
     }
     return buf.length;
   }

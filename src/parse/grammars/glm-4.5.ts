@@ -5,7 +5,8 @@ import { nameUntil } from '../engine/headers.js';
 
 /**
  * `<tool_call>N\n<arg_key>K</arg_key>\n<arg_value>V</arg_value>\n</tool_call>` (FORMATS §5); GLM-4.7 drops
- * the newlines and allows `<tool_call>N</tool_call>`. Values are kept verbatim (no newline stripping).
+ * the newlines and allows `<tool_call>N</tool_call>`. Values keep their spaces; like the other XML-style
+ * families, exactly one wrapping newline is stripped at each end.
  */
 export const glm45Grammar: Grammar = {
   id: 'glm-4.5',
@@ -18,9 +19,10 @@ export const glm45Grammar: Grammar = {
     keyClose: '</arg_key>',
     valueOpen: '<arg_value>',
     valueClose: '</arg_value>',
-    valueImplicitEnds: ['<arg_key>', '</tool_call>'],
+    // Values are raw text that may hold any tag (even `</tool_call>`): only `</arg_value>` ends one.
+    valueImplicitEnds: [],
     argsEnd: [{ marker: '</tool_call>', consume: false }],
-    stripOneNewline: false,
+    stripOneNewline: true,
   }),
   stopStrings: familyInfo['glm-4.5'].stopStrings,
   defaultPrefix: '',

@@ -21,11 +21,22 @@ export const kimiK2Grammar: Grammar = {
   defaultPrefix: '',
 };
 
-/** `functions.NAME:IDX` → name NAME, id verbatim. Names may hold `-` and `.`; other ids name the call themselves. */
+/**
+ * `functions.NAME:IDX` (or `NAME:IDX`) → name NAME, id verbatim. Names may hold `-` and `.`. An id
+ * without `:IDX` or without a name (a bare counter) names no function: empty name, so not a call
+ * (vLLM skips such calls; chatfmt never guesses a name).
+ */
 function kimiId(text: string): { name: string; id?: string } {
   const colon = text.lastIndexOf(':');
-  const suffix = colon >= 0 ? text.slice(colon + 1) : '';
-  if (colon < 0 || suffix.length === 0 || !/^[0-9]+$/.test(suffix)) return { name: text };
+  if (colon < 0 || colon === text.length - 1 || !isDigits(text, colon + 1)) return { name: '' };
   const body = text.slice(0, colon);
   return { name: body.startsWith('functions.') ? body.slice('functions.'.length) : body, id: text };
+}
+
+function isDigits(text: string, from: number): boolean {
+  for (let i = from; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
 }

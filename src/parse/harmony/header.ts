@@ -141,7 +141,7 @@ const GLUED_TYPE = 'json';
 /**
  * Decides what a message is. `fixedRole` is the role the prompt opened (`<|start|>assistant`), if any.
  *
- * Choices (see the README section in index.ts):
+ * Choices (also summarised in index.ts):
  * - `functions.NAME` is a call on any channel (analysis calls: vllm PR#28139). With tools declared, an
  *   undeclared NAME is not a call (error); NAME + glued `json` resolves to NAME when only that is declared.
  *   Without tools, a trailing `json` glued to a letter or digit is stripped when the header has no

@@ -5,8 +5,8 @@
 //   completion begins in a header; after `<|message|>`, inside that message; after a terminator, between
 //   messages. A completion that itself starts with `<|start|>assistant` is fine.
 // - Channels: analysis → reasoning; final and recipient-less commentary → content. `to=functions.NAME`
-//   is a call on any channel. Several messages per completion; messages of one field join with "\n",
-//   each message's text trimmed at both ends.
+//   is a call on any channel. Several messages per completion; messages of one field concatenate in
+//   order, each message's text trimmed at both ends (the cross-family rule for text around calls).
 // - A call body is JSON, validated incrementally and streamed raw; markers inside its strings are text.
 //   It ends at `<|call|>`, `<|end|>`, `<|return|>` (or `<|start|>`/`<|channel|>`). Empty body with a
 //   terminator → `{}`. At the end of output a complete object is accepted (servers strip the `<|call|>`

@@ -16,7 +16,7 @@ export interface ScanResult {
   at: number;
 }
 
-// Parser states.
+// Parser states. START..AFTER_VALUE (and DONE) sit between tokens; `scan` relies on that order.
 const START = 0;
 const VALUE = 1;
 const VALUE_OR_CLOSE = 2;
@@ -99,12 +99,28 @@ export class JsonObjectScanner {
     this.endAt = -1;
     let i = from;
     while (i < to) {
-      const c = text.charCodeAt(i);
       const state = this.state;
+      let c = text.charCodeAt(i);
       if (state === STRING) {
-        if (c === 0x22) this.state = this.stringIsKey ? COLON : AFTER_VALUE;
-        else if (c === 0x5c) this.state = ESCAPE;
-        else if (c < 0x20) return { stop: 'error', at: i };
+        // Hot path: string bodies run in this tight loop.
+        while (c !== 0x22 && c !== 0x5c && c >= 0x20 && ++i < to) c = text.charCodeAt(i);
+        if (i === to) break;
+        if (c < 0x20) return { stop: 'error', at: i };
+        this.state = c === 0x5c ? ESCAPE : this.stringIsKey ? COLON : AFTER_VALUE;
+        i++;
+        continue;
+      }
+      if (state <= AFTER_VALUE || state === DONE) {
+        // Between tokens: skip JSON whitespace in a tight loop. Other Unicode spaces are allowed only
+        // around the object, where they are never forwarded.
+        while ((c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) && ++i < to) c = text.charCodeAt(i);
+        if (i === to) break;
+        if (c > 0x7f && (state === START || state === DONE) && isWhitespace(c)) {
+          i++;
+          continue;
+        }
+        if (c === 0x3c) return { stop: 'angle', at: i };
+        if (!this.structural(state, c, i)) return { stop: state === START ? 'not-object' : 'error', at: i };
         i++;
         continue;
       }
@@ -134,18 +150,9 @@ export class JsonObjectScanner {
         this.state = AFTER_VALUE; // the number ended; look at `c` again as what follows it
         continue;
       }
-      if (state === LITERAL) {
-        if (c !== this.literal.charCodeAt(this.literalPos)) return { stop: 'error', at: i };
-        if (++this.literalPos === this.literal.length) this.state = AFTER_VALUE;
-        i++;
-        continue;
-      }
-      if (c === 0x3c) return { stop: 'angle', at: i };
-      if (isWhitespace(c)) {
-        i++;
-        continue;
-      }
-      if (!this.structural(state, c, i)) return { stop: state === START ? 'not-object' : 'error', at: i };
+      // LITERAL
+      if (c !== this.literal.charCodeAt(this.literalPos)) return { stop: 'error', at: i };
+      if (++this.literalPos === this.literal.length) this.state = AFTER_VALUE;
       i++;
     }
     return { stop: 'end', at: to };

@@ -316,19 +316,20 @@ class HarmonyMachine implements ParserCore {
     const startAt = prefix.lastIndexOf(START);
     const terminatorAt = Math.max(prefix.lastIndexOf(END), prefix.lastIndexOf(RETURN), prefix.lastIndexOf(CALL));
     if (terminatorAt > startAt) return fallback;
-    if (startAt < 0) return fallback;
-    const tail = prefix.slice(startAt + START.length);
+    // Without `<|start|>` the prefix can still be the tail of an assistant header (`<|channel|>analysis<|message|>`).
+    const roleInTail = startAt >= 0;
+    const tail = roleInTail ? prefix.slice(startAt + START.length) : prefix;
     const messageAt = tail.indexOf(MESSAGE);
     if (messageAt < 0) {
-      const role = /^[A-Za-z0-9_.:-]+/.exec(tail)?.[0];
-      if (role === undefined) return this.header(0, false, undefined, 'header');
-      const lead = tail.slice(role.length);
-      const state = this.header(0, false, role, isBlank(lead) ? 'undecided' : 'header');
+      const role = roleInTail ? /^[A-Za-z0-9_.:-]+/.exec(tail)?.[0] : 'assistant';
+      const lead = tail.slice(roleInTail ? (role?.length ?? 0) : 0);
+      if (!roleInTail && startVerdict(lead) !== 'header') return fallback;
+      const state = this.header(0, false, role, role !== undefined && isBlank(lead) ? 'undecided' : 'header');
       state.lead = lead;
       return state;
     }
-    const header = parseHeader(tail.slice(0, messageAt), true);
-    const { route, problems } = routeMessage(header, undefined, this.options.tools);
+    const header = parseHeader(tail.slice(0, messageAt), roleInTail);
+    const { route, problems } = routeMessage(header, roleInTail ? undefined : 'assistant', this.options.tools);
     for (const problem of problems) this.problem(problem, [0, 0]);
     const bodySoFar = tail.slice(messageAt + MESSAGE.length);
     if (route.kind !== 'call') {
@@ -388,6 +389,7 @@ function startVerdict(text: string): 'undecided' | 'header' | 'text' {
   let i = 0;
   while (i < text.length && isWhitespace(text.charCodeAt(i))) i++;
   if (i === text.length) return 'undecided';
+  if (markerAt(text, i)) return 'header';
   const rest = text.length - i;
   if (rest >= 3) return text.startsWith('to=', i) ? 'header' : 'text';
   return 'to='.startsWith(text.slice(i)) ? 'undecided' : 'text';

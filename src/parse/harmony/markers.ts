@@ -12,6 +12,12 @@ export type Marker = typeof START | typeof END | typeof MESSAGE | typeof CHANNEL
 
 const MARKERS: readonly Marker[] = [START, END, MESSAGE, CHANNEL, CONSTRAIN, RETURN, CALL];
 const LONGEST = Math.max(...MARKERS.map((marker) => marker.length));
+// Markers by the character after `<|`, so a stray `<|` costs one lookup.
+const BY_THIRD_CHAR = new Map<number, Marker[]>();
+for (const marker of MARKERS) {
+  const key = marker.charCodeAt(2);
+  BY_THIRD_CHAR.set(key, [...(BY_THIRD_CHAR.get(key) ?? []), marker]);
+}
 const LT = 0x3c;
 const PIPE = 0x7c;
 
@@ -23,7 +29,8 @@ export function isTerminator(marker: Marker): boolean {
 /** The marker that begins exactly at `index`, if any. */
 export function markerAt(text: string, index: number): Marker | undefined {
   if (text.charCodeAt(index) !== LT || text.charCodeAt(index + 1) !== PIPE) return undefined;
-  for (const marker of MARKERS) if (text.startsWith(marker, index)) return marker;
+  const candidates = BY_THIRD_CHAR.get(text.charCodeAt(index + 2));
+  if (candidates) for (const marker of candidates) if (text.startsWith(marker, index)) return marker;
   return undefined;
 }
 

@@ -1,7 +1,7 @@
 import type { ArgsCodec, CallSink, CodecContext, CodecResult } from '../grammar.js';
 import { INVALID, JsonValueScanner, NEED_MORE, isPlainObject, tryParseJson } from '../json-scan.js';
 import { skipWhitespace } from '../trim.js';
-import { checkObject, streamValue } from './json-args.js';
+import { streamValue } from './json-args.js';
 
 type State = 'open' | 'key' | 'colon' | 'value' | 'comma';
 const ARGUMENT_KEYS = new Set(['arguments', 'parameters']);
@@ -37,12 +37,12 @@ export function hermesJson(_context: CodecContext): ArgsCodec {
     return end;
   };
 
-  const argsSink = {
-    args(text: string) {
-      if (started) sinkRef!.args(text);
-    },
-  };
   let sinkRef: CallSink | undefined;
+  /** Argument text goes out at once when the name is known, else it waits for the name. */
+  const emitArgs = (piece: string) => {
+    if (started) sinkRef!.args(piece);
+    else argParts.push(piece);
+  };
 
   return {
     feed(buf, pos, final, sink) {
@@ -86,9 +86,15 @@ export function hermesJson(_context: CodecContext): ArgsCodec {
               }
             }
             if (streamingArgs) {
-              const result = streamValue(value, argParts, buf, pos, final, argsSink);
+              const result = streamValue(value, buf, pos, final, emitArgs);
               if (result.status !== 'done') return result;
               pos = result.pos;
+            } else if (!isArgs && (key !== 'name' || started)) {
+              // Another key's value: validated and consumed as it arrives, then ignored.
+              const end = value.scan(buf, pos, final);
+              if (end === INVALID) return fail(value.errorAt, 'invalid JSON in the call object', 'PARSE_BAD_ARGS_JSON');
+              if (end === NEED_MORE) return { status: 'more', pos: buf.length };
+              pos = end;
             } else {
               const end = scanToken(buf, pos, final);
               if (end === NEED_MORE) return { status: 'more', pos };
@@ -122,8 +128,7 @@ export function hermesJson(_context: CodecContext): ArgsCodec {
       if (!inner.ok || !isPlainObject(inner.value)) {
         return { status: 'error', pos, code: 'PARSE_ARGS_NOT_OBJECT', message: 'the arguments are not a JSON object' };
       }
-      argParts.push((outer as { value: string }).value);
-      if (started) sink.args(argParts[0]!);
+      emitArgs((outer as { value: string }).value);
       return undefined;
     }
     if (key !== 'name' || started) return undefined;
@@ -133,15 +138,13 @@ export function hermesJson(_context: CodecContext): ArgsCodec {
     if (refused) return { status: 'error', pos, code: refused, message: `not a declared tool: ${parsed.value}` };
     started = true;
     if (argParts.length > 0) sink.args(argParts.join(''));
+    argParts.length = 0;
     return undefined;
   }
 
   function finish(pos: number, sink: CallSink): CodecResult {
     if (!started) return fail(pos, 'the call object has no "name"');
-    if (!argsSeen) {
-      sink.args('{}');
-      return { status: 'done', pos };
-    }
-    return checkObject(argParts.join(''), pos);
+    if (!argsSeen) sink.args('{}');
+    return { status: 'done', pos };
   }
 }

@@ -1,5 +1,5 @@
-import type { ArgsCodec, CallSink, CodecContext, CodecResult } from '../grammar.js';
-import { INVALID, JsonValueScanner, NEED_MORE, isPlainObject, tryParseJson } from '../json-scan.js';
+import type { ArgsCodec, CodecContext, CodecResult } from '../grammar.js';
+import { INVALID, JsonValueScanner, NEED_MORE } from '../json-scan.js';
 import { skipWhitespace } from '../trim.js';
 
 /**
@@ -8,7 +8,6 @@ import { skipWhitespace } from '../trim.js';
  */
 export function jsonArgs(context: CodecContext): ArgsCodec {
   let scanner: JsonValueScanner | undefined;
-  const parts: string[] = [];
   return {
     feed(buf, pos, final, sink): CodecResult {
       if (!scanner) {
@@ -25,41 +24,20 @@ export function jsonArgs(context: CodecContext): ArgsCodec {
         }
         scanner = new JsonValueScanner();
       }
-      return streamValue(scanner, parts, buf, pos, final, sink);
+      return streamValue(scanner, buf, pos, final, (piece) => sink.args(piece));
     },
   };
 }
 
-/** Streams one JSON object value; validates it with JSON.parse when it is complete. */
-export function streamValue(
-  scanner: JsonValueScanner,
-  parts: string[],
-  buf: string,
-  pos: number,
-  final: boolean,
-  sink: Pick<CallSink, 'args'> | undefined,
-): CodecResult {
+/** Streams one JSON value's own text as it is validated (the scanner is strict, so no re-parse is needed). */
+export function streamValue(scanner: JsonValueScanner, buf: string, pos: number, final: boolean, emit: (piece: string) => void): CodecResult {
   const end = scanner.scan(buf, pos, final);
   if (end === INVALID) {
     return { status: 'error', pos: scanner.errorAt, code: 'PARSE_BAD_ARGS_JSON', message: 'invalid JSON in the arguments' };
   }
   const stop = end === NEED_MORE ? buf.length : end;
-  if (stop > pos) {
-    const piece = buf.slice(pos, stop);
-    parts.push(piece);
-    sink?.args(piece);
-  }
-  if (end === NEED_MORE) return { status: 'more', pos: stop };
-  return checkObject(parts.join(''), stop);
-}
-
-export function checkObject(text: string, pos: number): CodecResult {
-  const parsed = tryParseJson(text);
-  if (!parsed.ok) return { status: 'error', pos, code: 'PARSE_BAD_ARGS_JSON', message: 'the arguments are not valid JSON' };
-  if (!isPlainObject(parsed.value)) {
-    return { status: 'error', pos, code: 'PARSE_ARGS_NOT_OBJECT', message: 'the arguments are not a JSON object' };
-  }
-  return { status: 'done', pos };
+  if (stop > pos) emit(stop - pos === buf.length ? buf : buf.slice(pos, stop));
+  return { status: end === NEED_MORE ? 'more' : 'done', pos: stop };
 }
 
 function notAnObject(c: string, pos: number): CodecResult {

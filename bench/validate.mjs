@@ -1,0 +1,112 @@
+#!/usr/bin/env node
+// Benchmark of `chatfmt validate` (not a test): generates a synthetic SFT dataset in a temp folder, then times
+// the CLI (from dist/, so run `npm run build` first) at 1 and 2 workers, schema-only and with --family qwen3
+// (render + round trip), and reports rows/s and the peak RSS of the whole process (worker threads included).
+// Usage: node bench/validate.mjs [--rows 200000] [--template-rows N] [--keep]
+// Prints markdown on stdout.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const flag = (name, fallback) => {
+  const at = args.indexOf(name);
+  return at === -1 ? fallback : Number(args[at + 1]);
+};
+const rows = flag('--rows', 200_000);
+const templateRows = flag('--template-rows', rows);
+
+const tools = [
+  { type: 'function', function: { name: 'get_weather', description: 'Get the weather for a city.', parameters: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } }, required: ['city'] } } },
+  { type: 'function', function: { name: 'search_docs', description: 'Search the documentation.', parameters: { type: 'object', properties: { query: { type: 'string' }, limit: { type: 'integer', minimum: 1 } }, required: ['query'] } } },
+];
+const cities = ['Paris', 'Tokyo', 'Lima', 'Oslo', 'Cairo', 'Quito', 'Hanoi', 'Perth'];
+
+/** Deterministic rows: mostly one or two tool calls, some plain chats, ~2% with a planted fault. */
+function row(k) {
+  const city = cities[k % cities.length];
+  const id = `call_${k}`;
+  const user = { role: 'user', content: `Row ${k}: what is the weather in ${city}, and find docs about topic ${k % 97}?` };
+  if (k % 7 === 0) return { messages: [user, { role: 'assistant', content: `Plain answer number ${k} about ${city}. `.repeat(3) }] };
+  const calls = [{ id, type: 'function', function: { name: 'get_weather', arguments: JSON.stringify({ city, unit: 'celsius' }) } }];
+  if (k % 3 === 0) calls.push({ id: `${id}b`, type: 'function', function: { name: 'search_docs', arguments: JSON.stringify({ query: `topic ${k % 97}`, limit: 3 }) } });
+  const results = calls.map((c) => ({ role: 'tool', tool_call_id: c.id, content: JSON.stringify({ ok: true, value: k }) }));
+  const messages = [{ role: 'system', content: 'You are a helpful assistant.' }, user, { role: 'assistant', content: '', tool_calls: calls }, ...results, { role: 'assistant', content: `In ${city} it is ${k % 30} degrees.` }];
+  if (k % 50 === 1) results[0].tool_call_id = 'wrong';
+  if (k % 50 === 2) calls[0].function.arguments = '{"city": ';
+  if (k % 50 === 3) calls[0].function.name = 'get_wether';
+  return { messages, tools };
+}
+
+function generate(dir, count) {
+  const file = join(dir, `bench-${count}.jsonl`);
+  const parts = [];
+  let chunk = '';
+  for (let k = 0; k < count; k++) {
+    chunk += `${JSON.stringify(row(k))}\n`;
+    if (chunk.length > 1 << 20) {
+      parts.push(chunk);
+      chunk = '';
+    }
+  }
+  parts.push(chunk);
+  writeFileSync(file, parts.join(''));
+  return file;
+}
+
+/** Runs the CLI in a child that reports its own peak RSS (process.resourceUsage covers worker threads). */
+function runCli(cliArgs) {
+  const main = pathToFileURL(join(root, 'dist', 'cli', 'main.js')).href;
+  const io = pathToFileURL(join(root, 'dist', 'cli', 'io.js')).href;
+  const script = `
+    const { run } = await import(${JSON.stringify(main)});
+    const { processIO } = await import(${JSON.stringify(io)});
+    const code = await run(${JSON.stringify(cliArgs)}, { ...processIO(), stderrIsTTY: false });
+    process.stderr.write('\\nBENCH ' + JSON.stringify({ code, maxRSS: process.resourceUsage().maxRSS }) + '\\n');`;
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    child.on('error', reject);
+    child.on('close', () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const marker = err.lastIndexOf('BENCH ');
+      if (marker === -1) return reject(new Error(`benchmark child failed: ${err.slice(-500)}`));
+      const { code, maxRSS } = JSON.parse(err.slice(marker + 6));
+      resolve({ seconds, code, maxRssMB: maxRSS / 1024, summary: JSON.parse(out) });
+    });
+  });
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'chatfmt-bench-'));
+try {
+  const schemaFile = generate(dir, rows);
+  const templateFile = templateRows === rows ? schemaFile : generate(dir, templateRows);
+  const sizeMB = (file) => (statSync(file).size / 1e6).toFixed(1);
+  console.log(`## chatfmt validate (node ${process.version})`);
+  console.log('');
+  console.log('| checks | rows | MB | workers | seconds | rows/s | peak RSS MB | errors |');
+  console.log('|---|---|---|---|---|---|---|---|');
+  const modes = [
+    { name: 'schema', file: schemaFile, count: rows, extra: [] },
+    { name: 'qwen3 render + round trip', file: templateFile, count: templateRows, extra: ['--family', 'qwen3'] },
+  ];
+  for (const mode of modes) {
+    for (const workers of [1, 2]) {
+      const result = await runCli(['validate', '--format', 'json', '--no-progress', '--workers', String(workers), ...mode.extra, mode.file]);
+      if (result.summary.rows !== mode.count) throw new Error(`expected ${mode.count} rows, got ${result.summary.rows}`);
+      const rate = Math.round(mode.count / result.seconds);
+      console.log(`| ${mode.name} | ${mode.count.toLocaleString('en-US')} | ${sizeMB(mode.file)} | ${workers} | ${result.seconds.toFixed(1)} | ${rate.toLocaleString('en-US')} | ${result.maxRssMB.toFixed(0)} | ${result.summary.errors.toLocaleString('en-US')} |`);
+    }
+  }
+  console.log('');
+  console.log('Wall-clock time of the whole CLI process (startup included); peak RSS from process.resourceUsage() of that process.');
+} finally {
+  if (!args.includes('--keep')) rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,106 @@
+// Number filters: int, float, round (Python parsing and banker's rounding).
+import { PyError, typeError } from './errors.js';
+import { arg, type Kwargs } from './filter-args.js';
+import { pyStrip } from './methods.js';
+import { asFloat, makeFloat, normInt, truncInt } from './numbers.js';
+import { pyTypeName } from './values.js';
+
+/** [+-]digits[.digits][e[+-]digits] with at least one mantissa digit (scanned, no regex backtracking). */
+export function isDecimalLiteral(s: string): boolean {
+  let i = 0;
+  const digitsAt = (from: number): number => {
+    let j = from;
+    while (j < s.length && s.charCodeAt(j) >= 48 && s.charCodeAt(j) <= 57) j++;
+    return j;
+  };
+  if (s[i] === '+' || s[i] === '-') i++;
+  let j = digitsAt(i);
+  let mantissa = j - i;
+  if (s[j] === '.') {
+    const k = digitsAt(j + 1);
+    mantissa += k - j - 1;
+    j = k;
+  }
+  if (mantissa === 0) return false;
+  if (s[j] === 'e') {
+    let k = j + 1;
+    if (s[k] === '+' || s[k] === '-') k++;
+    const end = digitsAt(k);
+    if (end === k) return false;
+    j = end;
+  }
+  return j === s.length;
+}
+
+/** Python float(str) parsing; undefined when invalid. */
+export function parsePyFloat(text: string): number | undefined {
+  const s = pyStrip(text, null, true, true).replace(/(\d)_(?=\d)/g, '$1');
+  const lower = s.toLowerCase();
+  const body = lower.replace(/^[+-]/, '');
+  if (body === 'inf' || body === 'infinity') return lower.startsWith('-') ? -Infinity : Infinity;
+  if (body === 'nan') return NaN;
+  return isDecimalLiteral(lower) ? Number(s) : undefined;
+}
+
+export function parsePyInt(text: string, base: number): number | bigint | undefined {
+  let s = pyStrip(text, null, true, true).replace(/(\w)_(?=\w)/g, '$1');
+  let sign = 1n;
+  if (s.startsWith('-') || s.startsWith('+')) {
+    if (s[0] === '-') sign = -1n;
+    s = s.slice(1);
+  }
+  const prefixes: Record<number, string> = { 16: '0x', 8: '0o', 2: '0b' };
+  if (base === 0) {
+    base = /^0x/i.test(s) ? 16 : /^0o/i.test(s) ? 8 : /^0b/i.test(s) ? 2 : 10;
+  }
+  if (prefixes[base] && s.toLowerCase().startsWith(prefixes[base]!)) s = s.slice(2);
+  const digits = '0123456789abcdefghijklmnopqrstuvwxyz'.slice(0, base);
+  if (s === '') return undefined;
+  let value = 0n;
+  for (const ch of s.toLowerCase()) {
+    const d = digits.indexOf(ch);
+    if (d === -1) return undefined;
+    value = value * BigInt(base) + BigInt(d);
+  }
+  return normInt(sign * value);
+}
+
+export function pyRound(value: number, digits: number): number {
+  if (!Number.isFinite(value)) return value;
+  const factor = Math.pow(10, digits);
+  const scaled = value * factor;
+  let rounded = Math.round(scaled);
+  // Python rounds exact halves to even; detect an exact tie from the decimal expansion.
+  if (Math.abs(scaled - Math.trunc(scaled)) === 0.5 || digits > 0) {
+    const exact = Math.abs(value).toFixed(Math.min(100, Math.max(0, digits) + 30));
+    const dot = exact.indexOf('.');
+    const tail = dot === -1 ? '' : exact.slice(dot + 1 + digits);
+    if (tail.length > 0 && /^50*$/.test(tail)) {
+      const down = Math.floor(Math.abs(scaled));
+      rounded = (down % 2 === 0 ? down : down + 1) * Math.sign(value);
+    } else if (tail.length > 0) {
+      rounded = Math.sign(value) * (tail[0]! >= '5' ? Math.floor(Math.abs(scaled)) + 1 : Math.floor(Math.abs(scaled)));
+    }
+  }
+  const result = digits >= 0 ? Number((rounded / factor).toFixed(Math.max(0, digits))) : rounded / factor;
+  return result;
+}
+
+export function doRound(value: unknown, args: unknown[], kwargs: Kwargs): unknown {
+  const precision = Number(truncInt(arg(args, kwargs, 0, 'precision', 0)) ?? 0);
+  const method = arg(args, kwargs, 1, 'method', 'common');
+  if (method !== 'common' && method !== 'ceil' && method !== 'floor') {
+    throw new PyError('FilterArgumentError', 'method must be common, ceil or floor');
+  }
+  const isInt = (typeof value === 'number' && Number.isInteger(value)) || typeof value === 'bigint' || typeof value === 'boolean';
+  const f = asFloat(value);
+  if (f === undefined) throw typeError(`type ${pyTypeName(value)} doesn't define __round__ method`);
+  if (method === 'common') {
+    if (isInt && precision >= 0) return typeof value === 'boolean' ? (value ? 1 : 0) : value;
+    return makeFloat(pyRound(f, precision));
+  }
+  const factor = Math.pow(10, precision);
+  const fn = method === 'ceil' ? Math.ceil : Math.floor;
+  return makeFloat(fn(f * factor) / factor);
+}
+

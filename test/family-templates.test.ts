@@ -1,0 +1,141 @@
+// chatfmt's own family templates (templates/<id>.jinja) rendered by chatfmt's Jinja engine, against goldens made
+// by scripts/goldens-family.mjs with Python jinja2: <conv>.<args>.txt / .error.txt hold the OFFICIAL template's
+// output, <conv>.<args>.spans.json our template's {text, generation_spans} (code-point offsets) under jinja2.
+// Our render must equal both (error ↔ error), and its generation spans must match.
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { compileTemplate, familyIds, familyInfo, parsePythonJson, pythonJsonDumps, type FamilyId } from '../src/index.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const templatesDir = path.join(repoRoot, 'templates');
+const goldenRoot = path.join(repoRoot, 'fixtures', 'render', 'family');
+const ownConversationsDir = path.join(repoRoot, 'fixtures', 'conversations');
+const sharedInputsDir = path.resolve(repoRoot, '..', 'shared', 'templates', 'inputs');
+const NOW = new Date('2025-01-15T12:00:00Z');
+const ARGS = ['keep', 'string', 'dict'] as const;
+type ArgsForm = (typeof ARGS)[number];
+type Obj = Record<string, unknown>;
+
+// The deepseek-v3.1 template adds the model card's tool prompt; the official one does not (see the template header).
+const DEEPSEEK_BOS = '<｜begin▁of▁sentence｜>';
+const TOOL_PROMPT_START = '## Tools\nYou have access to the following tools:\n';
+const TOOL_PROMPT_END = '- For multiple tool calls, chain them directly without separators or spaces\n';
+
+function jsonFiles(dir: string): Array<{ stem: string; file: string }> {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => ({ stem: f.slice(0, -'.json'.length), file: path.join(dir, f) }));
+}
+
+/** As render_ref.py --args: keep as given; string: object arguments → JSON text; dict: JSON text → object. */
+function convertArguments(messages: Obj[], form: ArgsForm): Obj[] {
+  if (form === 'keep') return messages;
+  return messages.map((message) => {
+    const calls = message.tool_calls;
+    if (!Array.isArray(calls)) return message;
+    const converted = calls.map((call: Obj) => {
+      const holder = (call.function ?? call) as Obj;
+      const args = holder.arguments;
+      let next = args;
+      if (form === 'string' && args !== null && args !== undefined && typeof args !== 'string') next = pythonJsonDumps(args);
+      if (form === 'dict' && typeof args === 'string') next = parsePythonJson(args);
+      if (next === args) return call;
+      const updated = { ...holder, arguments: next };
+      return call.function !== undefined ? { ...call, function: updated } : updated;
+    });
+    return { ...message, tool_calls: converted };
+  });
+}
+
+/** The variables transformers (and render_ref.py) pass: special tokens, the four standard keys, then extras. */
+function templateVariables(id: FamilyId, data: Obj, form: ArgsForm): Obj {
+  const { messages, tools, documents, add_generation_prompt, ...extra } = data;
+  return {
+    ...familyInfo[id].specialTokens,
+    messages: convertArguments(messages as Obj[], form),
+    tools: tools ?? null,
+    documents: documents ?? null,
+    add_generation_prompt: add_generation_prompt ?? false,
+    ...extra,
+  };
+}
+
+/** Code-point offsets (Python) → UTF-16 offsets (JS) in `text`. */
+function toUtf16Spans(text: string, spans: Array<[number, number]>): Array<[number, number]> {
+  const unitAt: number[] = [];
+  let unit = 0;
+  for (const ch of text) {
+    unitAt.push(unit);
+    unit += ch.length;
+  }
+  unitAt.push(unit);
+  return spans.map(([start, end]) => [unitAt[start]!, unitAt[end]!]);
+}
+
+function withoutToolPrompt(text: string): string | undefined {
+  const start = text.indexOf(TOOL_PROMPT_START);
+  const end = start < 0 ? -1 : text.indexOf(TOOL_PROMPT_END, start);
+  if (end < 0) return undefined;
+  const cut = start > DEEPSEEK_BOS.length ? start - 2 : start;
+  return text.slice(0, cut) + text.slice(end + TOOL_PROMPT_END.length);
+}
+
+const conversations = [...jsonFiles(sharedInputsDir), ...jsonFiles(ownConversationsDir)];
+const ownStems = jsonFiles(ownConversationsDir).map((c) => c.stem);
+
+describe('family templates: structure', () => {
+  for (const id of familyIds) {
+    it(`${id}: template file exists, compiles and marks generation`, () => {
+      const file = path.join(templatesDir, familyInfo[id].templateFile);
+      expect(existsSync(file), file).toBe(true);
+      const source = readFileSync(file, 'utf8');
+      expect(source).toMatch(/\{%-?\s*generation\s*-?%\}/);
+      expect(source).toMatch(/\{%-?\s*endgeneration\s*-?%\}/);
+      expect(compileTemplate(source, { name: id }).hasGenerationBlocks).toBe(true);
+    });
+
+    it(`${id}: goldens cover every own conversation in every argument form`, () => {
+      const dir = path.join(goldenRoot, id);
+      for (const stem of ownStems) {
+        for (const form of ARGS) {
+          const base = path.join(dir, `${stem}.${form}`);
+          const present = [existsSync(`${base}.txt`), existsSync(`${base}.error.txt`)].filter(Boolean).length;
+          expect(present, `${base}: exactly one of .txt / .error.txt`).toBe(1);
+          if (existsSync(`${base}.txt`)) expect(existsSync(`${base}.spans.json`), `${base}.spans.json`).toBe(true);
+        }
+      }
+    });
+  }
+});
+
+describe.each(familyIds.map((id) => [id]))('family template %s vs jinja2 goldens', (id) => {
+  const source = readFileSync(path.join(templatesDir, familyInfo[id].templateFile), 'utf8');
+  const goldenDir = path.join(goldenRoot, id);
+
+  for (const { stem, file } of conversations) {
+    it(stem, () => {
+      const template = compileTemplate(source, { name: id });
+      const data = parsePythonJson(readFileSync(file, 'utf8')) as Obj;
+      for (const form of ARGS) {
+        const base = path.join(goldenDir, `${stem}.${form}`);
+        const label = `${id} ${stem} --args ${form}`;
+        const render = () => template.render(templateVariables(id, data, form), { now: NOW });
+        if (existsSync(`${base}.error.txt`)) {
+          expect(render, `${label}: the official template fails, ours must too`).toThrow();
+          continue;
+        }
+        const official = readFileSync(`${base}.txt`, 'utf8');
+        const golden = JSON.parse(readFileSync(`${base}.spans.json`, 'utf8')) as { text: string; generation_spans: Array<[number, number]> };
+        const result = render();
+        expect(result.text, label).toBe(golden.text);
+        const comparable = id === 'deepseek-v3.1' && Array.isArray(data.tools) && data.tools.length > 0 ? withoutToolPrompt(result.text) : result.text;
+        expect(comparable, `${label}: equals the official output`).toBe(official);
+        expect(result.generationSpans, `${label}: generation spans`).toEqual(toUtf16Spans(golden.text, golden.generation_spans));
+      }
+    });
+  }
+});

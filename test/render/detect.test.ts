@@ -1,0 +1,25 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { run } from '../../src/cli/main.js';
+import { memoryIO } from '../../src/cli/io.js';
+import { detectFamily, familyIds, familyInfo, loadTemplate } from '../../src/index.js';
+import { hasShared, sharedDir } from '../helpers/shared.js';
+
+const official = (relative: string) => join(sharedDir, 'templates', 'official', relative);
+
+describe.skipIf(!hasShared)('detect', () => {
+  it('recognises every official counterpart by render-equivalence on all probes', () => {
+    for (const id of familyIds) {
+      const [best] = detectFamily(loadTemplate({ template: official(familyInfo[id].officialTemplate) }));
+      expect(best, id).toMatchObject({ family: id, score: 1, method: 'render-equivalence' });
+    }
+  });
+
+  it('falls back to markers for a revision that renders differently, and finds nothing for other families', async () => {
+    const [kimi] = detectFamily(loadTemplate({ template: official('kimi-k2/moonshotai-Kimi-K2-Instruct-initial.jinja') }));
+    expect(kimi?.family).toBe('kimi-k2');
+    const io = memoryIO();
+    expect(await run(['detect', official('llama/meta-llama-Llama-3.3-70B-Instruct.jinja')], io)).toBe(1);
+    expect(io.out()).toContain('no known family');
+  });
+});
