@@ -5,7 +5,7 @@ import { FILTERS, hasFilter, type FilterFn } from './filters.js';
 import { methodImpl } from './methods.js';
 import { negate } from './numbers.js';
 import {
-  AttrObject, SliceValue, arith, callValue, compareOp, concatStr, getAttr, getItem, iterate, undefinedError,
+  SliceValue, arith, callValue, compareOp, concatStr, getAttr, getItem, iterate, undefinedError,
 } from './ops.js';
 import { pyStr } from './repr.js';
 import { Frame, LoopContext, RenderState } from './runtime.js';
@@ -13,54 +13,7 @@ import { TESTS, hasTest, type TestFn } from './tests.js';
 import { Callable, Namespace, Undefined, buildDict, dictEntries, isDict, isNumeric, makeTuple, pyTypeName, truthy } from './values.js';
 
 type Ev = (s: RenderState, f: Frame) => unknown;
-/** Statement closures return 0 (next), 1 (break) or 2 (continue). */
-type Ex = (s: RenderState, f: Frame) => number;
-type Kwargs = Record<string, unknown> | null;
-
-function runBody(body: Ex[], s: RenderState, f: Frame): number {
-  for (let i = 0; i < body.length; i++) {
-    const r = body[i]!(s, f);
-    if (r !== 0) return r;
-  }
-  return 0;
-}
-
-/** Renders body into a fresh buffer and returns it. */
-function capture(body: Ex[], s: RenderState, f: Frame): string {
-  const saved = s.out;
-  s.out = '';
-  s.capture++;
-  try {
-    runBody(body, s, f);
-    return s.out;
-  } finally {
-    s.capture--;
-    s.out = saved;
-  }
-}
-
-function enter(s: RenderState): void {
-  if (++s.depth > LIMITS.callDepth) throw new LimitError(`maximum recursion depth (${LIMITS.callDepth}) exceeded`, 'RecursionError');
-}
-
-function usesName(node: unknown, name: string): boolean {
-  if (node === null || typeof node !== 'object') return false;
-  if (Array.isArray(node)) return node.some((n) => usesName(n, name));
-  const rec = node as Record<string, unknown>;
-  if (rec.k === 'name' && rec.name === name) return true;
-  for (const key of Object.keys(rec)) if (key !== 'k' && usesName(rec[key], name)) return true;
-  return false;
-}
-
-/** Whether statements assign variables in their own scope (set, set block, macro), outside nested loops/macros. */
-function assignsInScope(stmts: Stmt[]): boolean {
-  for (const stmt of stmts) {
-    if (stmt.k === 'set' || stmt.k === 'setblock' || stmt.k === 'macro') return true;
-    if (stmt.k === 'if' && (assignsInScope(stmt.body) || assignsInScope(stmt.otherwise))) return true;
-    if ((stmt.k === 'generation' || stmt.k === 'filterblock') && assignsInScope(stmt.body)) return true;
-  }
-  return false;
-}
+import { assignsInScope, capture, enter, invoke, runBody, usesName, type Ex, type Kwargs } from './compile-support.js';
 
 export class Compiler {
   constructor(private readonly source: string) {}
@@ -568,15 +521,6 @@ export class Compiler {
       return fn(v, a);
     };
   }
-}
-
-function invoke(callee: unknown, args: unknown[], kwargs: Kwargs): unknown {
-  if (callee instanceof LoopContext) {
-    if (!callee.recurse) throw typeError("'LoopContext' object is not callable");
-    return callee.recurse(args, kwargs);
-  }
-  if (callee instanceof AttrObject) throw typeError(`'${pyTypeName(callee)}' object is not callable`);
-  return callValue(callee, args, kwargs);
 }
 
 export { runBody };

@@ -2,15 +2,14 @@
 import { PyError, typeError } from './errors.js';
 import { percentFormat } from './format.js';
 import { dumpJson } from './json.js';
-import { methodImpl, pyCapitalize, pySplitlines, pyStrip } from './methods.js';
-import { asFloat, makeFloat, normInt, truncInt, negate, compareNumbers } from './numbers.js';
+import { methodImpl, pyCapitalize, pyStrip } from './methods.js';
+import { asFloat, makeFloat, truncInt, negate, compareNumbers } from './numbers.js';
 import { add, getAttr, getItem, iterate, pyCompare, pyEq, pyLen, undefinedError } from './ops.js';
 import { pyRepr, pyStr } from './repr.js';
 import { TESTS } from './tests.js';
 import {
-  PyFloat, Undefined, codePoints, dictEntries, isDict, isPySpace, makeGroup, makeTuple, pyTypeName, truthy,
+  PyFloat, Undefined, codePoints, dictEntries, isDict, makeGroup, makeTuple, pyTypeName, truthy,
 } from './values.js';
-
 import { arg, type Kwargs } from './filter-args.js';
 import { doRound, parsePyFloat, parsePyInt } from './filters-number.js';
 import { doIndent, doStriptags, doTitle, doTruncate, htmlEscape } from './filters-text.js';

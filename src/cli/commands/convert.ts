@@ -10,7 +10,7 @@ import type { LoadedTemplate } from '../../render/types.js';
 import { EXIT, UserError, type IO } from '../io.js';
 import { parseNow } from '../read-input.js';
 import type { CommandRegistrar } from './index.js';
-import { collect, parseVariables } from './render.js';
+import { collect, parseVariables } from '../options.js';
 
 interface ConvertFlags {
   from: string;

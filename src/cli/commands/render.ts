@@ -5,6 +5,7 @@ import { parsePythonJson } from '../../jinja/index.js';
 import { loadTemplate, renderConversation, type ArgsMode, type LoadedTemplate, type RenderOptions } from '../../render/index.js';
 import type { Conversation } from '../../types.js';
 import { EXIT, UserError } from '../io.js';
+import { collect, parseVariables } from '../options.js';
 import { parseNow, readInputText } from '../read-input.js';
 import type { CommandRegistrar } from './index.js';
 
@@ -134,26 +135,4 @@ function toConversation(value: unknown): Conversation {
     throw new ChatfmtError('INPUT_INVALID', 'expected a JSON object with a "messages" array');
   }
   return record as Conversation;
-}
-
-export function parseVariables(pairs: string[]): Record<string, unknown> | undefined {
-  if (pairs.length === 0) return undefined;
-  const variables: Record<string, unknown> = {};
-  for (const pair of pairs) {
-    const eq = pair.indexOf('=');
-    if (eq <= 0) throw new UserError(`--var "${pair}": expected key=value`);
-    const raw = pair.slice(eq + 1);
-    let value: unknown = raw;
-    try {
-      value = parsePythonJson(raw);
-    } catch {
-      // Not JSON: the value is the string itself.
-    }
-    variables[pair.slice(0, eq)] = value;
-  }
-  return variables;
-}
-
-export function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
 }

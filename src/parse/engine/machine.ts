@@ -152,11 +152,7 @@ class GrammarMachine implements ParserCore, CallSink {
     const limit = hit ? hit.at : final ? this.buf.length : markers.partialStart(this.buf, this.pos);
     if (limit > this.pos) {
       const text = this.consume(limit - this.pos);
-      const released = channel ? channel.push(text) : '';
-      if (released) {
-        this.emit({ kind: channel === this.content ? 'content' : 'reasoning', text: released });
-        this.justClosedCall = false;
-      }
+      if (channel) this.release(channel, text);
     }
     if (!hit) return false;
     this.onMarker(hit.marker);
@@ -192,10 +188,8 @@ class GrammarMachine implements ParserCore, CallSink {
         // Only before any text: the search set is chosen before the text in front of the hit is released.
         const channel = mode === 'content' ? this.content : this.reasoning;
         const text = this.consume(marker.length);
-        if (channel.hasText) {
-          const released = channel.push(text);
-          if (released) this.emit({ kind: mode === 'content' ? 'content' : 'reasoning', text: released });
-        } else if (mode === 'content') {
+        if (channel.hasText) this.release(channel, text);
+        else if (mode === 'content') {
           this.mode = 'reasoning';
           this.reasoningMayOpen = false;
         }
@@ -224,10 +218,7 @@ class GrammarMachine implements ParserCore, CallSink {
         if (mode === 'content') {
           // Right after a call whose section opener was implicit, the close is structure; otherwise text.
           const text = this.consume(marker.length);
-          if (!this.justClosedCall) {
-            const released = this.content.push(text);
-            if (released) this.emit({ kind: 'content', text: released });
-          }
+          if (!this.justClosedCall) this.release(this.content, text);
           return;
         }
         this.consume(marker.length);
@@ -236,8 +227,7 @@ class GrammarMachine implements ParserCore, CallSink {
         return this.afterStructure();
       case 'call-close':
         if (mode === 'skip') {
-          const released = this.content.push(this.consume(marker.length));
-          if (released) this.emit({ kind: 'content', text: released });
+          this.release(this.content, this.consume(marker.length));
           this.raw = undefined;
           this.mode = this.inSection ? 'section' : 'content';
           return;
@@ -268,9 +258,7 @@ class GrammarMachine implements ParserCore, CallSink {
   /** A marker after noise that followed a section opener with no call yet. */
   private endSectionNoise(role: string, marker: string): void {
     if (role === 'call-open') {
-      const noise = (this.raw ?? []).join('').slice(this.sectionOpenLength);
-      const released = this.content.pushVerbatim(noise);
-      if (released) this.emit({ kind: 'content', text: released });
+      this.release(this.content, (this.raw ?? []).join('').slice(this.sectionOpenLength), true);
       this.openCall(marker);
       return;
     }
@@ -401,8 +389,7 @@ class GrammarMachine implements ParserCore, CallSink {
   }
 
   private restoreRaw(): void {
-    const released = this.content.pushVerbatim(this.pendingWs + (this.raw ?? []).join(''));
-    if (released) this.emit({ kind: 'content', text: released });
+    this.release(this.content, this.pendingWs + (this.raw ?? []).join(''), true);
     this.pendingWs = '';
     this.raw = undefined;
   }
@@ -425,8 +412,7 @@ class GrammarMachine implements ParserCore, CallSink {
     const tentative = this.tentative!;
     this.tentative = undefined;
     const text = tentative.raw.join('');
-    const released = this.reasoning.push(text.slice(0, resume));
-    if (released) this.emit({ kind: 'reasoning', text: released });
+    this.release(this.reasoning, text.slice(0, resume));
     this.buf = text.slice(resume) + this.buf.slice(this.pos);
     this.base = tentative.start + resume;
     this.pos = 0;
@@ -485,6 +471,14 @@ class GrammarMachine implements ParserCore, CallSink {
       tentative.length += n;
     }
     return piece;
+  }
+
+  /** Text through a channel's trimmer; `verbatim`: restored raw text, never leading-trimmed. */
+  private release(channel: StreamTrimmer, text: string, verbatim = false): void {
+    const released = verbatim ? channel.pushVerbatim(text) : channel.push(text);
+    if (released.length === 0) return;
+    this.emit({ kind: channel === this.content ? 'content' : 'reasoning', text: released });
+    if (channel === this.content) this.justClosedCall = false;
   }
 
   private emit(event: ParseEvent): void {

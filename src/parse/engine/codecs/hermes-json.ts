@@ -5,6 +5,8 @@ import { streamValue } from './json-args.js';
 
 type State = 'open' | 'key' | 'colon' | 'value' | 'comma';
 const ARGUMENT_KEYS = new Set(['arguments', 'parameters']);
+/** Longest key or name string accepted (characters). */
+const MAX_TOKEN = 4096;
 
 /**
  * `{"name": "N", "arguments": {...}}` (Hermes, Qwen2.5, Qwen3). The call starts when the name string is
@@ -29,11 +31,19 @@ export function hermesJson(_context: CodecContext): ArgsCodec {
     message,
   });
 
-  /** Scans a whole token without consuming it until complete; returns its end or a status. */
-  const scanToken = (buf: string, pos: number, final: boolean): number => {
+  /**
+   * Scans a whole token (a key, the name, serialised arguments) without consuming it until complete;
+   * returns its end, NEED_MORE or INVALID. Keys and names are capped: a pending token is re-joined with
+   * each chunk, so an endless one would cost quadratic time.
+   */
+  const scanToken = (buf: string, pos: number, final: boolean, cap: number): number => {
     const end = value!.scan(buf, pos + tokenScanned, final);
     if (end === NEED_MORE) tokenScanned = buf.length - pos;
     else tokenScanned = 0;
+    if (end === NEED_MORE && tokenScanned > cap) {
+      value!.errorAt = buf.length;
+      return INVALID;
+    }
     return end;
   };
 
@@ -61,8 +71,9 @@ export function hermesJson(_context: CodecContext): ArgsCodec {
             if (c === '}') return finish(pos + 1, sink);
             if (c !== '"') return fail(pos, 'expected a key string');
             value ??= new JsonValueScanner();
-            const end = scanToken(buf, pos, final);
+            const end = scanToken(buf, pos, final, MAX_TOKEN);
             if (end === NEED_MORE) return { status: 'more', pos };
+            if (end === INVALID) return fail(value.errorAt, 'invalid or overlong key');
             const parsed = tryParseJson(buf.slice(pos, end));
             if (!parsed.ok) return fail(pos, 'invalid key string');
             key = parsed.value as string;
@@ -96,7 +107,7 @@ export function hermesJson(_context: CodecContext): ArgsCodec {
               if (end === NEED_MORE) return { status: 'more', pos: buf.length };
               pos = end;
             } else {
-              const end = scanToken(buf, pos, final);
+              const end = scanToken(buf, pos, final, isArgs ? Number.MAX_SAFE_INTEGER : MAX_TOKEN);
               if (end === NEED_MORE) return { status: 'more', pos };
               if (end === INVALID) return fail(value.errorAt, 'invalid JSON in the call object', 'PARSE_BAD_ARGS_JSON');
               const outcome = takeValue(buf.slice(pos, end), isArgs, pos, sink);

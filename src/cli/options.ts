@@ -1,0 +1,25 @@
+import { parsePythonJson } from '../jinja/index.js';
+import { UserError } from './io.js';
+
+/** `--var key=value` pairs: the value is read as JSON when it parses (keeping 1.0 a float), else as a string. */
+export function parseVariables(pairs: string[]): Record<string, unknown> | undefined {
+  if (pairs.length === 0) return undefined;
+  const variables: Record<string, unknown> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new UserError(`--var "${pair}": expected key=value`);
+    const raw = pair.slice(eq + 1);
+    let value: unknown = raw;
+    try {
+      value = parsePythonJson(raw);
+    } catch {
+      // Not JSON: the value is the string itself.
+    }
+    variables[pair.slice(0, eq)] = value;
+  }
+  return variables;
+}
+
+export function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}

@@ -1,0 +1,65 @@
+// Runtime helpers of the compiled closures: statement bodies, capture buffers, call depth, callee dispatch.
+import type { Stmt } from './ast.js';
+import { LIMITS, LimitError, typeError } from './errors.js';
+import { AttrObject, callValue } from './ops.js';
+import { LoopContext, type Frame, type RenderState } from './runtime.js';
+import { pyTypeName } from './values.js';
+
+/** Statement closures return 0 (next), 1 (break) or 2 (continue). */
+export type Ex = (s: RenderState, f: Frame) => number;
+export type Kwargs = Record<string, unknown> | null;
+
+export function runBody(body: Ex[], s: RenderState, f: Frame): number {
+  for (let i = 0; i < body.length; i++) {
+    const r = body[i]!(s, f);
+    if (r !== 0) return r;
+  }
+  return 0;
+}
+
+/** Renders body into a fresh buffer and returns it. */
+export function capture(body: Ex[], s: RenderState, f: Frame): string {
+  const saved = s.out;
+  s.out = '';
+  s.capture++;
+  try {
+    runBody(body, s, f);
+    return s.out;
+  } finally {
+    s.capture--;
+    s.out = saved;
+  }
+}
+
+export function enter(s: RenderState): void {
+  if (++s.depth > LIMITS.callDepth) throw new LimitError(`maximum recursion depth (${LIMITS.callDepth}) exceeded`, 'RecursionError');
+}
+
+export function usesName(node: unknown, name: string): boolean {
+  if (node === null || typeof node !== 'object') return false;
+  if (Array.isArray(node)) return node.some((n) => usesName(n, name));
+  const rec = node as Record<string, unknown>;
+  if (rec.k === 'name' && rec.name === name) return true;
+  for (const key of Object.keys(rec)) if (key !== 'k' && usesName(rec[key], name)) return true;
+  return false;
+}
+
+/** Whether statements assign variables in their own scope (set, set block, macro), outside nested loops/macros. */
+export function assignsInScope(stmts: Stmt[]): boolean {
+  for (const stmt of stmts) {
+    if (stmt.k === 'set' || stmt.k === 'setblock' || stmt.k === 'macro') return true;
+    if (stmt.k === 'if' && (assignsInScope(stmt.body) || assignsInScope(stmt.otherwise))) return true;
+    if ((stmt.k === 'generation' || stmt.k === 'filterblock') && assignsInScope(stmt.body)) return true;
+  }
+  return false;
+}
+
+export function invoke(callee: unknown, args: unknown[], kwargs: Kwargs): unknown {
+  if (callee instanceof LoopContext) {
+    if (!callee.recurse) throw typeError("'LoopContext' object is not callable");
+    return callee.recurse(args, kwargs);
+  }
+  if (callee instanceof AttrObject) throw typeError(`'${pyTypeName(callee)}' object is not callable`);
+  return callValue(callee, args, kwargs);
+}
+
