@@ -8,6 +8,7 @@ const tools = [
     type: 'function',
     function: {
       name: 'write_file',
+      description: 'Write a file.',
       parameters: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' }, overwrite: { type: 'boolean' } }, required: ['path', 'content'] },
     },
   },

@@ -4,7 +4,7 @@ import type { Severity } from '../types.js';
  * Every issue the dataset validator reports. Codes are stable: scripts filter on them.
  * Grouped by prefix: ROW_* (the line itself), MSG_* (structure), TOOL_* (tool protocol and
  * declarations), ARGS_* (call arguments), TEMPLATE_* / ROUNDTRIP_* (with a template),
- * TOKENS_* (with a tokenizer). Helper C adds IMPORT_* codes for `chatfmt convert`.
+ * TOKENS_* (with a tokenizer); IMPORT_* and CONVERT_* belong to `chatfmt convert`, which shares this issue shape.
  */
 export const datasetIssueSeverity = {
   // The line or file itself.

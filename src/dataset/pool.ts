@@ -36,6 +36,7 @@ export class WorkerPool {
   private readonly queue: Job[] = [];
   private readonly running = new Map<Worker, Job>();
   private failure: unknown;
+  private closing = false;
   private seq = 0;
 
   private constructor() {}
@@ -81,8 +82,11 @@ export class WorkerPool {
         this.fail(error);
       });
       worker.on('exit', (code) => {
-        if (code !== 0 && !ready) reject(new Error(`validation worker exited with code ${code}`));
-        else if (this.running.has(worker)) this.fail(new Error(`validation worker exited with code ${code}`));
+        if (this.closing) return;
+        // A worker that dies, even idle, must fail the pool: a batch posted to it would never come back.
+        const error = new Error(`validation worker exited with code ${code}`);
+        if (!ready) reject(error);
+        this.fail(error);
       });
     });
   }
@@ -108,12 +112,14 @@ export class WorkerPool {
 
   private fail(error: unknown): void {
     this.failure ??= error;
+    this.slots.length = 0;
     for (const job of [...this.running.values(), ...this.queue]) job.reject(error);
     this.running.clear();
     this.queue.length = 0;
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     await Promise.all(this.workers.map((worker) => worker.terminate()));
     this.workers.length = 0;
     this.slots.length = 0;

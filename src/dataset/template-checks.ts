@@ -31,6 +31,9 @@ const FIXED_NOW = new Date('2026-01-01T00:00:00Z');
 export async function createTemplateChecker(options: TemplateCheckOptions): Promise<TemplateChecker | undefined> {
   if (options.family === undefined && options.template === undefined) return undefined;
   const loaded = loadTemplate({ family: options.family, template: options.template, templateName: options.templateName });
+  // Compile now: a template with a syntax error is a usage error, not the same issue on every row.
+  loaded.select(false);
+  loaded.select(true);
   const family: FamilyId | undefined = loaded.family;
   const roundTrip = options.roundTrip !== false && family !== undefined;
   const tokens = options.tokenizer !== undefined && options.maxLength !== undefined ? await createTokenCheck(options.tokenizer, options.maxLength) : undefined;
@@ -56,7 +59,8 @@ export async function createTemplateChecker(options: TemplateCheckOptions): Prom
 function errorText(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const code = isChatfmtError(error) ? `${error.code}: ` : '';
-  return code + message.replace(/\s*\n\s*/g, ' ').slice(0, 500);
+  // Cut first: the message may quote row text, and the whitespace fold must stay linear.
+  return code + message.slice(0, 500).replace(/\s*\n\s*/g, ' ');
 }
 
 /** Where the raw row would make the template double-encode or crash; `auto` fixes it, so these are warnings. */
@@ -69,7 +73,8 @@ function formWarnings(loaded: LoadedTemplate, view: RowView, line: number, issue
   } catch {
     return;
   }
-  if (needs.argumentsForm !== 'either') {
+  // ShareGPT stores calls as JSON text: the argument form a template gets is the converter's choice, not the row's.
+  if (needs.argumentsForm !== 'either' && view.shape === 'openai') {
     const wrong = firstCall(view, (call) => (needs.argumentsForm === 'object' ? typeof call.args === 'string' : isPlainObject(call.args)));
     if (wrong) {
       const why =

@@ -138,6 +138,26 @@ async function* runValidation(source: DatasetSource, options: ValidateOptions, b
     return forms.apply(result);
   };
 
+  try {
+    yield* validateBatches(firstBatch, batches, rowOptions, options, emit, progress);
+  } finally {
+    // Stops reading (and closes the file) when the consumer stops early.
+    await batches.return?.(undefined);
+  }
+  if (counter.records === 0 && (!options.shard || options.shard.index === 1)) {
+    yield makeIssue(0, 'DATASET_EMPTY', '', `${reader.source.name}: no rows (the input is empty or blank)`);
+  }
+}
+
+/** Validates the batches in-process (one worker) or on a worker pool, yielding issues in input order. */
+async function* validateBatches(
+  firstBatch: DatasetRecord[],
+  batches: AsyncIterator<DatasetRecord[]>,
+  rowOptions: RowCheckOptions,
+  options: ValidateOptions,
+  emit: (result: BatchResult) => DatasetIssue[],
+  progress: () => void,
+): AsyncGenerator<DatasetIssue> {
   const script = (options.workers ?? 1) > 1 ? findWorkerScript() : undefined;
   if (!script) {
     const validator = await createRowValidator(rowOptions);
@@ -173,9 +193,6 @@ async function* runValidation(source: DatasetSource, options: ValidateOptions, b
     } finally {
       await pool.close();
     }
-  }
-  if (counter.records === 0 && (!options.shard || options.shard.index === 1)) {
-    yield makeIssue(0, 'DATASET_EMPTY', '', `${reader.source.name}: no rows (the input is empty or blank)`);
   }
 }
 

@@ -11,9 +11,9 @@ import { pyStr } from './repr.js';
 import { Frame, LoopContext, RenderState } from './runtime.js';
 import { TESTS, hasTest, type TestFn } from './tests.js';
 import { Callable, Namespace, Undefined, buildDict, dictEntries, isDict, isNumeric, makeTuple, pyTypeName, truthy } from './values.js';
+import { assignsInScope, capture, enter, invoke, runBody, usesName, type Ex, type Kwargs } from './compile-support.js';
 
 type Ev = (s: RenderState, f: Frame) => unknown;
-import { assignsInScope, capture, enter, invoke, runBody, usesName, type Ex, type Kwargs } from './compile-support.js';
 
 export class Compiler {
   constructor(private readonly source: string) {}
@@ -263,6 +263,7 @@ export class Compiler {
               else v = new Undefined(pname, undefined, `parameter '${pname}' was not provided`);
               inner.set(pname, v);
             }
+            if (usesCaller && !inner.vars.has('caller')) inner.set('caller', new Undefined('caller', undefined, 'No caller defined'));
             if (usesVarargs) inner.set('varargs', makeTuple(args.slice(names.length)));
             if (usesKwargs) inner.set('kwargs', buildDict(Object.keys(extra).map((k) => [k, extra[k]])));
             return capture(body, s, inner);

@@ -228,6 +228,7 @@ function applySpec(value: unknown, spec: string): string {
 export function strFormat(fmt: string, args: unknown[], kwargs: Record<string, unknown> | null): string {
   let out = '';
   let auto = 0;
+  let numbering: 'auto' | 'manual' | '' = '';
   let i = 0;
   while (i < fmt.length) {
     const c = fmt[i]!;
@@ -250,6 +251,12 @@ export function strFormat(fmt: string, args: unknown[], kwargs: Record<string, u
         head = head.slice(0, bang);
       }
       let value: unknown;
+      if (head === '' ? numbering === 'manual' : /^[0-9]+$/.test(head) && numbering === 'auto') {
+        // jinja2's sandbox formats with string.Formatter, which uses this one message both ways.
+        throw new PyError('ValueError', 'cannot switch from manual field specification to automatic field numbering');
+      }
+      if (head === '') numbering = 'auto';
+      else if (/^[0-9]+$/.test(head)) numbering = 'manual';
       if (head === '') {
         if (auto >= args.length) throw new PyError('IndexError', `Replacement index ${auto} out of range for positional args tuple`);
         value = args[auto++];

@@ -1,5 +1,10 @@
 // chatfmt's Jinja engine: jinja2 semantics as transformers configures it (sandbox, trim_blocks, lstrip_blocks,
 // loop controls, json.dumps-style tojson, raise_exception, strftime_now, {% generation %}), compiled to closures.
+//
+// Values are plain JS data read as Python values: null = None, boolean = bool, an integer-valued number or a
+// bigint = int, any other number or a PyFloat = float, string = str (measured in code points), array = list,
+// plain object or Map = dict (insertion order; parsePythonJson returns a Map when JS objects would reorder keys).
+// A variable that is missing or set to undefined is jinja2's Undefined.
 import type { Stmt } from './ast.js';
 import { Compiler, runBody } from './compile.js';
 import { toJinjaError } from './errors.js';
@@ -91,7 +96,7 @@ class Template implements CompiledTemplate {
   render(variables: Record<string, unknown>, options: JinjaRenderOptions = {}): JinjaRenderResult {
     const state = new RenderState(options.now);
     const root = GLOBALS.child();
-    for (const key of Object.keys(variables)) {
+    for (const key of Object.keys(variables ?? {})) {
       const value = variables[key];
       if (value !== undefined) root.set(key, value);
     }

@@ -247,7 +247,7 @@ export function tokenize(source: string): Token[] {
       if (ch === "'" || ch === '"') {
         let q = p + 1;
         while (q < n && src[q] !== ch) q += src[q] === '\\' ? 2 : 1;
-        if (q >= n) throw new TemplateSyntaxError('unexpected end of string', lineOf(src, p));
+        if (q >= n) throw new TemplateSyntaxError(`unexpected char ${ch === "'" ? `"'"` : `'"'`} at ${p}`, lineOf(src, p));
         tokens.push({ type: 'string', value: decodeString(src.slice(p + 1, q), src, p), pos: p });
         p = q + 1;
       } else if (isDigit(c)) {

@@ -121,7 +121,8 @@ function sliceBound(value: unknown, what: string): number | null {
   return Number(n);
 }
 
-export function sliceIndices(length: number, s: SliceValue): number[] {
+/** Python slice.indices(length): [start, stop, step] after clamping. */
+export function sliceBounds(length: number, s: SliceValue): [number, number, number] {
   const step = sliceBound(s.step, 'step') ?? 1;
   if (step === 0) throw new PyError('ValueError', 'slice step cannot be zero');
   let start = sliceBound(s.start, 'start');
@@ -133,6 +134,11 @@ export function sliceIndices(length: number, s: SliceValue): number[] {
     start = start === null ? length - 1 : start < 0 ? Math.max(start + length, -1) : Math.min(start, length - 1);
     stop = stop === null ? -1 : stop < 0 ? Math.max(stop + length, -1) : Math.min(stop, length - 1);
   }
+  return [start, stop, step];
+}
+
+export function sliceIndices(length: number, s: SliceValue): number[] {
+  const [start, stop, step] = sliceBounds(length, s);
   const out: number[] = [];
   if (step > 0) for (let i = start; i < stop; i += step) out.push(i);
   else for (let i = start; i > stop; i += step) out.push(i);
@@ -141,11 +147,15 @@ export function sliceIndices(length: number, s: SliceValue): number[] {
 
 function sliceValue(obj: unknown, s: SliceValue): unknown {
   if (typeof obj === 'string') {
-    const chars = codePoints(obj);
-    if (s.step === null && !hasSurrogates(obj)) {
-      const idx = sliceIndices(chars.length, s);
-      return idx.length === 0 ? '' : obj.slice(idx[0], idx[idx.length - 1]! + 1);
+    if (!hasSurrogates(obj)) {
+      const [start, stop, step] = sliceBounds(obj.length, s);
+      if (step === 1) return start < stop ? obj.slice(start, stop) : '';
+      let out = '';
+      if (step > 0) for (let i = start; i < stop; i += step) out += obj[i];
+      else for (let i = start; i > stop; i += step) out += obj[i];
+      return out;
     }
+    const chars = codePoints(obj);
     return sliceIndices(chars.length, s).map((i) => chars[i]).join('');
   }
   if (Array.isArray(obj)) {

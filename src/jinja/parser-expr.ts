@@ -30,13 +30,28 @@ export class ExprParser {
   protected fail(message: string, token: Token = this.tok): never {
     throw new TemplateSyntaxError(message, lineOf(this.source, token.pos));
   }
+  /** jinja2's describe_token, quoted as its messages quote it. */
   protected describe(token: Token): string {
-    if (token.type === 'eof') return 'end of template';
-    if (token.type === 'block_end') return 'end of statement block';
-    if (token.type === 'var_end') return 'end of print statement';
-    if (token.type === 'op' || token.type === 'name') return `'${token.value}'`;
-    return token.type;
+    switch (token.type) {
+      case 'eof':
+        return "'end of template'";
+      case 'block_begin':
+        return "'begin of statement block'";
+      case 'block_end':
+        return "'end of statement block'";
+      case 'var_begin':
+        return "'begin of print statement'";
+      case 'var_end':
+        return "'end of print statement'";
+      case 'int':
+        return "'integer'";
+      case 'data':
+        return "'template data / text'";
+      default:
+        return token.type === 'op' || token.type === 'name' ? `'${token.value}'` : `'${token.type}'`;
+    }
   }
+
   protected isOp(value: string): boolean {
     return this.tok.type === 'op' && this.tok.value === value;
   }

@@ -1,11 +1,16 @@
 // Statement grammar of jinja2/parser.py plus the extensions transformers enables (loop controls, generation).
 import type { Expr, Param, Stmt, Target } from './ast.js';
 import { TemplateSyntaxError } from './errors.js';
-import { lineOf } from './lexer.js';
+import { lineOf, type Token } from './lexer.js';
 import { ExprParser } from './parser-expr.js';
+
+const BLOCK_TAGS = new Set(['for', 'if', 'macro', 'call', 'filter', 'with', 'set', 'generation', 'block']);
 
 export class Parser extends ExprParser {
   private loopDepth = 0;
+  private readonly endStack: string[][] = [];
+  /** Names of the block statements being parsed, innermost last (for error messages). */
+  private readonly tagStack: string[] = [];
 
   parseTemplate(): Stmt[] {
     const body = this.subparse([]);
@@ -15,6 +20,29 @@ export class Parser extends ExprParser {
 
   /** Parses until a block whose tag name is in endTags (left unconsumed at the tag name) or EOF. */
   private subparse(endTags: string[]): Stmt[] {
+    this.endStack.push(endTags);
+    try {
+      return this.subparseBody(endTags);
+    } finally {
+      this.endStack.pop();
+    }
+  }
+
+  /** jinja2's message for a tag it did not expect here. */
+  private unknownTag(name: string, token: Token): never {
+    const looking = this.endStack.length > 0 ? this.endStack[this.endStack.length - 1]! : [];
+    let message = `Encountered unknown tag '${name}'.`;
+    if (looking.length > 0) {
+      const list = looking.map((t) => `'${t}'`).join(' or ');
+      message += this.endStack.some((tags) => tags.includes(name))
+        ? ` You probably made a nesting mistake. Jinja is expecting this tag, but currently looking for ${list}.`
+        : ` Jinja was looking for the following tags: ${list}.`;
+    }
+    if (this.tagStack.length > 0) message += ` The innermost block that needs to be closed is '${this.tagStack[this.tagStack.length - 1]}'.`;
+    return this.fail(message, token);
+  }
+
+  private subparseBody(endTags: string[]): Stmt[] {
     const body: Stmt[] = [];
     for (;;) {
       const token = this.tok;
@@ -59,6 +87,16 @@ export class Parser extends ExprParser {
     const token = this.tok;
     if (token.type !== 'name') this.fail('tag name expected');
     this.i++;
+    const isBlock = BLOCK_TAGS.has(token.value);
+    if (isBlock) this.tagStack.push(token.value);
+    try {
+      return this.parseTag(token);
+    } finally {
+      if (isBlock) this.tagStack.pop();
+    }
+  }
+
+  private parseTag(token: Token): Stmt {
     switch (token.value) {
       case 'for':
         return this.parseFor();
@@ -115,7 +153,7 @@ export class Parser extends ExprParser {
         this.endBlock();
         return { k: token.value };
       default:
-        return this.fail(`Encountered unknown tag '${token.value}'.`, token);
+        return this.unknownTag(token.value, token);
     }
   }
 
@@ -216,6 +254,9 @@ export class Parser extends ExprParser {
       }
       if (this.tok.type === 'name' && endNames.includes(this.tok.value)) break;
       if (this.isOp('=')) break;
+      if (items.length === 0 && (this.tok.type === 'block_end' || this.tok.type === 'eof')) {
+        this.fail(`Expected an expression, got ${this.describe(this.tok)}`);
+      }
       if (this.skipOp('(')) {
         items.push(this.parseAssignTarget(false, [')']));
         this.expectOp(')');

@@ -37,7 +37,7 @@ export function numberStr(value: number): string {
 /** Python str(value) as jinja2 prints it ({{ }}, |string, ~). */
 export function pyStr(value: unknown): string {
   if (typeof value === 'string') return value;
-  if (value instanceof Undefined) return '';
+  if (value instanceof Undefined || value === undefined) return '';
   return pyRepr(value);
 }
 

@@ -160,4 +160,12 @@ GLOBALS.set('strftime_now', new Callable('strftime_now', (args) => {
   const fields = activeNow ? utcFields(activeNow) : localFields(new Date());
   return strftime(fmt, fields);
 }));
-GLOBALS.set('lipsum', new Callable('lipsum', () => ''));
+GLOBALS.set('joiner', new Callable('joiner', (args) => {
+  const sep = args.length > 0 ? pyStr(args[0]) : ', ';
+  let used = false;
+  return new Callable('joiner', () => {
+    if (used) return sep;
+    used = true;
+    return '';
+  });
+}));

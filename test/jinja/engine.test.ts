@@ -24,6 +24,15 @@ describe('errors are data', () => {
     expect(error.template).toBe('family/x.jinja');
   });
 
+  it('syntax error messages are jinja2\'s', () => {
+    expect(caught(() => compileTemplate('{% if true %}{% endfor %}', { name: 't' })).message).toBe(
+      "t: syntax error: Encountered unknown tag 'endfor'. Jinja was looking for the following tags: 'elif' or 'else' or 'endif'. The innermost block that needs to be closed is 'if'. (line 1)",
+    );
+    expect(caught(() => compileTemplate('a\n{{ a b }}', { name: 't' })).message).toBe(
+      "t: syntax error: expected token 'end of print statement', got 'b' (line 2)",
+    );
+  });
+
   it('unknown filters and tests fail at compile time, like jinja2', () => {
     expect(caught(() => compileTemplate('{% if false %}{{ x|nofilter }}{% endif %}')).code).toBe('TEMPLATE_SYNTAX');
     expect(caught(() => compileTemplate('{{ x is notatest }}')).pythonType).toBe('TemplateAssertionError');

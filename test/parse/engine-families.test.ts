@@ -315,3 +315,39 @@ describe('section edge cases', () => {
     expect(parseEverywhere('Hello<|im_end|> world<|endoftext|>', { family: 'qwen3' }).content).toBe('Hello world');
   });
 });
+
+describe('hermes JSON object shapes', () => {
+  it('arguments before the name are buffered; "parameters" is accepted; other keys are ignored', () => {
+    const r = parseEverywhere('<tool_call>{"arguments": {"a": [1, {"b": "}"}]}, "id": 7, "name": "f"}</tool_call><tool_call>{"name": "g", "parameters": {}}</tool_call>', {
+      family: 'hermes',
+    });
+    expect(r.tool_calls.map((c) => [c.function.name, c.function.arguments])).toEqual([
+      ['f', '{"a": [1, {"b": "}"}]}'],
+      ['g', '{}'],
+    ]);
+  });
+
+  it('arguments serialised as a JSON string are decoded; a name-less object is not a call', () => {
+    const r = parseEverywhere('<tool_call>{"name": "f", "arguments": "{\\"a\\": 1}"}</tool_call>', { family: 'hermes' });
+    expect(calls(r)).toEqual([['f', { a: 1 }]]);
+    const nameless = parseEverywhere('<tool_call>{"arguments": {}}</tool_call>', { family: 'hermes' });
+    expect(nameless.tool_calls).toEqual([]);
+    expect(nameless.diagnostics.map((d) => d.code)).toEqual(['PARSE_BAD_CALL_SYNTAX']);
+  });
+
+  it('GLM: a name followed by a newline still finds its schema', () => {
+    const r = parseEverywhere('<tool_call>add \n<arg_key>n</arg_key><arg_value>2</arg_value></tool_call>', {
+      family: 'glm-4.5',
+      tools: [tool('add', { n: { type: 'integer' } })],
+    });
+    expect(r.tool_calls[0]!.function.arguments).toBe('{"n":2}');
+  });
+});
+
+describe('seed-oss budget reflections', () => {
+  it('a reflection written in content goes to reasoning, never content', () => {
+    const prefix = '<seed:think>\n<seed:cot_budget_reflect>budget 0</seed:cot_budget_reflect>\n</seed:think>';
+    const r = parseEverywhere('<seed:cot_budget_reflect>I have used 3 tokens.</seed:cot_budget_reflect>\nThe answer is 4.', { family: 'seed-oss', prefix });
+    expect(r).toMatchObject({ content: 'The answer is 4.', reasoning_content: '<seed:cot_budget_reflect>I have used 3 tokens.</seed:cot_budget_reflect>' });
+  });
+});

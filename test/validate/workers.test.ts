@@ -32,6 +32,13 @@ describe.skipIf(!built)('worker threads', () => {
     expect(lines).toEqual([...lines].sort((x, y) => x - y));
   });
 
+  it('stopping early closes the pool; summary() then rejects instead of hanging', async () => {
+    const validation = validateDataset(big, { workers: 2, batchSize: 16 });
+    let seen = 0;
+    for await (const _ of validation) if (++seen === 5) break;
+    await expect(validation.summary()).rejects.toThrow(/stopped before the end/);
+  });
+
   it('a template that cannot load fails before any row, with one line', async () => {
     const result = await cli(['--workers', '2', '--template', join(dir, 'missing.jinja'), big]);
     expect(result.code).toBe(2);

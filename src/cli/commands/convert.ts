@@ -2,7 +2,8 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { Option } from 'commander';
-import { importDataset, importShapes, isImportShape, loadTokenizer, toTrainingRecord, type ChatTokenizer, type ConvertIssue, type ImportShape, type TrainOn } from '../../convert/index.js';
+import type { ChatTokenizer, ConvertIssue, ImportShape, TrainOn } from '../../convert/index.js';
+import { importShapes } from '../../convert/importers/types.js';
 import { formatIssue } from '../../dataset/issues.js';
 import { familyIds, resolveFamilyId } from '../../families/info.js';
 import { loadTemplate } from '../../render/index.js';
@@ -91,11 +92,13 @@ async function resolveTarget(flags: ConvertFlags, io: IO): Promise<Target> {
   if (to !== undefined && !resolveFamilyId(to)) throw new UserError(`unknown target "${to}": use openai or one of ${familyIds.join(', ')}`);
   const template = flags.template === undefined ? undefined : resolve(io.cwd, flags.template);
   const loaded = loadTemplate({ family: to, template, templateName: flags.templateName });
-  const tokenizer = flags.tokenizer === undefined ? undefined : await loadTokenizer(resolve(io.cwd, flags.tokenizer));
+  const tokenizer = flags.tokenizer === undefined ? undefined : await (await import('../../convert/tokenizer.js')).loadTokenizer(resolve(io.cwd, flags.tokenizer));
   return { loaded, tokenizer };
 }
 
 async function runConvert(file: string, flags: ConvertFlags, io: IO): Promise<number> {
+  // Loaded on use, so other commands start without the importers and tokenizers.
+  const { importDataset, isImportShape, toTrainingRecord } = await import('../../convert/index.js');
   if (!isImportShape(flags.from)) throw new UserError(`unknown shape "${flags.from}"`);
   const target = await resolveTarget(flags, io);
   const now = parseNow(flags.now);

@@ -1,5 +1,5 @@
 import { familyIds, familyInfo, resolveFamilyId, type FamilyId } from '../../families/info.js';
-import { createStreamParser, parse, type ParseOptions } from '../../parse/index.js';
+import type { ParseOptions } from '../../parse/index.js';
 import type { Delta, Tool } from '../../types.js';
 import { EXIT, UserError, type IO } from '../io.js';
 import { readInputText } from '../read-input.js';
@@ -68,12 +68,14 @@ async function runParse(file: string | undefined, flags: ParseFlags, io: IO): Pr
     if (file !== undefined && file !== '-') throw new UserError('--stream reads stdin; drop the file argument');
     return streamParse(options, io);
   }
+  const { parse } = await import('../../parse/index.js');
   const message = parse(await readInputText(file, io), options);
   io.stdout.write(`${JSON.stringify(message, null, 2)}\n`);
   return EXIT.OK;
 }
 
 async function streamParse(options: ParseOptions, io: IO): Promise<number> {
+  const { createStreamParser } = await import('../../parse/index.js');
   const parser = createStreamParser(options);
   const decoder = new TextDecoder('utf-8');
   let failed = false;

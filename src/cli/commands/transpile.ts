@@ -1,4 +1,3 @@
-import { transpile } from '../../convert/index.js';
 import { familyIds } from '../../families/info.js';
 import type { Tool } from '../../types.js';
 import { EXIT, UserError, type IO } from '../io.js';
@@ -49,6 +48,7 @@ export const register: CommandRegistrar = (program, io, state) => {
 async function runTranspile(file: string | undefined, flags: TranspileFlags, io: IO): Promise<number> {
   const tools = flags.tools === undefined ? null : readTools(await readInputText(flags.tools, io), flags.tools);
   const text = await readInputText(file, io);
+  const { transpile } = await import('../../convert/transpile.js');
   const result = transpile(text, { from: flags.from, to: flags.to, tools, ...(flags.prefix !== undefined ? { prefix: flags.prefix } : {}) });
   for (const warning of result.warnings) io.stderr.write(`chatfmt: warning: ${warning.code}: ${warning.message}\n`);
   io.stdout.write(flags.json ? `${JSON.stringify({ text: result.text, message: result.message, warnings: result.warnings })}\n` : result.text);

@@ -4,15 +4,9 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { Option } from 'commander';
 import { familyIds } from '../../families/info.js';
-import {
-  formatIssue,
-  mergeSummaries,
-  validateDataset,
-  type DatasetIssue,
-  type ValidateOptions,
-  type ValidationProgress,
-  type ValidationSummary,
-} from '../../dataset/index.js';
+import type { DatasetIssue, ValidateOptions, ValidationProgress, ValidationSummary } from '../../dataset/index.js';
+import { formatIssue } from '../../dataset/issues.js';
+import { mergeSummaries } from '../../dataset/summary.js';
 import { EXIT, UserError, type IO } from '../io.js';
 import type { CommandRegistrar } from './index.js';
 
@@ -129,6 +123,8 @@ async function runValidate(files: string[], flags: ValidateFlags, io: IO): Promi
   const report = flags.report === undefined ? undefined : await openReport(resolve(io.cwd, flags.report), flags.report);
   let summary: ValidationSummary;
   try {
+    // Loaded on use, so other commands start without ajv and the worker pool.
+    const { validateDataset } = await import('../../dataset/validate.js');
     const validation = validateDataset(file === '-' ? '-' : resolve(io.cwd, file), options);
     for await (const issue of validation) if (report) await report.write(issue);
     summary = await validation.summary();

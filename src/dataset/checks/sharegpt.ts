@@ -85,6 +85,7 @@ export function viewShareGPTRow(row: Record<string, unknown>, line: number): { v
   const issuesBefore = issues.length;
   const declared = parseTools(row.tools, line, issues);
   const view: RowView = {
+    shape: 'sharegpt',
     turns,
     tools: declared?.views,
     toolsKey: declared ? (typeof row.tools === 'string' ? row.tools : JSON.stringify(row.tools)) : '',

@@ -51,6 +51,8 @@ export class ToolSchemaCache {
       entry = this.compile(parameters);
       this.byCanonical.set(canonical, entry);
     }
+    // The same schema written in many key orders would grow this map alone; keep it bounded too.
+    if (this.byText.size >= this.limit * 4) this.byText.clear();
     this.byText.set(text, entry);
     return entry;
   }

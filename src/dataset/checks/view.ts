@@ -38,6 +38,7 @@ export type TurnView =
 
 /** A row of either shape, reduced to what the protocol, argument and template checks need. */
 export interface RowView {
+  shape: 'openai' | 'sharegpt';
   turns: TurnView[];
   /** Declared function tools; undefined when the row declares none at all. */
   tools: ToolView[] | undefined;
@@ -90,6 +91,7 @@ export function viewOpenAIRow(row: Record<string, unknown>): RowView {
   });
   const tools = declaredTools(row);
   return {
+    shape: 'openai',
     turns,
     tools,
     toolsKey: tools ? `${JSON.stringify(row.tools) ?? ''}\u0000${JSON.stringify(row.functions) ?? ''}` : '',

@@ -9,6 +9,8 @@ export type MarkerRole =
   | 'section-close'
   | 'call-open'
   | 'call-close'
+  | 'aside-open'
+  | 'aside-close'
   | 'tail';
 
 /** A grammar's markers grouped into the sets each machine state searches for, built once per family. */
@@ -24,6 +26,8 @@ export interface CompiledGrammar {
   section: MarkerSet;
   tail: MarkerSet;
   skip: MarkerSet;
+  /** Inside an aside: text goes to reasoning until its close. */
+  aside: MarkerSet;
   /** After a call that opened inside reasoning: decides whether it was real or a draft. */
   after: MarkerSet;
   followers: MarkerSet;
@@ -41,17 +45,20 @@ export function compileGrammar(grammar: Grammar): CompiledGrammar {
   add(grammar.section?.close, 'section-close');
   add(grammar.reasoning?.open, 'reasoning-open');
   add(grammar.reasoning?.close, 'reasoning-close');
+  add(grammar.aside?.open, 'aside-open');
+  add(grammar.aside?.close, 'aside-close');
   add(grammar.tailOptional, 'tail');
   add(grammar.stopStrings, 'stop');
   const of = (...roles: MarkerRole[]) => new MarkerSet([...role].filter(([, r]) => roles.includes(r)).map(([m]) => m));
-  const opens: MarkerRole[] = ['call-open', 'section-open', 'stop'];
+  const opens: MarkerRole[] = ['call-open', 'section-open', 'stop', 'aside-open'];
   return {
     grammar,
     role,
     content: of(...opens, 'section-close'),
     contentAtStart: of(...opens, 'section-close', 'reasoning-open'),
-    reasoning: of(...opens, 'reasoning-close'),
-    reasoningAtStart: of(...opens, 'reasoning-close', 'reasoning-open'),
+    reasoning: of('call-open', 'section-open', 'stop', 'reasoning-close'),
+    reasoningAtStart: of('call-open', 'section-open', 'stop', 'reasoning-close', 'reasoning-open'),
+    aside: of('aside-close', 'stop'),
     section: of('call-open', 'section-close', 'stop'),
     tail: of('call-close', 'tail', 'section-close', 'call-open', 'stop'),
     skip: of('call-close', 'call-open', 'section-close', 'stop'),

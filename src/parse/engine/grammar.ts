@@ -58,6 +58,8 @@ export interface Grammar {
   call: MarkerPair;
   header: HeaderReader;
   args: CodecFactory;
+  /** Blocks that belong to reasoning even when written in content (Seed-OSS budget reflections). */
+  aside?: MarkerPair;
   /** Tokens that may sit between the arguments and the call close (DeepSeek-R1's closing fence). */
   tailOptional?: readonly string[];
   /** Generation stop strings: removed wherever they appear outside call arguments. */

@@ -3,9 +3,10 @@ import type { CoreFactory, CoreOptions, ParseEvent, ParserCore, ToolIndex } from
 import { compileGrammar, prefixOpensReasoning, type CompiledGrammar } from './compiled.js';
 import type { ArgsCodec, CallSink, Grammar } from './grammar.js';
 import type { MarkerSet } from './markers.js';
+import { TextBuffer } from './text-buffer.js';
 import { StreamTrimmer, skipWhitespace } from './trim.js';
 
-type Mode = 'content' | 'reasoning' | 'section' | 'section-text' | 'header' | 'args' | 'tail' | 'skip' | 'after' | 'failing';
+type Mode = 'content' | 'reasoning' | 'section' | 'section-text' | 'header' | 'args' | 'tail' | 'skip' | 'after' | 'failing' | 'aside';
 
 /**
  * A call (or section) that opened inside open reasoning. It is a real call if reasoning never closes
@@ -14,15 +15,32 @@ type Mode = 'content' | 'reasoning' | 'section' | 'section-text' | 'header' | 'a
  */
 interface Tentative {
   events: ParseEvent[];
-  raw: string[];
-  length: number;
+  raw: TextBuffer;
   /** Completion offset where the tentative text starts. */
   start: number;
   /** Offset (into raw) just after the latest call/section opener: where prose resumes for a failed draft. */
   resume: number;
 }
 
-/** The one engine for every marker-based family: a family is a Grammar (data + small codecs). */
+/**
+ * The one engine for every marker-based family: a family is a Grammar (data + small codecs).
+ *
+ * Decisions (FORMATS §0, LESSONS):
+ * - Starting state from the prompt tail: a reasoning opener after the last closer → inside reasoning
+ *   (a re-emitted opener right at the start is absorbed). A reasoning block may open only before any
+ *   content; a stray closer in content is text.
+ * - Content = text before, between and after calls; trimmed at structure boundaries and at both ends
+ *   (streamed: trailing whitespace is held, never taken back). Stop strings vanish outside arguments.
+ * - A call opening inside open reasoning is tentative: real (ending reasoning) if output ends, a stop
+ *   string or another call follows it; a draft (reasoning text) if prose, the reasoning close, or a
+ *   parse failure follows. Its events are queued until then.
+ * - Not a call (undeclared name, no name, broken header): its raw text stays content, diagnostic.
+ *   Broken after the call started (bad/non-object arguments, truncation): `call-withdraw` with the raw
+ *   text. Either way the rest of the call's text, up to its close tag, stays content; other calls stay.
+ *   A complete call whose close tag never came is accepted.
+ * - Sections (DeepSeek, Kimi): calls are also accepted without the section opener; noise inside a
+ *   section is content; an opener that no call follows is restored verbatim as content.
+ */
 export function createGrammarCore(grammar: Grammar): CoreFactory {
   const compiled = compileGrammar(grammar);
   return (options) => new GrammarMachine(compiled, options);
@@ -45,7 +63,7 @@ class GrammarMachine implements ParserCore, CallSink {
   private sectionProven = false;
   private sectionOpenLength = 0;
   /** Raw text of the open section or call, kept to restore it as content if it is not one. */
-  private raw: string[] | undefined;
+  private raw: TextBuffer | undefined;
   private pendingWs = '';
   private failure: { code: ParseCode; message: string } | undefined;
   /** Nothing but whitespace since the last call ended outside a section. */
@@ -139,6 +157,8 @@ class GrammarMachine implements ParserCore, CallSink {
         return this.text(this.m.skip, this.content, final);
       case 'failing':
         return this.decideFailure(final);
+      case 'aside':
+        return this.text(this.m.aside, this.reasoning, final);
       case 'section-text':
         // Noise before the section's first call is held: it is content if a call follows, and the
         // section opener with it is restored verbatim if none does.
@@ -196,7 +216,7 @@ class GrammarMachine implements ParserCore, CallSink {
         return;
       }
       case 'reasoning-close':
-        if (mode === 'after') return this.draft(this.tentative!.length);
+        if (mode === 'after') return this.draft(this.tentative!.raw.length);
         this.consume(marker.length);
         this.reasoning.boundary();
         this.mode = 'content';
@@ -209,7 +229,7 @@ class GrammarMachine implements ParserCore, CallSink {
           this.mode = this.inSection ? 'section' : 'content';
           return;
         }
-        if (mode === 'reasoning') this.tentative = { events: [], raw: [], length: 0, start: this.base + this.pos, resume: 0 };
+        if (mode === 'reasoning') this.tentative = { events: [], raw: new TextBuffer(), start: this.base + this.pos, resume: 0 };
         if (role === 'section-open') this.openSection(marker);
         else this.openCall(marker);
         return;
@@ -236,17 +256,23 @@ class GrammarMachine implements ParserCore, CallSink {
       case 'tail':
         this.consume(marker.length);
         return;
+      case 'aside-open':
+      case 'aside-close':
+        // An aside in content (e.g. a Seed budget reflection) is reasoning, markers included.
+        this.release(this.reasoning, this.consume(marker.length), true);
+        this.mode = role === 'aside-open' ? 'aside' : 'content';
+        return;
     }
   }
 
   private onJunk(): void {
     switch (this.mode) {
       case 'after':
-        return this.draft(this.tentative!.length);
+        return this.draft(this.tentative!.raw.length);
       case 'tail':
         return this.failCall('PARSE_BAD_CALL_SYNTAX', 'unexpected text between the arguments and the call close');
       case 'section':
-        if (this.tentative) return this.draft(this.sectionProven ? this.tentative.length : this.tentative.resume);
+        if (this.tentative) return this.draft(this.sectionProven ? this.tentative.raw.length : this.tentative.resume);
         // Noise inside a section is kept as content; later calls of the section still count.
         this.mode = 'section-text';
         return;
@@ -258,7 +284,7 @@ class GrammarMachine implements ParserCore, CallSink {
   /** A marker after noise that followed a section opener with no call yet. */
   private endSectionNoise(role: string, marker: string): void {
     if (role === 'call-open') {
-      this.release(this.content, (this.raw ?? []).join('').slice(this.sectionOpenLength), true);
+      this.release(this.content, String(this.raw ?? '').slice(this.sectionOpenLength), true);
       this.openCall(marker);
       return;
     }
@@ -272,10 +298,10 @@ class GrammarMachine implements ParserCore, CallSink {
   private openSection(marker: string): void {
     this.reasoningMayOpen = false;
     this.pendingWs = this.tentative ? '' : this.content.takeHeld();
-    this.raw = [];
+    this.raw = new TextBuffer();
     this.consume(marker.length);
     this.sectionOpenLength = marker.length;
-    if (this.tentative) this.tentative.resume = this.tentative.length;
+    if (this.tentative) this.tentative.resume = this.tentative.raw.length;
     this.inSection = true;
     this.sectionProven = false;
     this.mode = 'section';
@@ -285,10 +311,10 @@ class GrammarMachine implements ParserCore, CallSink {
     this.reasoningMayOpen = false;
     if (this.inSection) this.sectionProven = true;
     if (!this.inSection) this.pendingWs = this.tentative ? '' : this.content.takeHeld();
-    this.raw = [];
+    this.raw = new TextBuffer();
     this.callStart = this.base + this.pos;
     this.consume(marker.length);
-    if (this.tentative) this.tentative.resume = this.tentative.length;
+    if (this.tentative) this.tentative.resume = this.tentative.raw.length;
     this.callStarted = false;
     this.codec = undefined;
     this.mode = 'header';
@@ -332,7 +358,7 @@ class GrammarMachine implements ParserCore, CallSink {
     this.emit({ kind: 'call-end', end: this.base + this.pos });
     this.callStarted = false;
     this.codec = undefined;
-    this.raw = this.inSection ? this.raw : undefined;
+    this.raw = undefined;
     if (this.inSection) {
       this.mode = 'section';
     } else {
@@ -355,8 +381,9 @@ class GrammarMachine implements ParserCore, CallSink {
     if (this.tentative) return this.draft(this.tentative.resume);
     const diagnostic = this.diagnostic(code, message, this.callStart, 'error', this.base + this.pos);
     if (this.callStarted) {
-      const raw = this.content.pushVerbatim(this.pendingWs + (this.raw ?? []).join(''));
+      const raw = this.content.pushVerbatim(this.pendingWs + String(this.raw ?? ''));
       this.emit({ kind: 'call-withdraw', raw, diagnostic });
+      this.justClosedCall = false;
     } else {
       this.emit({ kind: 'diagnostic', diagnostic });
       this.restoreRaw();
@@ -389,7 +416,7 @@ class GrammarMachine implements ParserCore, CallSink {
   }
 
   private restoreRaw(): void {
-    this.release(this.content, this.pendingWs + (this.raw ?? []).join(''), true);
+    this.release(this.content, this.pendingWs + String(this.raw ?? ''), true);
     this.pendingWs = '';
     this.raw = undefined;
   }
@@ -411,7 +438,7 @@ class GrammarMachine implements ParserCore, CallSink {
   private draft(resume: number): void {
     const tentative = this.tentative!;
     this.tentative = undefined;
-    const text = tentative.raw.join('');
+    const text = tentative.raw.toString();
     this.release(this.reasoning, text.slice(0, resume));
     this.buf = text.slice(resume) + this.buf.slice(this.pos);
     this.base = tentative.start + resume;
@@ -465,11 +492,7 @@ class GrammarMachine implements ParserCore, CallSink {
     const piece = n === this.buf.length && this.pos === 0 ? this.buf : this.buf.slice(this.pos, this.pos + n);
     this.pos += n;
     if (this.raw) this.raw.push(piece);
-    const tentative = this.tentative;
-    if (tentative) {
-      tentative.raw.push(piece);
-      tentative.length += n;
-    }
+    this.tentative?.raw.push(piece);
     return piece;
   }
 
