@@ -19,9 +19,10 @@ export function adaptConversation(conversation: Conversation, needs: TemplateNee
 
 function adaptMessage(message: Message, index: number, needs: TemplateNeeds, warnings: RenderWarning[]): Message {
   let result = message;
-  if (needs.nullContentNeedsString && message && message.content === null) {
+  if (needs.nullContentNeedsString && message && (message.content === null || message.content === undefined)) {
+    const was = message.content === null ? 'null' : 'missing';
     result = { ...result, content: '' };
-    warnings.push({ code: 'NULL_CONTENT_CONVERTED', path: `messages[${index}].content`, message: 'content null given as "" (the template cannot take null)' });
+    warnings.push({ code: 'NULL_CONTENT_CONVERTED', path: `messages[${index}].content`, message: `content ${was}, given as "" (the template cannot take it)` });
   }
   if (needs.argumentsForm !== 'either' && Array.isArray(message?.tool_calls)) {
     let callsChanged = false;

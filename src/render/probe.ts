@@ -38,9 +38,13 @@ function probe(template: CompiledTemplate): TemplateNeeds {
   const argumentsForm = decideForm(asObject, asString);
   const args = argumentsForm === 'string' ? JSON.stringify(PROBE_ARGS) : PROBE_ARGS;
   const withEmpty = argumentsForm === 'string' ? asString : asObject;
-  const withNull = tryRender(template, probeConversation(args, null));
+  // TRL-style rows leave `content` out of tool-call turns; treat that like null.
   const nullContentNeedsString =
-    withEmpty !== undefined && (withNull === undefined || (withNull.includes('None') && !withEmpty.includes('None')));
+    withEmpty !== undefined &&
+    [null, undefined].some((content) => {
+      const text = tryRender(template, probeConversation(args, content));
+      return text === undefined || (text.includes('None') && !withEmpty.includes('None'));
+    });
   return { argumentsForm, nullContentNeedsString };
 }
 
@@ -53,12 +57,12 @@ function decideForm(asObject: string | undefined, asString: string | undefined):
   return 'either';
 }
 
-function probeConversation(args: unknown, content: string | null): Record<string, unknown> {
+function probeConversation(args: unknown, content: string | null | undefined): Record<string, unknown> {
   const messages: Message[] = [
     { role: 'user', content: 'probe' },
     {
       role: 'assistant',
-      content,
+      ...(content === undefined ? {} : { content }),
       tool_calls: [{ id: 'call_probe0', type: 'function', function: { name: 'chatfmt_probe', arguments: args as string } }],
     },
     { role: 'tool', tool_call_id: 'call_probe0', name: 'chatfmt_probe', content: 'ok' },

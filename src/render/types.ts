@@ -57,7 +57,7 @@ export interface RenderResult {
 /** What a template needs, found by probing it (cached per compiled template). */
 export interface TemplateNeeds {
   argumentsForm: ArgumentsForm;
-  /** True when `content: null` crashes the template or prints "None". */
+  /** True when `content: null` (or no content) crashes the template or prints "None". */
   nullContentNeedsString: boolean;
 }
 

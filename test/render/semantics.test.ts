@@ -86,6 +86,9 @@ describe('--args auto', () => {
     expect(auto.text).toBe('[hi][]');
     expect(auto.warnings[0]?.code).toBe('NULL_CONTENT_CONVERTED');
     expect(render({ source: printing, messages: [user, { role: 'assistant', content: null }], args: 'keep' }).text).toBe('[hi][None]');
+    const missing = render({ source: '{% for m in messages %}[{{ m.content | trim }}]{% endfor %}', messages: [user, { role: 'assistant' }] });
+    expect(missing.text).toBe('[hi][]');
+    expect(missing.warnings[0]?.message).toContain('content missing');
     const careful = '{% for m in messages %}[{{ m.content if m.content is not none else "" }}]{% endfor %}';
     expect(render({ source: careful, messages: [user, { role: 'assistant', content: null }] }).warnings).toEqual([]);
   });
