@@ -1,5 +1,7 @@
 import { parsePythonJson } from '../jinja/index.js';
-import { UserError } from './io.js';
+import type { Tool } from '../types.js';
+import { UserError, type IO } from './io.js';
+import { readInputText } from './read-input.js';
 
 /** `--var key=value` pairs: the value is read as JSON when it parses (keeping 1.0 a float), else as a string. */
 export function parseVariables(pairs: string[]): Record<string, unknown> | undefined {
@@ -22,4 +24,18 @@ export function parseVariables(pairs: string[]): Record<string, unknown> | undef
 
 export function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
+}
+
+/** `--tools FILE`: an OpenAI tools array, or an object with a "tools" array. */
+export async function readToolsFile(file: string, io: IO): Promise<Tool[]> {
+  const text = await readInputText(file, io);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new UserError(`${file}: not valid JSON (${(error as Error).message})`);
+  }
+  const tools = Array.isArray(value) ? value : (value as { tools?: unknown } | null)?.tools;
+  if (!Array.isArray(tools)) throw new UserError(`${file}: expected a tools array or {"tools": [...]}`);
+  return tools as Tool[];
 }

@@ -1,7 +1,8 @@
 import { familyIds, familyInfo, resolveFamilyId, type FamilyId } from '../../families/info.js';
 import type { ParseOptions } from '../../parse/index.js';
-import type { Delta, Tool } from '../../types.js';
+import type { Delta } from '../../types.js';
 import { EXIT, UserError, type IO } from '../io.js';
+import { readToolsFile } from '../options.js';
 import { readInputText } from '../read-input.js';
 import type { CommandRegistrar } from './index.js';
 
@@ -61,7 +62,7 @@ async function runParse(file: string | undefined, flags: ParseFlags, io: IO): Pr
   if (family === undefined) throw new UserError(`unknown family "${flags.family}" (known: ${familyIds.join(', ')})`);
   if (flags.prefix !== undefined && flags.prompt !== undefined) throw new UserError('give either --prefix or --prompt, not both');
   const options: ParseOptions = { family, strict: flags.strict === true };
-  if (flags.tools !== undefined) options.tools = readTools(await readInputText(flags.tools, io), flags.tools);
+  if (flags.tools !== undefined) options.tools = await readToolsFile(flags.tools, io);
   if (flags.prefix !== undefined) options.prefix = flags.prefix;
   if (flags.prompt !== undefined) options.prefix = promptTail(await readInputText(flags.prompt, io), family);
   if (flags.stream) {
@@ -93,17 +94,6 @@ async function streamParse(options: ParseOptions, io: IO): Promise<number> {
   return options.strict && failed ? EXIT.ISSUES : EXIT.OK;
 }
 
-function readTools(text: string, shown: string): Tool[] {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new UserError(`${shown}: not valid JSON`);
-  }
-  const tools = Array.isArray(value) ? value : (value as { tools?: unknown } | null)?.tools;
-  if (!Array.isArray(tools)) throw new UserError(`${shown}: expected a tools array or {"tools": [...]}`);
-  return tools as Tool[];
-}
 
 /** Where each family's prompt opens the assistant turn; the prefix is what follows the last one. */
 const ASSISTANT_HEADERS: Record<FamilyId, { header: string; keep?: boolean }> = {

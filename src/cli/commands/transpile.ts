@@ -1,6 +1,6 @@
 import { familyIds } from '../../families/info.js';
-import type { Tool } from '../../types.js';
 import { EXIT, UserError, type IO } from '../io.js';
+import { readToolsFile } from '../options.js';
 import { readInputText } from '../read-input.js';
 import type { CommandRegistrar } from './index.js';
 
@@ -46,7 +46,7 @@ export const register: CommandRegistrar = (program, io, state) => {
 };
 
 async function runTranspile(file: string | undefined, flags: TranspileFlags, io: IO): Promise<number> {
-  const tools = flags.tools === undefined ? null : readTools(await readInputText(flags.tools, io), flags.tools);
+  const tools = flags.tools === undefined ? null : await readToolsFile(flags.tools, io);
   const text = await readInputText(file, io);
   const { transpile } = await import('../../convert/transpile.js');
   const result = transpile(text, { from: flags.from, to: flags.to, tools, ...(flags.prefix !== undefined ? { prefix: flags.prefix } : {}) });
@@ -55,14 +55,3 @@ async function runTranspile(file: string | undefined, flags: TranspileFlags, io:
   return EXIT.OK;
 }
 
-function readTools(text: string, name: string): Tool[] {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new UserError(`${name}: not valid JSON (${(error as Error).message})`);
-  }
-  const list = Array.isArray(value) ? value : (value as { tools?: unknown } | null)?.tools;
-  if (!Array.isArray(list)) throw new UserError(`${name}: expected a list of tools or an object with "tools"`);
-  return list as Tool[];
-}

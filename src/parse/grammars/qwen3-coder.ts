@@ -1,7 +1,7 @@
 import { familyInfo } from '../../families/info.js';
-import { taggedArgs } from '../engine/codecs/tagged-args.js';
 import type { Grammar } from '../engine/grammar.js';
 import { functionTag } from '../engine/headers.js';
+import { xmlParameterArgs } from './xml-parameter.js';
 
 /**
  * `<tool_call>\n<function=N>\n<parameter=K>\nraw\n</parameter>\n</function>\n</tool_call>` (FORMATS §1b);
@@ -12,18 +12,7 @@ export const qwen3CoderGrammar: Grammar = {
   reasoning: { open: ['<think>'], close: ['</think>'] },
   call: { open: ['<tool_call>'], close: ['</tool_call>'] },
   header: functionTag('<function=', '>'),
-  args: taggedArgs({
-    keyOpen: '<parameter=',
-    keyClose: '>',
-    valueClose: '</parameter>',
-    // vLLM/SGLang: a value whose close tag is missing ends at the next parameter or the function end.
-    valueImplicitEnds: ['<parameter=', '</function>'],
-    argsEnd: [
-      { marker: '</function>', consume: true },
-      { marker: '</tool_call>', consume: false },
-    ],
-    stripOneNewline: true,
-  }),
+  args: xmlParameterArgs('</tool_call>'),
   stopStrings: familyInfo['qwen3-coder'].stopStrings,
   defaultPrefix: '',
 };

@@ -1,7 +1,7 @@
 import { familyInfo } from '../../families/info.js';
-import { taggedArgs } from '../engine/codecs/tagged-args.js';
 import type { Grammar } from '../engine/grammar.js';
 import { functionTag } from '../engine/headers.js';
+import { xmlParameterArgs } from './xml-parameter.js';
 
 /**
  * `<seed:tool_call>\n<function=N>\n<parameter=K>raw</parameter>\n</function>\n</seed:tool_call>` (FORMATS §6).
@@ -15,17 +15,7 @@ export const seedOssGrammar: Grammar = {
   aside: { open: ['<seed:cot_budget_reflect>'], close: ['</seed:cot_budget_reflect>'] },
   call: { open: ['<seed:tool_call>'], close: ['</seed:tool_call>'] },
   header: functionTag('<function=', '>'),
-  args: taggedArgs({
-    keyOpen: '<parameter=',
-    keyClose: '>',
-    valueClose: '</parameter>',
-    valueImplicitEnds: ['<parameter=', '</function>'],
-    argsEnd: [
-      { marker: '</function>', consume: true },
-      { marker: '</seed:tool_call>', consume: false },
-    ],
-    stripOneNewline: true,
-  }),
+  args: xmlParameterArgs('</seed:tool_call>'),
   stopStrings: familyInfo['seed-oss'].stopStrings,
   defaultPrefix: '',
 };
