@@ -3,6 +3,7 @@ export type * from './types.js';
 export { ChatfmtError, isChatfmtError, type ErrorCode } from './errors.js';
 export { familyIds, familyInfo, resolveFamilyId, type FamilyId } from './families/info.js';
 export type { FamilyInfo, ArgumentsForm } from './families/family.js';
+export { families, getFamily, type Family } from './families/registry.js';
 export * from './jinja/index.js';
 export * from './render/index.js';
 export * from './parse/index.js';

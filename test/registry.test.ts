@@ -15,3 +15,18 @@ describe('family registry', () => {
     expect(new Set(names).size).toBe(names.length);
   });
 });
+
+describe('one registry for render and parse', () => {
+  it('gives every family a bundled template and a parser that knows its stop strings', async () => {
+    const { existsSync } = await import('node:fs');
+    const { families, getFamily } = await import('../src/index.js');
+    for (const id of familyIds) {
+      const family = families[id];
+      expect(existsSync(family.templatePath), family.templatePath).toBe(true);
+      expect(family.parser.id).toBe(id);
+      expect(family.parser.stopStrings).toEqual(family.stopStrings);
+    }
+    expect(getFamily('harmony').id).toBe('gpt-oss');
+    expect(() => getFamily('llama')).toThrow(/unknown family/);
+  });
+});

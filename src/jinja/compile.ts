@@ -5,7 +5,7 @@ import { FILTERS, hasFilter, type FilterFn } from './filters.js';
 import { methodImpl } from './methods.js';
 import { negate } from './numbers.js';
 import {
-  SliceValue, arith, callValue, compareOp, concatStr, getAttr, getItem, iterate, undefinedError,
+  SliceValue, arith, attrReader, callValue, compareOp, concatStr, getAttr, getItem, iterate, undefinedError,
 } from './ops.js';
 import { pyStr } from './repr.js';
 import { Frame, LoopContext, RenderState } from './runtime.js';
@@ -63,9 +63,9 @@ export class Compiler {
       }
       case 'if': {
         const test = this.expr(stmt.test);
-        const body = this.body(stmt.body);
-        const otherwise = this.body(stmt.otherwise);
-        return (s, f) => (truthy(test(s, f)) ? runBody(body, s, f) : runBody(otherwise, s, f));
+        const body = block(this.body(stmt.body));
+        const otherwise = block(this.body(stmt.otherwise));
+        return (s, f) => (truthy(test(s, f)) ? body(s, f) : otherwise(s, f));
       }
       case 'for':
         return this.forLoop(stmt);
@@ -167,7 +167,7 @@ export class Compiler {
     const iter = this.expr(stmt.iter);
     const assign = this.assign(stmt.target);
     const test = stmt.test ? this.expr(stmt.test) : null;
-    const body = this.body(stmt.body);
+    const body = block(this.body(stmt.body));
     const otherwise = this.body(stmt.otherwise);
     const usesLoop = usesName(stmt.body, 'loop') || stmt.recursive;
     const recursive = stmt.recursive;
@@ -216,7 +216,7 @@ export class Compiler {
         if (bodyAssigns && i > 0) scope = inner.child();
         if (loop) loop.index0 = i;
         assign(scope, items[i]);
-        if (runBody(body, s, scope) === 1) break;
+        if (body(s, scope) === 1) break;
       }
     };
     return (s, f) => {
@@ -376,8 +376,8 @@ export class Compiler {
       }
       case 'getattr': {
         const obj = this.expr(node.obj);
-        const attr = node.attr;
-        return (s, f) => getAttr(obj(s, f), attr);
+        const read = attrReader(node.attr);
+        return (s, f) => read(obj(s, f));
       }
       case 'getitem': {
         const obj = this.expr(node.obj);
@@ -525,3 +525,12 @@ export class Compiler {
 }
 
 export { runBody };
+
+const NOTHING: Ex = () => 0;
+
+/** One closure for a statement list: no wrapper for the common empty and single-statement bodies. */
+function block(body: Ex[]): Ex {
+  if (body.length === 0) return NOTHING;
+  if (body.length === 1) return body[0]!;
+  return (s, f) => runBody(body, s, f);
+}

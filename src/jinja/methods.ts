@@ -386,6 +386,11 @@ const DICT_METHODS: Record<string, (d: Dict, args: unknown[], kwargs: Kwargs) =>
 };
 const DICT_UNSAFE = new Set(['clear', 'pop', 'popitem', 'setdefault', 'update']);
 
+/** Whether `d.name` on a dict finds a method (or a refused one) before the key `name`. */
+export function isDictMethodName(name: string): boolean {
+  return DICT_UNSAFE.has(name) || Object.prototype.hasOwnProperty.call(DICT_METHODS, name);
+}
+
 /** The implementation of obj.name(...) if obj has such a method. */
 export function methodImpl(obj: unknown, name: string): Method | 'unsafe' | undefined {
   if (typeof obj === 'string') return (Object.prototype.hasOwnProperty.call(STR_METHODS, name) ? STR_METHODS[name] : undefined) as Method | undefined;

@@ -1,7 +1,7 @@
 // Python semantics of operators, attribute/item access and iteration.
 import { PyError, typeError } from './errors.js';
 import { percentFormat } from './format.js';
-import { lookupMethod } from './methods.js';
+import { isDictMethodName, lookupMethod } from './methods.js';
 import { binaryNumeric, compareNumbers, numericOp, truncInt } from './numbers.js';
 import { pyStr } from './repr.js';
 import {
@@ -32,6 +32,25 @@ const OBJECT_DUNDERS = new Set([
 function isDunder(name: string): boolean {
   return OBJECT_DUNDERS.has(name);
 }
+
+/**
+ * `obj.name` for a name fixed at compile time. Plain-object dicts (what JSON gives) take a direct own-property
+ * read when the name can be neither a sandbox-refused dunder nor a dict method; everything else goes to getAttr.
+ */
+export function attrReader(name: string): (obj: unknown) => unknown {
+  if (isDunder(name) || isDictMethodName(name)) return (obj) => getAttr(obj, name);
+  return (obj) => {
+    if (obj !== null && typeof obj === 'object') {
+      const proto = Object.getPrototypeOf(obj);
+      if (proto === Object.prototype || proto === null) {
+        const value = hasOwnProperty.call(obj, name) ? (obj as Record<string, unknown>)[name] : undefined;
+        return value === undefined ? new Undefined(name, obj) : value;
+      }
+    }
+    return getAttr(obj, name);
+  };
+}
+const hasOwnProperty = Object.prototype.hasOwnProperty;
 
 /** `obj.name`: Python attribute first, then item (jinja2 sandbox getattr). */
 export function getAttr(obj: unknown, name: string): unknown {

@@ -72,6 +72,15 @@ class Driver implements StreamParser {
 
   /** Events → OpenAI deltas; consecutive text of one kind, or fragments of one call, merge into one delta. */
   private toDeltas(events: ParseEvent[]): Delta[] {
+    // Streaming in small chunks is mostly pushes that settle nothing or one piece of text: keep the
+    // general merging loop off that path.
+    if (events.length === 0) return [];
+    if (events.length === 1) {
+      const event = events[0]!;
+      if (event.kind === 'content') return [{ content: event.text }];
+      if (event.kind === 'reasoning') return [{ reasoning_content: event.text }];
+      if (event.kind === 'call-args') return [{ tool_calls: [{ index: this.current, function: { arguments: event.text } }] }];
+    }
     const deltas: Delta[] = [];
     let last: Delta | undefined;
     let lastKind: 'content' | 'reasoning' | 'args' | 'other' = 'other';

@@ -1,27 +1,21 @@
 /**
- * Collects consumed text that may be needed again (a call's raw text, for a withdraw). Small pieces are
- * joined into blocks as they come, so a long call streamed in tiny chunks does not keep millions of
- * short strings alive (which made garbage collection dominate streaming time).
+ * Collects consumed text that may be needed again (a call's raw text, for a withdraw). Appending to
+ * one string lets V8 build a rope (or copy tiny results flat), flattened once if the text is ever
+ * read; that was cheaper per 4-byte push than an array of pieces joined in blocks (which in turn beat
+ * keeping millions of short strings alive, where garbage collection dominated streaming time).
  */
 export class TextBuffer {
-  private blocks: string[] = [];
-  private pieces: string[] = [];
-  private size = 0;
+  private text = '';
 
   push(text: string): void {
-    this.pieces.push(text);
-    this.size += text.length;
-    if (this.pieces.length >= 256) {
-      this.blocks.push(this.pieces.join(''));
-      this.pieces = [];
-    }
+    this.text += text;
   }
 
   get length(): number {
-    return this.size;
+    return this.text.length;
   }
 
   toString(): string {
-    return this.blocks.join('') + this.pieces.join('');
+    return this.text;
   }
 }

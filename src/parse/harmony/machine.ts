@@ -6,7 +6,7 @@
 import type { Diagnostic, ParseCode, Severity } from '../../types.js';
 import type { CoreOptions, ParseEvent, ParserCore } from '../core.js';
 import { isStructureOnly, parseHeader, routeMessage, type Problem, type Route } from './header.js';
-import { JsonObjectScanner } from './json-scan.js';
+import { JsonObjectScanner } from '../engine/json-object-scan.js';
 import { isWhitespace } from '../engine/trim.js';
 import { CALL, CHANNEL, CONSTRAIN, couldBeMarker, END, findMarker, isTerminator, markerAt, MESSAGE, RETURN, START, type Marker } from './markers.js';
 import { TextSink } from './text-sink.js';
@@ -353,12 +353,14 @@ class HarmonyMachine implements ParserCore {
   // ---- output ----
 
   private emit(event: ParseEvent): void {
-    const last = this.events[this.events.length - 1];
-    if (last && last.kind === event.kind && 'text' in last && 'text' in event) {
+    // Adjacent text of one kind merges here so the driver sees one event per push in the common case.
+    const events = this.events;
+    const last = events.length > 0 ? events[events.length - 1]! : undefined;
+    if (last !== undefined && last.kind === event.kind && hasText(last) && hasText(event)) {
       last.text += event.text;
       return;
     }
-    this.events.push(event);
+    events.push(event);
   }
 
   private problem(problem: Problem, span: [number, number]): void {
@@ -374,6 +376,10 @@ class HarmonyMachine implements ParserCore {
     this.events = [];
     return events;
   }
+}
+
+function hasText(event: ParseEvent): event is Extract<ParseEvent, { text: string }> {
+  return event.kind === 'content' || event.kind === 'reasoning' || event.kind === 'call-args';
 }
 
 function isBlank(text: string): boolean {

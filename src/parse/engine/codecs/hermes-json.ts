@@ -22,6 +22,8 @@ export function hermesJson(_context: CodecContext): ArgsCodec {
   let started = false;
   let argsSeen = false;
   let streamingArgs = false;
+  /** Whether the value being read is the arguments; decided once when it starts (hot when streaming). */
+  let isArgs = false;
   const argParts: string[] = [];
 
   const fail = (pos: number, message: string, code: 'PARSE_BAD_CALL_SYNTAX' | 'PARSE_BAD_ARGS_JSON' = 'PARSE_BAD_CALL_SYNTAX'): CodecResult => ({
@@ -88,8 +90,8 @@ export function hermesJson(_context: CodecContext): ArgsCodec {
             state = 'value';
             break;
           case 'value': {
-            const isArgs = ARGUMENT_KEYS.has(key!) && !argsSeen;
             if (value === undefined) {
+              isArgs = ARGUMENT_KEYS.has(key!) && !argsSeen;
               value = new JsonValueScanner();
               streamingArgs = isArgs && c === '{';
               if (isArgs && c !== '{' && c !== '"') {

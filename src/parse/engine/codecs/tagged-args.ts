@@ -152,7 +152,7 @@ class TaggedArgsCodec implements ArgsCodec {
     const hold = (this.syntax.stripOneNewline && last === 10) || (last >= 0xd800 && last <= 0xdbff);
     this.heldTail = hold ? text.slice(-1) : '';
     if (hold) text = text.slice(0, -1);
-    if (text.length > 0) sink.args(jsonStringFragment(text));
+    if (text.length > 0) sink.args(escapeFragment(text));
   }
 
   private endValue(sink: CallSink, at: number): void {
@@ -168,4 +168,21 @@ class TaggedArgsCodec implements ArgsCodec {
     sink.args(`${this.count++ > 0 ? ',' : ''}${JSON.stringify(this.key)}:${coerced.json}`);
     if (coerced.diagnostic) sink.warn(coerced.diagnostic.code, `${this.key}: ${coerced.diagnostic.message}`, at);
   }
+}
+
+/** Longer fragments go straight to JSON.stringify (native), which then wins. */
+const SHORT_FRAGMENT = 64;
+
+/**
+ * JSON escaping of a string value's fragment. Streamed in small chunks, most fragments need no
+ * escaping, and checking that is far cheaper than a JSON.stringify call per chunk.
+ */
+function escapeFragment(text: string): string {
+  if (text.length > SHORT_FRAGMENT) return jsonStringFragment(text);
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // What JSON.stringify escapes: quote, backslash, control characters, (lone) surrogates.
+    if (c === 34 || c === 92 || c < 32 || (c >= 0xd800 && c <= 0xdfff)) return jsonStringFragment(text);
+  }
+  return text;
 }

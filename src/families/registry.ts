@@ -1,0 +1,24 @@
+import { ChatfmtError } from '../errors.js';
+import { parserFamilies, type ParserFamily } from '../parse/registry.js';
+import { familyTemplatePath } from '../render/load.js';
+import type { FamilyInfo } from './family.js';
+import { familyIds, familyInfo, resolveFamilyId, type FamilyId } from './info.js';
+
+/** One family as every part of chatfmt sees it: its facts, its template and its parser. */
+export interface Family extends FamilyInfo<FamilyId> {
+  /** Absolute path of the bundled template (templates/<id>.jinja). */
+  templatePath: string;
+  parser: ParserFamily;
+}
+
+/** The typed registry: render, parse, detect and convert all read this one table. */
+export const families = Object.fromEntries(
+  familyIds.map((id): [FamilyId, Family] => [id, { ...familyInfo[id], templatePath: familyTemplatePath(id), parser: parserFamilies[id] }]),
+) as unknown as { readonly [Id in FamilyId]: Family };
+
+/** A family by id or alias; unknown → ChatfmtError UNKNOWN_FAMILY. */
+export function getFamily(name: string): Family {
+  const id = resolveFamilyId(name);
+  if (id === undefined) throw new ChatfmtError('UNKNOWN_FAMILY', `unknown family "${name}" (known: ${familyIds.join(', ')})`);
+  return families[id];
+}
