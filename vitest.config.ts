@@ -4,7 +4,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     // The JSON report lets .ci/run print "N passed, N failed" for exactly the tests that ran.
-    reporters: ['default', ['json', { outputFile: '.vitest-report.json' }]],
+    reporters: ['default', ['json', { outputFile: process.env.CHATFMT_TEST_REPORT ?? '.vitest-report.json' }]],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'threads',

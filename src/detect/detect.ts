@@ -20,10 +20,16 @@ const DETECT_NOW = new Date('2025-01-15T12:00:00Z');
  * (node-llama-cpp's idea), then template markers as a fallback. Empty when nothing fits.
  */
 export function detectFamily(template: LoadedTemplate): FamilyMatch[] {
-  const candidate = probeOutputs(template);
   const matches: FamilyMatch[] = [];
+  const ownTokens = Object.keys(template.specialTokens).length > 0;
+  const candidateOutputs = ownTokens ? probeOutputs(template) : undefined;
   for (const id of familyIds) {
-    const reference = probeOutputs(loadTemplate({ family: id }));
+    const family = loadTemplate({ family: id });
+    // Both sides render with the same special tokens: the candidate's own (a model folder or config),
+    // or, for a bare .jinja file that brings none, the family's.
+    const tokens = ownTokens ? template.specialTokens : family.specialTokens;
+    const candidate = candidateOutputs ?? probeOutputs({ ...template, specialTokens: tokens });
+    const reference = probeOutputs({ ...family, specialTokens: tokens });
     const evidence: string[] = [];
     let same = 0;
     let compared = 0;

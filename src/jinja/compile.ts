@@ -65,7 +65,10 @@ export class Compiler {
         const test = this.expr(stmt.test);
         const body = block(this.body(stmt.body));
         const otherwise = block(this.body(stmt.otherwise));
-        return (s, f) => (truthy(test(s, f)) ? body(s, f) : otherwise(s, f));
+        return (s, f) => {
+          const v = test(s, f);
+          return v === true || (v !== false && truthy(v)) ? body(s, f) : otherwise(s, f);
+        };
       }
       case 'for':
         return this.forLoop(stmt);
@@ -263,7 +266,7 @@ export class Compiler {
               else v = new Undefined(pname, undefined, `parameter '${pname}' was not provided`);
               inner.set(pname, v);
             }
-            if (usesCaller && !inner.vars.has('caller')) inner.set('caller', new Undefined('caller', undefined, 'No caller defined'));
+            if (usesCaller && !inner.has('caller')) inner.set('caller', new Undefined('caller', undefined, 'No caller defined'));
             if (usesVarargs) inner.set('varargs', makeTuple(args.slice(names.length)));
             if (usesKwargs) inner.set('kwargs', buildDict(Object.keys(extra).map((k) => [k, extra[k]])));
             return capture(body, s, inner);
@@ -279,9 +282,10 @@ export class Compiler {
     const caller = this.macro('caller', stmt.params, stmt.body);
     const call = stmt.call as Extract<Expr, { k: 'call' }>;
     const fn = this.expr(call.fn);
-    const args = this.callArgs(call);
+    const { positional: args, keywords } = this.callArgs(call);
     return (s, f) => {
-      const [positional, kwargs] = args(s, f);
+      const positional = args(s, f);
+      const kwargs = keywords === null ? null : keywords(s, f);
       const kw: Record<string, unknown> = kwargs ?? Object.create(null);
       kw.caller = caller(s, f);
       const v = callValue(fn(s, f), positional, kw);
@@ -309,36 +313,57 @@ export class Compiler {
   private filterStep(node: Extract<Expr, { k: 'filter' }>): (s: RenderState, f: Frame, value: unknown) => unknown {
     if (!hasFilter(node.name)) this.fail(`No filter named '${node.name}'.`, node.pos, 'TemplateAssertionError');
     const fn: FilterFn = FILTERS[node.name]!;
-    const args = this.callArgs(node);
+    const { positional, keywords } = this.callArgs(node);
     if (node.args.length === 0 && node.kwargs.length === 0 && !node.dynArgs && !node.dynKwargs) {
       return (_s, _f, v) => fn(v, [], null);
     }
+    if (keywords === null) return (s, f, v) => fn(v, positional(s, f), null);
     return (s, f, v) => {
-      const [a, k] = args(s, f);
-      return fn(v, a, k);
+      const a = positional(s, f);
+      return fn(v, a, keywords(s, f));
     };
   }
 
-  private callArgs(node: CallArgs): (s: RenderState, f: Frame) => [unknown[], Kwargs] {
+  /**
+   * Call arguments as two closures, positional first (evaluation order); `keywords` is null when the call has none.
+   * Calls with up to two plain positional arguments get closures without loops: they run on every render.
+   */
+  private callArgs(node: CallArgs): { positional: (s: RenderState, f: Frame) => unknown[]; keywords: ((s: RenderState, f: Frame) => Kwargs) | null } {
     const args = node.args.map((a) => this.expr(a));
     const kwargs = node.kwargs.map(([k, v]) => [k, this.expr(v)] as const);
     const dynArgs = node.dynArgs ? this.expr(node.dynArgs) : null;
     const dynKwargs = node.dynKwargs ? this.expr(node.dynKwargs) : null;
-    return (s, f) => {
-      const a = args.map((e) => e(s, f));
-      if (dynArgs) a.push(...iterate(dynArgs(s, f)));
-      let k: Kwargs = null;
-      if (kwargs.length > 0 || dynKwargs) {
-        k = Object.create(null) as Record<string, unknown>;
-        for (const [name, e] of kwargs) k[name] = e(s, f);
-        if (dynKwargs) {
-          const d = dynKwargs(s, f);
-          if (!isDict(d)) throw typeError(`argument after ** must be a mapping, not ${pyTypeName(d)}`);
-          for (const [key, v] of dictEntries(d)) k[pyStr(key)] = v;
-        }
+    let positional: (s: RenderState, f: Frame) => unknown[];
+    if (dynArgs === null && args.length === 0) positional = () => [];
+    else if (dynArgs === null && args.length === 1) {
+      const [a0] = args as [Ev];
+      positional = (s, f) => [a0(s, f)];
+    } else if (dynArgs === null && args.length === 2) {
+      const [a0, a1] = args as [Ev, Ev];
+      positional = (s, f) => {
+        const v0 = a0(s, f);
+        return [v0, a1(s, f)];
+      };
+    } else {
+      positional = (s, f) => {
+        const a: unknown[] = [];
+        for (let i = 0; i < args.length; i++) a.push(args[i]!(s, f));
+        if (dynArgs) a.push(...iterate(dynArgs(s, f)));
+        return a;
+      };
+    }
+    if (kwargs.length === 0 && !dynKwargs) return { positional, keywords: null };
+    const keywords = (s: RenderState, f: Frame): Kwargs => {
+      const k = Object.create(null) as Record<string, unknown>;
+      for (const [name, e] of kwargs) k[name] = e(s, f);
+      if (dynKwargs) {
+        const d = dynKwargs(s, f);
+        if (!isDict(d)) throw typeError(`argument after ** must be a mapping, not ${pyTypeName(d)}`);
+        for (const [key, v] of dictEntries(d)) k[pyStr(key)] = v;
       }
-      return [a, k];
+      return k;
     };
+    return { positional, keywords };
   }
 
   expr(node: Expr): Ev {
@@ -482,7 +507,7 @@ export class Compiler {
   }
 
   private call(node: Extract<Expr, { k: 'call' }>): Ev {
-    const args = this.callArgs(node);
+    const { positional, keywords } = this.callArgs(node);
     if (node.fn.k === 'getattr') {
       // Method calls skip building a bound-method object.
       const obj = this.expr(node.fn.obj);
@@ -491,7 +516,8 @@ export class Compiler {
         const self = obj(s, f);
         if (self instanceof Undefined) throw undefinedError(self);
         const impl = methodImpl(self, attr);
-        const [a, k] = args(s, f);
+        const a = positional(s, f);
+        const k = keywords === null ? null : keywords(s, f);
         if (impl !== undefined && impl !== 'unsafe') return impl(self as never, a, k);
         return invoke(getAttr(self, attr), a, k);
       };
@@ -499,14 +525,15 @@ export class Compiler {
     const fn = this.expr(node.fn);
     return (s, f) => {
       const callee = fn(s, f);
-      const [a, k] = args(s, f);
+      const a = positional(s, f);
+      const k = keywords === null ? null : keywords(s, f);
       return invoke(callee, a, k);
     };
   }
 
   private test(node: Extract<Expr, { k: 'test' }>): Ev {
     const operand = this.expr(node.node);
-    const args = this.callArgs(node);
+    const { positional, keywords } = this.callArgs(node);
     if (node.name === 'filter' || node.name === 'test') {
       const lookup = node.name === 'filter' ? hasFilter : hasTest;
       return (s, f) => {
@@ -518,7 +545,8 @@ export class Compiler {
     const fn: TestFn = TESTS[node.name]!;
     return (s, f) => {
       const v = operand(s, f);
-      const [a] = args(s, f);
+      const a = positional(s, f);
+      if (keywords !== null) keywords(s, f);
       return fn(v, a);
     };
   }

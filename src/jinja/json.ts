@@ -154,17 +154,16 @@ function needsPythonReader(text: string): boolean {
     const c = text.charCodeAt(pos);
     if (c === 34) {
       let end = text.indexOf('"', pos + 1);
-      let escaped = false;
       for (;;) {
         if (end === -1) return true;
         let slashes = 0;
         for (let k = end - 1; text.charCodeAt(k) === 92; k--) slashes++;
         if ((slashes & 1) === 0) break;
-        escaped = true;
         end = text.indexOf('"', end + 1);
       }
+      // An integer-like key starts with a digit, or with an escape that may decode to one.
       const first = text.charCodeAt(pos + 1);
-      if ((escaped || (first >= 48 && first <= 57)) && isKeyAt(text, end + 1)) return true;
+      if (((first >= 48 && first <= 57) || first === 92) && isKeyAt(text, end + 1)) return true;
       pos = end + 1;
     } else if ((c >= 48 && c <= 57) || c === 45) {
       const start = pos;

@@ -46,6 +46,14 @@ export function attrReader(name: string): (obj: unknown) => unknown {
         const value = hasOwnProperty.call(obj, name) ? (obj as Record<string, unknown>)[name] : undefined;
         return value === undefined ? new Undefined(name, obj) : value;
       }
+      if (obj instanceof Namespace) {
+        const value = hasOwnProperty.call(obj.attrs, name) ? obj.attrs[name] : undefined;
+        return value === undefined ? new Undefined(name, obj) : value;
+      }
+      if (obj instanceof AttrObject) {
+        const value = obj.attr(name);
+        return value === MISSING ? new Undefined(name, obj) : value;
+      }
     }
     return getAttr(obj, name);
   };

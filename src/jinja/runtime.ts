@@ -22,21 +22,30 @@ export class RenderState {
 
 /** A variable scope: template root, loop iteration, macro call, with-block. */
 export class Frame {
-  readonly vars = new Map<string, unknown>();
+  // Created on the first assignment: most loop-iteration scopes never assign, and lookups skip them cheaply.
+  private vars: Map<string, unknown> | null = null;
   constructor(readonly parent: Frame | null) {}
 
   get(name: string): unknown {
     let scope: Frame | null = this;
     do {
-      const v = scope.vars.get(name);
-      if (v !== undefined) return v;
+      const vars: Map<string, unknown> | null = scope.vars;
+      if (vars !== null) {
+        const v = vars.get(name);
+        if (v !== undefined) return v;
+      }
       scope = scope.parent;
     } while (scope !== null);
     return undefined;
   }
 
+  /** Whether this scope itself (not a parent) holds name. */
+  has(name: string): boolean {
+    return this.vars !== null && this.vars.has(name);
+  }
+
   set(name: string, value: unknown): void {
-    this.vars.set(name, value);
+    (this.vars ??= new Map()).set(name, value);
   }
 
   child(): Frame {

@@ -5,14 +5,19 @@ export class PyFloat {
   constructor(readonly value: number) {}
 }
 
-/** Arrays registered here behave as Python tuples (printing, equality, `+`). */
-const tuples = new WeakSet<unknown[]>();
+/**
+ * Arrays marked with this key behave as Python tuples (printing, equality, `+`). A symbol key is invisible to
+ * Object.keys, for-in and JSON, data can never carry it, and marking is much cheaper than a WeakSet (dict.items()
+ * makes one tuple per entry).
+ */
+const TUPLE: unique symbol = Symbol('tuple');
+type Marked = unknown[] & { [TUPLE]?: true };
 export function makeTuple<T>(items: T[]): T[] {
-  tuples.add(items);
+  (items as Marked)[TUPLE] = true;
   return items;
 }
 export function isTuple(value: unknown): value is unknown[] {
-  return Array.isArray(value) && tuples.has(value);
+  return Array.isArray(value) && (value as Marked)[TUPLE] === true;
 }
 
 /** groupby() results: tuples that also expose `.grouper` and `.list`. */
@@ -121,7 +126,7 @@ export function pyTypeName(value: unknown): string {
       return 'Undefined';
   }
   if (value instanceof PyFloat) return 'float';
-  if (Array.isArray(value)) return tuples.has(value) ? 'tuple' : 'list';
+  if (Array.isArray(value)) return (value as Marked)[TUPLE] === true ? 'tuple' : 'list';
   if (value instanceof Undefined) return 'Undefined';
   if (value instanceof Namespace) return 'Namespace';
   if (value instanceof Callable) return value.kind;

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { JsonObjectScanner } from '../../src/parse/engine/json-object-scan.js';
 import { INVALID, JsonValueScanner, NEED_MORE } from '../../src/parse/engine/json-scan.js';
 import { MarkerSet } from '../../src/parse/engine/markers.js';
 import { StreamTrimmer } from '../../src/parse/engine/trim.js';
@@ -115,6 +116,52 @@ describe('JsonValueScanner', () => {
     expect(new JsonValueScanner().scan('123', 0, false)).toBe(NEED_MORE);
     expect(new JsonValueScanner().scan('123', 0, true)).toBe(3);
     expect(new JsonValueScanner().scan('"a\\"b" x', 0, false)).toBe(6);
+  });
+
+  it('validates long strings (the native fast path) exactly, split anywhere', () => {
+    // A JSON string body with an escape every few characters, like code arguments.
+    const body = JSON.stringify('def f():\n    return g("<b>x</b>", {"k": [1, 2]})  # é \\ done\t\u0001'.repeat(8)).slice(1, -1);
+    const good = `{"path": "/a.py", "content": "${body}", "n": 1}`;
+    for (const size of [1, 3, 5, 16, 17, 40, 1000]) expect(scanInChunks(`${good}<|x|>`, size), `size ${size}`).toBe(good.length);
+    // A bad escape, a raw control character or a broken \u escape deep inside a long string.
+    for (const [bad, offset] of [['\\q', 1], ['\u0001', 0], ['\\u12G4', 4], ['\n', 0]] as const) {
+      const text = `{"content": "${body}${bad}${body}"}`;
+      const scanner = new JsonValueScanner();
+      expect(scanner.scan(text, 0, true), bad).toBe(INVALID);
+      expect(scanner.errorAt, bad).toBe(13 + body.length + offset);
+      for (const size of [1, 7, 33]) expect(scanInChunks(text, size), `${bad} / ${size}`).toBe(INVALID);
+    }
+  });
+});
+
+describe('JsonObjectScanner (call bodies that end at a marker)', () => {
+  const scanAll = (text: string) => new JsonObjectScanner().scan(text, 0, text.length);
+
+  it('finds the object inside surrounding (Unicode) whitespace and reports a `<` outside strings', () => {
+    const scanner = new JsonObjectScanner();
+    const text = '\u00a0 {"a": "x<|call|>y"} \u3000<|call|>';
+    expect(scanner.scan(text, 0, text.length)).toEqual({ stop: 'angle', at: text.indexOf('<|call|>', 20) });
+    expect([scanner.startAt, scanner.endAt, scanner.done]).toEqual([2, 21, true]);
+    expect(scanAll('{"a": 1<|call|>')).toEqual({ stop: 'angle', at: 7 });
+    expect(scanAll('{"a": [1, 2] <')).toEqual({ stop: 'angle', at: 13 });
+  });
+
+  it('tells a non-object and JSON errors apart from markers', () => {
+    expect(scanAll(' [1]')).toEqual({ stop: 'not-object', at: 1 });
+    expect(scanAll('<|call|>')).toEqual({ stop: 'angle', at: 0 });
+    // Inside a string, a number or a literal, `<` cannot be a marker: it is an error.
+    expect(scanAll('{"a": "\\<"}')).toEqual({ stop: 'error', at: 8 });
+    expect(scanAll('{"a": -<')).toEqual({ stop: 'error', at: 7 });
+    expect(scanAll('{"a": tr<')).toEqual({ stop: 'error', at: 8 });
+    expect(scanAll('{"a": 1} x')).toEqual({ stop: 'error', at: 9 });
+  });
+
+  it('resumes where it stopped, across chunks', () => {
+    const scanner = new JsonObjectScanner();
+    expect(scanner.scan('{"a": "b', 0, 8)).toEqual({ stop: 'end', at: 8 });
+    expect(scanner.started && !scanner.done).toBe(true);
+    expect(scanner.scan('c"}', 0, 3)).toEqual({ stop: 'end', at: 3 });
+    expect([scanner.startAt, scanner.endAt, scanner.done]).toEqual([-1, 3, true]);
   });
 });
 

@@ -11,7 +11,9 @@ describe.skipIf(!hasShared)('detect', () => {
   it('recognises every official counterpart by render-equivalence on all probes', () => {
     for (const id of familyIds) {
       const [best] = detectFamily(loadTemplate({ template: official(familyInfo[id].officialTemplate) }));
-      expect(best, id).toMatchObject({ family: id, score: 1, method: 'render-equivalence' });
+      // Our deepseek-v3.1 template adds the model card's tool prompt, which the official one ignores.
+      const score = id === 'deepseek-v3.1' ? 2 / 3 : 1;
+      expect(best, id).toMatchObject({ family: id, score, method: 'render-equivalence' });
     }
   });
 

@@ -7,6 +7,12 @@
 export class TextBuffer {
   private text = '';
 
+  static of(text: string): TextBuffer {
+    const buffer = new TextBuffer();
+    buffer.text = text;
+    return buffer;
+  }
+
   push(text: string): void {
     this.text += text;
   }

@@ -7,6 +7,7 @@ import type { Diagnostic, ParseCode, Severity } from '../../types.js';
 import type { CoreOptions, ParseEvent, ParserCore } from '../core.js';
 import { isStructureOnly, parseHeader, routeMessage, type Problem, type Route } from './header.js';
 import { JsonObjectScanner } from '../engine/json-object-scan.js';
+import { TextBuffer } from '../engine/text-buffer.js';
 import { isWhitespace } from '../engine/trim.js';
 import { CALL, CHANNEL, CONSTRAIN, couldBeMarker, END, findMarker, isTerminator, markerAt, MESSAGE, RETURN, START, type Marker } from './markers.js';
 import { TextSink } from './text-sink.js';
@@ -43,7 +44,7 @@ interface CallBody {
   start: number;
   scanner: JsonObjectScanner;
   /** The message's completion text so far, for a withdraw. */
-  raw: string[];
+  raw: TextBuffer;
 }
 
 type State = HeaderState | TextBody | CallBody;
@@ -131,8 +132,10 @@ class HarmonyMachine implements ParserCore {
     const result = scanner.scan(text, pos, text.length);
     const from = wasStarted ? pos : scanner.startAt >= 0 ? scanner.startAt : result.at;
     const to = wasDone ? from : scanner.endAt >= 0 ? scanner.endAt : result.at;
-    if (to > from) this.emit({ kind: 'call-args', text: text.slice(from, to) });
-    if (result.at > pos) state.raw.push(text.slice(pos, result.at));
+    // Mid-object (the streaming common case) the argument text and the raw text are the same slice.
+    const piece = result.at > pos ? text.slice(pos, result.at) : '';
+    if (to > from) this.emit({ kind: 'call-args', text: from === pos && to === result.at ? piece : text.slice(from, to) });
+    if (piece !== '') state.raw.push(piece);
     if (result.stop === 'end') return { pos: result.at, hold: false };
 
     const at = this.base + result.at;
@@ -262,7 +265,7 @@ class HarmonyMachine implements ParserCore {
   private enterBody(route: Route, start: number, rawHeader: string, midText: boolean): void {
     if (route.kind === 'call') {
       this.emit({ kind: 'call-start', name: route.name, start });
-      this.state = { kind: 'call', start, scanner: new JsonObjectScanner(), raw: [rawHeader] };
+      this.state = { kind: 'call', start, scanner: new JsonObjectScanner(), raw: TextBuffer.of(rawHeader) };
       return;
     }
     const sink = route.kind === 'reasoning' ? this.reasoning : this.content;
@@ -300,7 +303,7 @@ class HarmonyMachine implements ParserCore {
   private withdraw(state: CallBody, code: ParseCode, message: string, spanEnd: number): void {
     // The raw text takes the place of the call in content, trimmed and separated like any message.
     this.content.open();
-    const raw = this.content.take(state.raw.join(''));
+    const raw = this.content.take(state.raw.toString());
     this.emit({ kind: 'call-withdraw', raw, diagnostic: this.diagnostic(code, 'error', message, [state.start, spanEnd]) });
   }
 
@@ -347,7 +350,7 @@ class HarmonyMachine implements ParserCore {
     this.emit({ kind: 'call-start', name: route.name, start: 0 });
     const started = bodySoFar.slice(Math.max(0, scanner.startAt));
     if (scanner.started && started !== '') this.emit({ kind: 'call-args', text: scanner.done ? started.slice(0, scanner.endAt - scanner.startAt) : started });
-    return { kind: 'call', start: 0, scanner, raw: [] };
+    return { kind: 'call', start: 0, scanner, raw: new TextBuffer() };
   }
 
   // ---- output ----
