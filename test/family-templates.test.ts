@@ -6,7 +6,8 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { compileTemplate, familyIds, familyInfo, parsePythonJson, pythonJsonDumps, type FamilyId } from '../src/index.js';
+import { compileTemplate, familyIds, familyInfo, parsePythonJson, type FamilyId } from '../src/index.js';
+import { ARGUMENT_FORMS, referenceVariables, type ArgumentForm } from './helpers/reference.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const templatesDir = path.join(repoRoot, 'templates');
@@ -14,8 +15,6 @@ const goldenRoot = path.join(repoRoot, 'fixtures', 'render', 'family');
 const ownConversationsDir = path.join(repoRoot, 'fixtures', 'conversations');
 const sharedInputsDir = path.resolve(repoRoot, '..', 'shared', 'templates', 'inputs');
 const NOW = new Date('2025-01-15T12:00:00Z');
-const ARGS = ['keep', 'string', 'dict'] as const;
-type ArgsForm = (typeof ARGS)[number];
 type Obj = Record<string, unknown>;
 
 // The deepseek-v3.1 template adds the model card's tool prompt; the official one does not (see the template header).
@@ -31,37 +30,9 @@ function jsonFiles(dir: string): Array<{ stem: string; file: string }> {
     .map((f) => ({ stem: f.slice(0, -'.json'.length), file: path.join(dir, f) }));
 }
 
-/** As render_ref.py --args: keep as given; string: object arguments → JSON text; dict: JSON text → object. */
-function convertArguments(messages: Obj[], form: ArgsForm): Obj[] {
-  if (form === 'keep') return messages;
-  return messages.map((message) => {
-    const calls = message.tool_calls;
-    if (!Array.isArray(calls)) return message;
-    const converted = calls.map((call: Obj) => {
-      const holder = (call.function ?? call) as Obj;
-      const args = holder.arguments;
-      let next = args;
-      if (form === 'string' && args !== null && args !== undefined && typeof args !== 'string') next = pythonJsonDumps(args);
-      if (form === 'dict' && typeof args === 'string') next = parsePythonJson(args);
-      if (next === args) return call;
-      const updated = { ...holder, arguments: next };
-      return call.function !== undefined ? { ...call, function: updated } : updated;
-    });
-    return { ...message, tool_calls: converted };
-  });
-}
 
-/** The variables transformers (and render_ref.py) pass: special tokens, the four standard keys, then extras. */
-function templateVariables(id: FamilyId, data: Obj, form: ArgsForm): Obj {
-  const { messages, tools, documents, add_generation_prompt, ...extra } = data;
-  return {
-    ...familyInfo[id].specialTokens,
-    messages: convertArguments(messages as Obj[], form),
-    tools: tools ?? null,
-    documents: documents ?? null,
-    add_generation_prompt: add_generation_prompt ?? false,
-    ...extra,
-  };
+function templateVariables(id: FamilyId, data: Obj, form: ArgumentForm): Obj {
+  return referenceVariables(data, familyInfo[id].specialTokens, form);
 }
 
 /** Code-point offsets (Python) → UTF-16 offsets (JS) in `text`. */
@@ -101,7 +72,7 @@ describe('family templates: structure', () => {
     it(`${id}: goldens cover every own conversation in every argument form`, () => {
       const dir = path.join(goldenRoot, id);
       for (const stem of ownStems) {
-        for (const form of ARGS) {
+        for (const form of ARGUMENT_FORMS) {
           const base = path.join(dir, `${stem}.${form}`);
           const present = [existsSync(`${base}.txt`), existsSync(`${base}.error.txt`)].filter(Boolean).length;
           expect(present, `${base}: exactly one of .txt / .error.txt`).toBe(1);
@@ -120,7 +91,7 @@ describe.each(familyIds.map((id) => [id]))('family template %s vs jinja2 goldens
     it(stem, () => {
       const template = compileTemplate(source, { name: id });
       const data = parsePythonJson(readFileSync(file, 'utf8')) as Obj;
-      for (const form of ARGS) {
+      for (const form of ARGUMENT_FORMS) {
         const base = path.join(goldenDir, `${stem}.${form}`);
         const label = `${id} ${stem} --args ${form}`;
         const render = () => template.render(templateVariables(id, data, form), { now: NOW });

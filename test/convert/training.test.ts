@@ -132,7 +132,10 @@ describe('span methods agree', async () => {
       const diffed = toTrainingRecord(conversation, { loaded, checkPrefix: false });
       expect(diffed.issues).toEqual([]);
       expect(diffed.record!.text).toBe(marked.text);
-      expect(diffed.record!.spans).toEqual(marked.spans);
+      // R1 writes content given next to calls as a second turn behind its own `<｜Assistant｜>` header; the
+      // generation blocks leave that header out, a diff of whole turns cannot.
+      const expected = family === 'deepseek-r1' ? joinAcross(marked.spans, marked.text, '<｜Assistant｜>') : marked.spans;
+      expect(diffed.record!.spans).toEqual(expected);
     }
   });
 
@@ -229,3 +232,14 @@ describe('checkPrefixPreserving', () => {
     expect(record!.text.slice(...record!.spans[0]!)).toBe('4<|im_end|>');
   });
 });
+
+/** Spans with only `gap` text between them, joined into one. */
+function joinAcross(spans: Array<[number, number]>, text: string, gap: string): Array<[number, number]> {
+  const joined: Array<[number, number]> = [];
+  for (const [start, end] of spans) {
+    const last = joined[joined.length - 1];
+    if (last && text.slice(last[1], start) === gap) last[1] = end;
+    else joined.push([start, end]);
+  }
+  return joined;
+}

@@ -3,49 +3,18 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compileTemplate, parsePythonJson, pythonJsonDumps } from '../../src/index.js';
+import { compileTemplate, parsePythonJson } from '../../src/index.js';
+import { ARGUMENT_FORMS, referenceVariables } from '../helpers/reference.js';
 import { hasShared, repoRoot, sharedDir } from './shared.js';
 
 const goldenDir = path.join(repoRoot, 'fixtures', 'render', 'official');
 const officialDir = path.join(sharedDir, 'templates', 'official');
 const inputsDir = path.join(sharedDir, 'templates', 'inputs');
 const NOW = new Date('2025-01-15T12:00:00Z');
-const ARGS = ['keep', 'string', 'dict'] as const;
-type ArgsMode = (typeof ARGS)[number];
 
 type Obj = Record<string, unknown>;
 
-function convertArguments(messages: unknown[], mode: ArgsMode): unknown[] {
-  if (mode === 'keep') return messages;
-  return messages.map((message) => {
-    const calls = (message as Obj).tool_calls;
-    if (!Array.isArray(calls) || calls.length === 0) return message;
-    const converted = calls.map((call: Obj) => {
-      const fn = (call.function ?? call) as Obj;
-      const args = fn.arguments;
-      let next = args;
-      if (mode === 'string' && args !== null && args !== undefined && typeof args !== 'string') next = pythonJsonDumps(args);
-      else if (mode === 'dict' && typeof args === 'string') next = parsePythonJson(args);
-      if (next === args) return call;
-      const newFn = { ...fn, arguments: next };
-      return call.function !== undefined ? { ...call, function: newFn } : newFn;
-    });
-    return { ...(message as Obj), tool_calls: converted };
-  });
-}
 
-/** The variables transformers (and render_ref.py) give the template. */
-function templateVariables(data: Obj, tokens: Obj, mode: ArgsMode): Obj {
-  const { messages, tools, documents, add_generation_prompt, ...rest } = data;
-  return {
-    ...tokens,
-    messages: convertArguments(messages as unknown[], mode),
-    tools: tools === undefined ? null : tools,
-    documents: documents === undefined ? null : documents,
-    add_generation_prompt: add_generation_prompt === undefined ? false : add_generation_prompt,
-    ...rest,
-  };
-}
 
 describe.skipIf(!hasShared || !existsSync(goldenDir))('official templates vs jinja2 goldens', () => {
   const specialTokens = parsePythonJson(readFileSync(path.join(sharedDir, 'templates', 'special_tokens.json'), 'utf8')) as Obj;
@@ -62,7 +31,7 @@ describe.skipIf(!hasShared || !existsSync(goldenDir))('official templates vs jin
         const mismatches: string[] = [];
         let checked = 0;
         for (const [inputStem, data] of inputData) {
-          for (const mode of ARGS) {
+          for (const mode of ARGUMENT_FORMS) {
             const base = path.join(goldenDir, dir, stem, `${inputStem}.${mode}`);
             const errorFile = `${base}.error.txt`;
             const label = `${inputStem}.${mode}`;
@@ -70,7 +39,7 @@ describe.skipIf(!hasShared || !existsSync(goldenDir))('official templates vs jin
             let text: string | undefined;
             let thrown: unknown;
             try {
-              text = template.render(templateVariables(data, tokens, mode), { now: NOW }).text;
+              text = template.render(referenceVariables(data, tokens, mode), { now: NOW }).text;
             } catch (error) {
               thrown = error;
             }
@@ -90,7 +59,7 @@ describe.skipIf(!hasShared || !existsSync(goldenDir))('official templates vs jin
             }
           }
         }
-        expect(checked).toBe(inputs.length * ARGS.length);
+        expect(checked).toBe(inputs.length * ARGUMENT_FORMS.length);
         expect(mismatches).toEqual([]);
       });
     }

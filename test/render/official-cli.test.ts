@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/main.js';
 import { memoryIO } from '../../src/cli/io.js';
 import { parsePythonJson, pythonJsonDumps } from '../../src/index.js';
+import { convertArguments } from '../helpers/reference.js';
 import { hasShared, officialTemplates, repoRoot, sharedInputs } from '../helpers/shared.js';
 
 // The issue's acceptance test: every official template, given every shared conversation in the
@@ -16,20 +17,6 @@ function expectedForm(dir: string, stem: string): 'string' | 'dict' {
   return dir === 'deepseek' && !stem.startsWith('vllm') ? 'string' : 'dict';
 }
 
-function withArgumentsAsStrings(conversation: Record<string, unknown>): Record<string, unknown> {
-  const messages = (conversation.messages as Array<Record<string, unknown>>).map((message) => {
-    const calls = message.tool_calls as Array<{ function: Record<string, unknown> }> | undefined;
-    if (!calls) return message;
-    return {
-      ...message,
-      tool_calls: calls.map((call) => ({
-        ...call,
-        function: { ...call.function, arguments: typeof call.function.arguments === 'string' ? call.function.arguments : pythonJsonDumps(call.function.arguments) },
-      })),
-    };
-  });
-  return { ...conversation, messages };
-}
 
 describe.skipIf(!hasShared)('official templates through the CLI (--args keep) match render_ref.py', () => {
   for (const template of officialTemplates()) {
@@ -42,7 +29,7 @@ describe.skipIf(!hasShared)('official templates through the CLI (--args keep) ma
         const goldenBase = join(repoRoot, 'fixtures', 'render', 'official', template.dir, template.stem, `${input.stem}.${form}`);
         if (!existsSync(`${goldenBase}.txt`) && !existsSync(`${goldenBase}.error.txt`)) continue;
         const raw = parsePythonJson(readFileSync(input.path, 'utf8')) as Record<string, unknown>;
-        const conversation = form === 'string' ? withArgumentsAsStrings(raw) : raw;
+        const conversation = { ...raw, messages: convertArguments(raw.messages as unknown[], form === 'string' ? 'string' : 'keep') };
         const io = memoryIO(pythonJsonDumps(conversation));
         const code = await run(['render', '--template', template.path, '--args', 'keep', '--now', '2025-01-15T12:00:00', ...varArgs], io);
         if (existsSync(`${goldenBase}.txt`)) {

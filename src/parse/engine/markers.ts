@@ -15,6 +15,13 @@ export class MarkerSet {
   private readonly byLead: Map<string, string[]>;
   /** First code units of the markers, for a quick reject before any string work. */
   private readonly leadCodes: Set<number>;
+  /**
+   * Markers of two or more code units by their first two (longest first). Text often holds the lead
+   * without a marker (`<b>` in code arguments): one lookup rejects it instead of a startsWith per marker.
+   */
+  private readonly byPair = new Map<number, string[]>();
+  /** One-unit markers by that unit. */
+  private readonly single = new Map<number, string>();
 
   constructor(markers: Iterable<string>) {
     const unique = [...new Set([...markers].filter((m) => m.length > 0))].sort((a, b) => b.length - a.length);
@@ -29,16 +36,24 @@ export class MarkerSet {
     }
     this.leads = [...this.byLead.keys()];
     this.leadCodes = new Set(this.leads.map((lead) => lead.charCodeAt(0)));
+    for (const marker of unique) {
+      if (marker.length === 1) this.single.set(marker.charCodeAt(0), marker);
+      else {
+        const key = pairKey(marker, 0);
+        const list = this.byPair.get(key);
+        if (list) list.push(marker);
+        else this.byPair.set(key, [marker]);
+      }
+    }
   }
 
   /** The earliest complete marker at or after `from`, or undefined. */
   find(buf: string, from: number): MarkerHit | undefined {
     let best: MarkerHit | undefined;
     for (const lead of this.leads) {
-      const candidates = this.byLead.get(lead)!;
       let i = buf.indexOf(lead, from);
       while (i >= 0 && (best === undefined || i < best.at)) {
-        const marker = matchAt(buf, i, candidates);
+        const marker = this.at(buf, i);
         if (marker !== undefined) {
           best = { at: i, marker };
           break;
@@ -51,8 +66,11 @@ export class MarkerSet {
 
   /** The marker that starts exactly at `at`, if any. */
   at(buf: string, at: number): string | undefined {
-    const candidates = this.byLead.get(buf[at] ?? '');
-    return candidates ? matchAt(buf, at, candidates) : undefined;
+    if (at + 1 < buf.length) {
+      const candidates = this.byPair.get(pairKey(buf, at));
+      if (candidates) for (const marker of candidates) if (buf.startsWith(marker, at)) return marker;
+    }
+    return this.single.get(buf.charCodeAt(at));
   }
 
   /**
@@ -75,9 +93,8 @@ export class MarkerSet {
   }
 }
 
-function matchAt(buf: string, at: number, candidates: readonly string[]): string | undefined {
-  for (const marker of candidates) if (buf.startsWith(marker, at)) return marker;
-  return undefined;
+function pairKey(text: string, at: number): number {
+  return text.charCodeAt(at) * 0x10000 + text.charCodeAt(at + 1);
 }
 
 function isPrefixOfAny(buf: string, at: number, candidates: readonly string[]): boolean {
