@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compileTemplate, parsePythonJson } from '../../src/index.js';
 import { ARGUMENT_FORMS, referenceVariables } from '../helpers/reference.js';
-import { hasShared, repoRoot, sharedDir } from './shared.js';
+import { hasShared, repoRoot, sharedDir } from '../helpers/shared.js';
 
 const goldenDir = path.join(repoRoot, 'fixtures', 'render', 'official');
 const officialDir = path.join(sharedDir, 'templates', 'official');

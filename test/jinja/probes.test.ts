@@ -2,7 +2,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defineProbeTests, loadProbes } from './probe-runner.js';
-import { hasShared, sharedDir } from './shared.js';
+import { hasShared, sharedDir } from '../helpers/shared.js';
 
 /** Probes we knowingly cannot match, with the reason. Empty: all 188 match. */
 const SKIP: Record<string, string> = {};
