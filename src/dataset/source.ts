@@ -7,7 +7,7 @@ import { ChatfmtError } from '../errors.js';
 export type DatasetSource = string | NodeJS.ReadableStream | AsyncIterable<string>;
 
 export interface SourceOptions {
-  /** The stream '-' reads; defaults to process.stdin (the CLI passes its own). */
+  /** The stream '-' reads; the library never reaches for process.stdin itself (the CLI passes its own). */
   stdin?: NodeJS.ReadableStream;
   /** How to name the input in messages (default: the path as given, '<stdin>', '<stream>'). */
   name?: string;
@@ -32,7 +32,10 @@ function isReadable(source: unknown): source is NodeJS.ReadableStream {
 
 export function openDatasetSource(source: DatasetSource, options: SourceOptions = {}): OpenedSource {
   if (typeof source === 'string') {
-    if (source === '-') return openStream(options.name ?? '<stdin>', options.stdin ?? process.stdin, undefined);
+    if (source === '-') {
+      if (!options.stdin) throw new ChatfmtError('INPUT_INVALID', 'source "-" needs options.stdin (the stream to read)');
+      return openStream(options.name ?? '<stdin>', options.stdin, undefined);
+    }
     const name = options.name ?? source;
     let size: number;
     try {
