@@ -37,10 +37,17 @@ export function enter(s: RenderState): void {
 
 export function usesName(node: unknown, name: string): boolean {
   if (node === null || typeof node !== 'object') return false;
-  if (Array.isArray(node)) return node.some((n) => usesName(n, name));
+  if (Array.isArray(node)) {
+    for (let i = 0; i < node.length; i++) if (usesName(node[i], name)) return true;
+    return false;
+  }
   const rec = node as Record<string, unknown>;
   if (rec.k === 'name' && rec.name === name) return true;
-  for (const key of Object.keys(rec)) if (key !== 'k' && usesName(rec[key], name)) return true;
+  // AST nodes are plain object literals: for-in sees exactly their own fields, without a keys array per node.
+  for (const key in rec) {
+    const child = rec[key];
+    if (child !== null && typeof child === 'object' && usesName(child, name)) return true;
+  }
   return false;
 }
 

@@ -37,7 +37,15 @@ function rstripPy(s: string): string {
 }
 
 function skipSpaces(src: string, pos: number): number {
-  while (pos < src.length && isPySpace(src.charCodeAt(pos))) pos++;
+  const n = src.length;
+  while (pos < n) {
+    const c = src.charCodeAt(pos);
+    // Plain ASCII spaces and visible ASCII decide without a call: this runs between every two tokens.
+    if (c === 32 || c === 10) pos++;
+    else if (c > 32 && c < 0x85) return pos;
+    else if (isPySpace(c)) pos++;
+    else return pos;
+  }
   return pos;
 }
 
@@ -96,14 +104,18 @@ const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', '\\': '\\',
 
 /** Decodes a Python string literal body (unicode-escape semantics; unknown escapes stay verbatim). */
 function decodeString(body: string, src: string, pos: number): string {
-  if (body.indexOf('\\') === -1) return body;
+  let slash = body.indexOf('\\');
+  if (slash === -1) return body;
   let out = '';
   for (let i = 0; i < body.length; i++) {
-    const ch = body[i]!;
-    if (ch !== '\\' || i + 1 >= body.length) {
-      out += ch;
-      continue;
+    if (slash < i) slash = body.indexOf('\\', i);
+    // Copy the run up to the next backslash in one slice (long prose with a few `\n` escapes is common).
+    if (slash === -1 || slash + 1 >= body.length) {
+      out += body.slice(i);
+      break;
     }
+    if (slash > i) out += body.slice(i, slash);
+    i = slash;
     const e = body[++i]!;
     const simple = ESCAPES[e];
     if (simple !== undefined) {
@@ -212,7 +224,9 @@ export function tokenize(source: string): Token[] {
     for (;;) {
       p = skipSpaces(src, p);
       if (p >= n) throw new TemplateSyntaxError(`unexpected end of template, expected '${isBlock ? 'end of statement block' : 'end of print statement'}'`, lineOf(src, tag));
-      if (balance.length === 0) {
+      const c = src.charCodeAt(p);
+      // Only '-', '+', '%' and '}' can start the end of a tag.
+      if (balance.length === 0 && (c === 45 || c === 43 || c === 37 || c === 125)) {
         if (isBlock) {
           if (src.startsWith('-%}', p)) {
             tokens.push({ type: 'block_end', value: '', pos: p });
@@ -242,11 +256,25 @@ export function tokenize(source: string): Token[] {
           }
         }
       }
-      const c = src.charCodeAt(p);
       const ch = src[p]!;
-      if (ch === "'" || ch === '"') {
+      if (c === 39 || c === 34) {
+        // indexOf, not a character loop: templates such as gpt-oss carry long prose in string literals, and a
+        // cold compile runs this before the JIT has optimised anything.
         let q = p + 1;
-        while (q < n && src[q] !== ch) q += src[q] === '\\' ? 2 : 1;
+        let close = src.indexOf(ch, q);
+        for (;;) {
+          if (close === -1) {
+            q = n;
+            break;
+          }
+          const escape = src.indexOf('\\', q);
+          if (escape === -1 || escape > close) {
+            q = close;
+            break;
+          }
+          q = escape + 2;
+          if (q > close) close = src.indexOf(ch, q);
+        }
         if (q >= n) throw new TemplateSyntaxError(`unexpected char ${ch === "'" ? `"'"` : `'"'`} at ${p}`, lineOf(src, p));
         tokens.push({ type: 'string', value: decodeString(src.slice(p + 1, q), src, p), pos: p });
         p = q + 1;
@@ -256,12 +284,16 @@ export function tokenize(source: string): Token[] {
         p = end;
       } else if (isNameStart(c)) {
         let q = p + 1;
-        while (q < n && isNameChar(src.charCodeAt(q))) q++;
+        for (; q < n; q++) {
+          const d = src.charCodeAt(q);
+          if (!((d >= 97 && d <= 122) || (d >= 65 && d <= 90) || d === 95 || (d >= 48 && d <= 57) || d > 127)) break;
+        }
         tokens.push({ type: 'name', value: src.slice(p, q), pos: p });
         p = q;
       } else {
-        const two = src.slice(p, p + 2);
-        const op = OPERATORS_2.has(two) ? two : OPERATORS_1.has(ch) ? ch : undefined;
+        const next = src.charCodeAt(p + 1);
+        const two = (next === 61 || next === 47 || next === 42) && OPERATORS_2.has(src.slice(p, p + 2)) ? src.slice(p, p + 2) : undefined;
+        const op = two ?? (OPERATORS_1.has(ch) ? ch : undefined);
         if (op === undefined) throw new TemplateSyntaxError(`unexpected char '${ch}' at ${p}`, lineOf(src, p));
         if (op === '(' || op === '[' || op === '{') balance.push(op);
         else if (op in CLOSERS) {

@@ -186,7 +186,8 @@ function sliceValue(obj: unknown, s: SliceValue): unknown {
     return sliceIndices(chars.length, s).map((i) => chars[i]).join('');
   }
   if (Array.isArray(obj)) {
-    const out = sliceIndices(obj.length, s).map((i) => obj[i]);
+    const [start, stop, step] = sliceBounds(obj.length, s);
+    const out = step === 1 ? (start < stop ? obj.slice(start, stop) : []) : sliceIndices(obj.length, s).map((i) => obj[i]);
     return isTuple(obj) ? makeTuple(out) : out;
   }
   if (obj === null) return new Undefined(null, obj);

@@ -52,11 +52,14 @@ export class ExprParser {
     }
   }
 
+  // The precedence levels probe the current token many times per expression: one array read, value first.
   protected isOp(value: string): boolean {
-    return this.tok.type === 'op' && this.tok.value === value;
+    const token = this.tokens[this.i]!;
+    return token.value === value && token.type === 'op';
   }
   protected isName(value: string): boolean {
-    return this.tok.type === 'name' && this.tok.value === value;
+    const token = this.tokens[this.i]!;
+    return token.value === value && token.type === 'name';
   }
   protected skipOp(value: string): boolean {
     if (!this.isOp(value)) return false;

@@ -1,3 +1,6 @@
+/** Below this many characters to search, indexOf per lead beats a regex call. */
+const SHORT_SEARCH = 64;
+
 /** A marker found in a buffer. */
 export interface MarkerHit {
   at: number;
@@ -22,6 +25,12 @@ export class MarkerSet {
   private readonly byPair = new Map<number, string[]>();
   /** One-unit markers by that unit. */
   private readonly single = new Map<number, string>();
+  /**
+   * All markers as one alternation, longest first (so the longest wins where several start): the
+   * regex engine skips text without a lead in native code, and text with a stray lead (`<b>` in code
+   * arguments) costs no call per occurrence. Literal alternatives only, so matching is linear.
+   */
+  private readonly pattern: RegExp | undefined;
 
   constructor(markers: Iterable<string>) {
     const unique = [...new Set([...markers].filter((m) => m.length > 0))].sort((a, b) => b.length - a.length);
@@ -36,6 +45,7 @@ export class MarkerSet {
     }
     this.leads = [...this.byLead.keys()];
     this.leadCodes = new Set(this.leads.map((lead) => lead.charCodeAt(0)));
+    this.pattern = unique.length === 0 ? undefined : new RegExp(unique.map(escapeRegExp).join('|'), 'g');
     for (const marker of unique) {
       if (marker.length === 1) this.single.set(marker.charCodeAt(0), marker);
       else {
@@ -49,6 +59,15 @@ export class MarkerSet {
 
   /** The earliest complete marker at or after `from`, or undefined. */
   find(buf: string, from: number): MarkerHit | undefined {
+    if (this.pattern === undefined) return undefined;
+    // A few characters (small streamed chunks) are cheaper to search with indexOf than with a regex call.
+    if (buf.length - from < SHORT_SEARCH) return this.findNear(buf, from);
+    this.pattern.lastIndex = from;
+    const match = this.pattern.exec(buf);
+    return match === null ? undefined : { at: match.index, marker: match[0] };
+  }
+
+  private findNear(buf: string, from: number): MarkerHit | undefined {
     let best: MarkerHit | undefined;
     for (const lead of this.leads) {
       let i = buf.indexOf(lead, from);
@@ -91,6 +110,10 @@ export class MarkerSet {
     const candidates = this.byLead.get(buf[at] ?? '');
     return candidates !== undefined && isPrefixOfAny(buf, at, candidates);
   }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|\/-]/g, '\\$&');
 }
 
 function pairKey(text: string, at: number): number {
