@@ -36,7 +36,7 @@ function variables(t, data) {
 
 function python(t, n) {
   const out = execFileSync('python3', [renderRef, t.path, join(root, 'bench', 'data', 'medium.json'), '--bench', String(n),
-    '--args', argsForm(t), '--tokens', tokensByDir[t.family] ?? t.family], { encoding: 'utf8' });
+    '--args', argsForm(t), '--tokens', tokensByDir[t.family] ?? t.family], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   return Number.parseFloat(out);
 }
 
@@ -76,7 +76,14 @@ export async function renderSection({ quick = false } = {}) {
     try {
       ours = rate(() => compiled.render(vars, { now: NOW }), { seconds: quick ? 0.1 : 0.3 });
     } catch (error) {
-      rows.push([`${t.family}/${t.file}`, `fails: ${error.message.slice(0, 60)}`, '', '', '', '']);
+      // A template that rejects the benchmark conversation: say whether jinja2 rejects it too.
+      let verdict = 'jinja2 renders it';
+      try {
+        python(t, 1);
+      } catch {
+        verdict = 'jinja2 rejects it too';
+      }
+      rows.push([`${t.family}/${t.file.replace('.jinja', '')}`, `rejects this input (${error.message.split(': ').slice(1).join(': ').slice(0, 50)}…); ${verdict}`, '', '', '', '']);
       continue;
     }
     let js;
