@@ -16,7 +16,11 @@ type Obj = Record<string, unknown>;
 
 
 
-describe.skipIf(!hasShared || !existsSync(goldenDir))('official templates vs jinja2 goldens', () => {
+const runnable = hasShared && existsSync(goldenDir);
+
+// describe.skipIf still runs this body to collect tests, so reads of ../shared are guarded too.
+describe.skipIf(!runnable)('official templates vs jinja2 goldens', () => {
+  if (!runnable) return;
   const specialTokens = parsePythonJson(readFileSync(path.join(sharedDir, 'templates', 'special_tokens.json'), 'utf8')) as Obj;
   const inputs = readdirSync(inputsDir).filter((f) => f.endsWith('.json')).sort();
   const inputData = new Map(inputs.map((f) => [f.slice(0, -5), parsePythonJson(readFileSync(path.join(inputsDir, f), 'utf8')) as Obj]));
