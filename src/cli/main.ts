@@ -50,6 +50,11 @@ function reportError(error: unknown, io: IO): number {
   return EXIT.USAGE;
 }
 
+/** Error text on one line; split-based so a long run of spaces cannot make it quadratic. */
 export function oneLine(text: string): string {
-  return text.replace(/\s*\n\s*/g, ' ').trim();
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line.length > 0)
+    .join(' ');
 }
