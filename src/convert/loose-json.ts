@@ -22,10 +22,6 @@ export function decodeJsonField(value: unknown): LooseJsonResult {
   return { ok: true, value, python: false };
 }
 
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** A short, single-line preview of untrusted text for messages. */
 export function preview(text: string, max = 60): string {
   const flat = text.length > max ? `${text.slice(0, max)}…` : text;

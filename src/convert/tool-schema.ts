@@ -1,6 +1,7 @@
 import type { FunctionTool, JsonSchema } from '../types.js';
 import { issue, type ConvertIssue } from './issues.js';
-import { decodeJsonField, isPlainObject } from './loose-json.js';
+import { isPlainObject } from '../util/guards.js';
+import { decodeJsonField } from './loose-json.js';
 
 const jsonSchemaTypes = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
 

@@ -5,7 +5,8 @@ import { checkProtocol } from './checks/protocol.js';
 import { viewShareGPTRow } from './checks/sharegpt.js';
 import { ToolSchemaCache } from './checks/tool-schemas.js';
 import { ToolChecks } from './checks/tools.js';
-import { isPlainObject, viewOpenAIRow, type RowView } from './checks/view.js';
+import { isPlainObject } from '../util/guards.js';
+import { viewOpenAIRow, type RowView } from './checks/view.js';
 import type { TemplateCheckOptions, TemplateChecker } from './template-checks.js';
 
 export type { RowShape };

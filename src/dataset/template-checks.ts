@@ -6,7 +6,8 @@ import type { Conversation, Message, ParsedMessage, Tool } from '../types.js';
 import { makeIssue, type DatasetIssue } from './issues.js';
 import { joinPath } from './paths.js';
 import { canonicalJson } from './checks/tool-schemas.js';
-import { isPlainObject, type CallView, type RowView } from './checks/view.js';
+import { isPlainObject } from '../util/guards.js';
+import type { CallView, RowView } from './checks/view.js';
 import { createTokenCheck, type TokenCheck } from './token-checks.js';
 
 /** Options for the checks that need a template (and optionally a tokenizer). Plain data (sent to workers). */

@@ -1,6 +1,7 @@
 import type { Message, ToolCall } from '../../types.js';
 import { issue, type ConvertIssue } from '../issues.js';
-import { decodeJsonField, isPlainObject } from '../loose-json.js';
+import { isPlainObject } from '../../util/guards.js';
+import { decodeJsonField } from '../loose-json.js';
 
 /**
  * Gives calls ids (`call_1`, `call_2`, … in row order: datasets without ids get stable ones) and pairs results with

@@ -1,6 +1,6 @@
 import type { FunctionTool, Message, ToolCall } from '../../types.js';
 import { issue, type ConvertIssue } from '../issues.js';
-import { isPlainObject } from '../loose-json.js';
+import { isPlainObject } from '../../util/guards.js';
 import { importTools } from '../tool-schema.js';
 import { CallLedger, readCall } from './calls.js';
 import { finish, type ImportResult } from './types.js';

@@ -1,6 +1,7 @@
 import type { Message, ToolCall } from '../../types.js';
 import { issue, type ConvertIssue } from '../issues.js';
-import { decodeJsonField, isPlainObject, preview } from '../loose-json.js';
+import { isPlainObject } from '../../util/guards.js';
+import { decodeJsonField, preview } from '../loose-json.js';
 import { importTools } from '../tool-schema.js';
 import { CallLedger, readCall, resultText, toolMessage } from './calls.js';
 import { finish, type ImportResult } from './types.js';

@@ -1,6 +1,7 @@
 import type { ToolCall } from '../../types.js';
 import { issue, type ConvertIssue } from '../issues.js';
-import { decodeJsonField, isPlainObject } from '../loose-json.js';
+import { isPlainObject } from '../../util/guards.js';
+import { decodeJsonField } from '../loose-json.js';
 import { importTools } from '../tool-schema.js';
 import { CallLedger, readCall } from './calls.js';
 import { finish, type ImportResult } from './types.js';

@@ -1,7 +1,8 @@
 import type { Message, Tool } from '../../types.js';
 import { makeIssue, type DatasetIssue } from '../issues.js';
 import { joinPath } from '../paths.js';
-import { isPlainObject, type CallView, type RowView, type ToolView, type TurnView } from './view.js';
+import { isPlainObject } from '../../util/guards.js';
+import type { CallView, RowView, ToolView, TurnView } from './view.js';
 
 const userSide = new Set(['human', 'observation']);
 const assistantSide = new Set(['gpt', 'function_call']);

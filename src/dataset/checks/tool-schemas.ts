@@ -1,7 +1,7 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { DatasetIssueCode } from '../issues.js';
 import { joinPath, type PathKey } from '../paths.js';
-import { isPlainObject } from './view.js';
+import { isPlainObject } from '../../util/guards.js';
 
 /** A problem found in one `parameters` schema, with a path relative to it. */
 export interface SchemaProblem {

@@ -2,7 +2,8 @@ import { makeIssue, type DatasetIssue, type DatasetIssueCode } from '../issues.j
 import { joinPath } from '../paths.js';
 import { typeName } from '../schema.js';
 import type { CompiledToolSchema, ToolSchemaCache } from './tool-schemas.js';
-import { isPlainObject, type RowView, type ToolView } from './view.js';
+import { isPlainObject } from '../../util/guards.js';
+import type { RowView, ToolView } from './view.js';
 
 /** Bit flags of the argument forms a row uses, for the dataset-wide ARGS_MIXED_FORMS check. */
 export const ARGS_FORM_STRING = 1;

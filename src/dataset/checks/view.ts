@@ -1,3 +1,4 @@
+import { isPlainObject } from '../../util/guards.js';
 import type { Message, Tool } from '../../types.js';
 import { joinPath } from '../paths.js';
 
@@ -55,10 +56,6 @@ export interface RowView {
   conversation: { messages: Message[]; tools?: Tool[] };
   /** Path of message i of `conversation.messages` in the original row. */
   messagePath(index: number): string;
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Builds the view of an OpenAI-shape row. Tolerates any malformation: the structure check reports those. */

@@ -304,7 +304,3 @@ export function tryParseJson(text: string): { ok: true; value: unknown } | { ok:
     return { ok: false };
   }
 }
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

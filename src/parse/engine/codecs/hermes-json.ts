@@ -1,5 +1,6 @@
 import type { ArgsCodec, CallSink, CodecContext, CodecResult } from '../grammar.js';
-import { INVALID, JsonValueScanner, NEED_MORE, isPlainObject, tryParseJson } from '../json-scan.js';
+import { isPlainObject } from '../../../util/guards.js';
+import { INVALID, JsonValueScanner, NEED_MORE, tryParseJson } from '../json-scan.js';
 import { skipWhitespace } from '../trim.js';
 import { streamValue } from './json-args.js';
 
