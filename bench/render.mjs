@@ -9,7 +9,7 @@ import { compileTemplate, parsePythonJson, pythonJsonDumps } from '../dist/index
 import { fmt, median, millis, range, rate, renderRef, root, shared, table } from './lib.mjs';
 
 const NOW = new Date('2025-01-15T12:00:00Z');
-const tokensByDir = { deepseek: 'deepseek', glm: 'glm' };
+// Each official folder name (t.family) is also its key in special_tokens.json.
 const specialTokens = JSON.parse(readFileSync(join(shared, 'templates', 'special_tokens.json'), 'utf8'));
 
 function templates() {
@@ -30,13 +30,13 @@ function conversation(form, reader) {
 }
 
 function variables(t, data) {
-  const tokens = specialTokens[tokensByDir[t.family] ?? t.family] ?? {};
+  const tokens = specialTokens[t.family] ?? {};
   return { ...tokens, messages: data.messages, tools: data.tools, documents: null, add_generation_prompt: true };
 }
 
 function python(t, n) {
   const out = execFileSync('python3', [renderRef, t.path, join(root, 'bench', 'data', 'medium.json'), '--bench', String(n),
-    '--args', argsForm(t), '--tokens', tokensByDir[t.family] ?? t.family], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    '--args', argsForm(t), '--tokens', t.family], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   return Number.parseFloat(out);
 }
 
@@ -59,7 +59,7 @@ print(statistics.median(times))
 
 function pythonCold(t, runs) {
   const out = execFileSync('python3', ['-c', PY_COLD, join(shared, 'tools'), t.path, join(root, 'bench', 'data', 'medium.json'),
-    tokensByDir[t.family] ?? t.family, argsForm(t), String(runs)], { encoding: 'utf8' });
+    t.family, argsForm(t), String(runs)], { encoding: 'utf8' });
   return Number.parseFloat(out);
 }
 

@@ -10,7 +10,7 @@ import { hasShared, officialTemplates, repoRoot, sharedInputs } from '../helpers
 // The issue's acceptance test: every official template, given every shared conversation in the
 // argument form it is written for, renders through `chatfmt render --template ... --args keep`
 // byte-identically to render_ref.py (committed goldens), or fails where it fails.
-const tokensByDir: Record<string, string> = { hermes: 'hermes', 'qwen2.5': 'qwen2.5', qwen3: 'qwen3', 'qwen3-coder': 'qwen3-coder', deepseek: 'deepseek', 'kimi-k2': 'kimi-k2', 'gpt-oss': 'gpt-oss', glm: 'glm', 'seed-oss': 'seed-oss', llama: 'llama', mistral: 'mistral' };
+// Each official folder name is also its key in special_tokens.json.
 const specialTokens = hasShared ? (JSON.parse(readFileSync(join(repoRoot, '..', 'shared', 'templates', 'special_tokens.json'), 'utf8')) as Record<string, Record<string, string>>) : {};
 
 function expectedForm(dir: string, stem: string): 'string' | 'dict' {
@@ -21,7 +21,7 @@ function expectedForm(dir: string, stem: string): 'string' | 'dict' {
 describe.skipIf(!hasShared)('official templates through the CLI (--args keep) match render_ref.py', () => {
   for (const template of officialTemplates()) {
     it(`${template.dir}/${template.stem}`, async () => {
-      const tokens = specialTokens[tokensByDir[template.dir] ?? ''] ?? {};
+      const tokens = specialTokens[template.dir] ?? {};
       const varArgs = Object.entries(tokens).flatMap(([k, v]) => ['--var', `${k}=${JSON.stringify(v)}`]);
       let checked = 0;
       for (const input of sharedInputs()) {
