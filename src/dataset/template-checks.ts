@@ -8,7 +8,7 @@ import { joinPath } from './paths.js';
 import { canonicalJson } from './checks/tool-schemas.js';
 import { isPlainObject } from '../util/guards.js';
 import type { CallView, RowView } from './checks/view.js';
-import { createTokenCheck, type TokenCheck } from './token-checks.js';
+import { createTokenCheck } from './token-checks.js';
 
 /** Options for the checks that need a template (and optionally a tokenizer). Plain data (sent to workers). */
 export interface TemplateCheckOptions {

@@ -1,5 +1,4 @@
 import { ChatfmtError } from '../errors.js';
-import type { CompiledTemplate } from '../jinja/index.js';
 import { adaptConversation } from './adapt.js';
 import { cutAfterFinalMessage } from './continue-final.js';
 import { loadTemplate } from './load.js';
@@ -66,5 +65,3 @@ function checkConversation(conversation: Conversation): void {
 function clipSpans(spans: Array<[number, number]>, length: number): Array<[number, number]> {
   return spans.filter(([start]) => start < length).map(([start, end]) => [start, Math.min(end, length)]);
 }
-
-export type { CompiledTemplate };

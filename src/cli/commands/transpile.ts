@@ -1,5 +1,5 @@
 import { familyIds } from '../../families/info.js';
-import { EXIT, UserError, type IO } from '../io.js';
+import { EXIT, type IO } from '../io.js';
 import { readToolsFile } from '../options.js';
 import { readInputText } from '../read-input.js';
 import type { CommandRegistrar } from './index.js';
