@@ -33,13 +33,20 @@ export function familyTemplatePath(familyId: string): string {
   return join(templatesDir, familyInfo[id].templateFile);
 }
 
+// Bundled templates never change, so each family is read and compiled once per process.
+const familyTemplates = new Map<string, LoadedTemplate>();
+
 function fromFamily(name: string): LoadedTemplate {
   const id = resolveFamilyId(name);
   if (!id) throw unknownFamily(name);
-  const info = familyInfo[id];
-  const source = readText(join(templatesDir, info.templateFile), `template of family ${id}`);
-  const loaded = fromNamed(id, { default: source }, { ...info.specialTokens }, undefined);
-  return { ...loaded, family: id };
+  let loaded = familyTemplates.get(id);
+  if (!loaded) {
+    const info = familyInfo[id];
+    const source = readText(join(templatesDir, info.templateFile), `template of family ${id}`);
+    loaded = { ...fromNamed(id, { default: source }, { ...info.specialTokens }, undefined), family: id };
+    familyTemplates.set(id, loaded);
+  }
+  return loaded;
 }
 
 function fromPath(path: string, templateName: string | undefined): LoadedTemplate {
