@@ -10,6 +10,11 @@ import { hermesGrammar, qwen25Grammar, qwen3Grammar } from './grammars/hermes-js
 import { kimiK2Grammar } from './grammars/kimi-k2.js';
 import { qwen3CoderGrammar } from './grammars/qwen3-coder.js';
 import { seedOssGrammar } from './grammars/seed-oss.js';
+import { gemma4Grammar } from './grammars/gemma-4.js';
+import { deepseekV32Grammar } from './grammars/deepseek-v3.2.js';
+import { minimaxM2Grammar } from './grammars/minimax-m2.js';
+import { mistralGrammar } from './grammars/mistral.js';
+import { llama3Grammar } from './grammars/llama-3.js';
 import { createHarmonyCore } from './harmony/index.js';
 
 /** Markers of a family's output, for detection and docs. */
@@ -67,6 +72,11 @@ export const parserFamilies: { readonly [Id in FamilyId]: ParserFamily } = {
   },
   'glm-4.5': fromGrammar('glm-4.5', glm45Grammar),
   'seed-oss': fromGrammar('seed-oss', seedOssGrammar),
+  'gemma-4': fromGrammar('gemma-4', gemma4Grammar),
+  'deepseek-v3.2': fromGrammar('deepseek-v3.2', deepseekV32Grammar),
+  'minimax-m2': fromGrammar('minimax-m2', minimaxM2Grammar),
+  mistral: fromGrammar('mistral', mistralGrammar),
+  'llama-3': fromGrammar('llama-3', llama3Grammar),
 };
 
 /** Resolves a family id or alias to its parser; unknown → ChatfmtError UNKNOWN_FAMILY. */
