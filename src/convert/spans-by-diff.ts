@@ -30,6 +30,7 @@ const MAX_HEADER_GAP = 32;
  *    drops old reasoning), the full conversation with turn i replaced by a placeholder: the region where the two
  *    renders differ is the turn as the full render has it, widened back to its generation header and forward over
  *    the end-of-turn text the template writes after an assistant message.
+ * A stop token that follows the turn's text belongs to the turn (see overStopToken).
  * A turn that neither way locates is undefined.
  */
 export function spansByDiff(
@@ -53,14 +54,23 @@ export function spansByDiff(
     const { start, method } = turnStart(prompt, through, before, header);
     const end = Math.max(start, trimmedEnd(through));
     if (fullText.startsWith(through.slice(0, end))) {
-      spans.set(index, { span: [start, end], method });
+      spans.set(index, { span: [start, overStopToken(fullText, end, endMarkers)], method });
       continue;
     }
     const trailer = turnTrailer(render, history);
     const located = locateRewritten(render, messages, index, fullText, header, trailer, endMarkers);
-    spans.set(index, located && { span: located, method: 'rewritten' });
+    spans.set(index, located && { span: [located[0], overStopToken(fullText, located[1], endMarkers)], method: 'rewritten' });
   }
   return spans;
+}
+
+/**
+ * A stop token right after the turn is what the model wrote to end it, even when the template prints it as the
+ * next message's header (GLM ends a turn by writing `<|observation|>` or `<|user|>`), so it carries loss too.
+ */
+function overStopToken(fullText: string, end: number, endMarkers: string[]): number {
+  const marker = endMarkers.find((candidate) => fullText.startsWith(candidate, end));
+  return marker === undefined ? end : end + marker.length;
 }
 
 function turnStart(prompt: string, through: string, before: string | undefined, header: string): { start: number; method: DiffMethod } {

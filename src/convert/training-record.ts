@@ -92,6 +92,13 @@ export function toTrainingRecord(input: Conversation, options: TrainingRecordOpt
     else issues.push(issue(line, 'CONVERT_SPAN_NOT_FOUND', `messages[${index}]`, `cannot locate assistant turn ${index} in the rendered text`));
   }
   spans.sort((a, b) => a[0] - b[0]);
+  // Back-to-back blocks (a turn's text, then the stop token written as the next header) are one stretch of output.
+  const joined = spans.reduce<Span[]>((out, span) => {
+    const last = out[out.length - 1];
+    if (last && last[1] === span[0]) last[1] = span[1];
+    else out.push([span[0], span[1]]);
+    return out;
+  }, []);
 
   if (options.checkPrefix !== false) {
     for (const change of findPrefixChanges(render, conversation, text)) {
@@ -103,9 +110,9 @@ export function toTrainingRecord(input: Conversation, options: TrainingRecordOpt
     }
   }
   if (issues.some((i) => i.severity === 'error')) return { record: null, issues };
-  const record: TrainingRecord = { text, spans };
+  const record: TrainingRecord = { text, spans: joined };
   if (options.tokenizer) {
-    const tokens = tokenize(options.tokenizer, text, spans, line, issues);
+    const tokens = tokenize(options.tokenizer, text, joined, line, issues);
     if (!tokens) return { record: null, issues };
     Object.assign(record, tokens);
   }
