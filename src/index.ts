@@ -1,7 +1,7 @@
 // Public API: exports only.
 export type * from './types.js';
 export { ChatfmtError, isChatfmtError, type ErrorCode } from './errors.js';
-export { familyIds, familyInfo, resolveFamilyId, type FamilyId } from './families/info.js';
+export { familyIds, familyInfo, familyVariants, resolveFamilyId, resolveFamilyVariant, type FamilyId, type FamilyVariant } from './families/info.js';
 export type { FamilyInfo, ArgumentsForm } from './families/family.js';
 export { families, getFamily, type Family } from './families/registry.js';
 export * from './jinja/index.js';

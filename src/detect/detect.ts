@@ -1,4 +1,4 @@
-import { familyIds, type FamilyId } from '../families/info.js';
+import { familyIds, familyVariants, type FamilyId } from '../families/info.js';
 import { loadTemplate } from '../render/load.js';
 import { renderConversation } from '../render/render.js';
 import type { LoadedTemplate } from '../render/types.js';
@@ -7,6 +7,8 @@ import { probeConversations } from './probes.js';
 
 export interface FamilyMatch {
   family: FamilyId;
+  /** Set when the template is the family's with a pre-filled assistant turn (`qwen3-thinking` for QwQ). */
+  variant?: string;
   /** 1 = renders every probe conversation identically to the family template. */
   score: number;
   method: 'render-equivalence' | 'markers';
@@ -23,8 +25,12 @@ export function detectFamily(template: LoadedTemplate): FamilyMatch[] {
   const matches: FamilyMatch[] = [];
   const ownTokens = Object.keys(template.specialTokens).length > 0;
   const candidateOutputs = ownTokens ? probeOutputs(template) : undefined;
-  for (const id of familyIds) {
-    const family = loadTemplate({ family: id });
+  const candidates = [
+    ...familyIds.map((id) => ({ family: id, name: id, variant: undefined as string | undefined })),
+    ...familyVariants.map((variant) => ({ family: variant.of, name: variant.id, variant: variant.id })),
+  ];
+  for (const { family: id, name, variant } of candidates) {
+    const family = loadTemplate({ family: name });
     // Both sides render with the same special tokens: the candidate's own (a model folder or config),
     // or, for a bare .jinja file that brings none, the family's.
     const tokens = ownTokens ? template.specialTokens : family.specialTokens;
@@ -33,17 +39,17 @@ export function detectFamily(template: LoadedTemplate): FamilyMatch[] {
     const evidence: string[] = [];
     let same = 0;
     let compared = 0;
-    for (const probe of probeConversations) {
-      const mine = candidate.get(probe.name);
-      const theirs = reference.get(probe.name);
+    for (const probe of [...probeConversations.map((p) => p.name), GENERATION_PROMPT]) {
+      const mine = candidate.get(probe);
+      const theirs = reference.get(probe);
       if (mine === undefined || theirs === undefined) continue;
       compared++;
       if (mine === theirs) {
         same++;
-        evidence.push(`renders the "${probe.name}" probe byte-identically to templates/${id}.jinja`);
+        evidence.push(`renders the "${probe}" probe byte-identically to the ${name} template`);
       }
     }
-    if (same > 0) matches.push({ family: id, score: same / Math.max(compared, 1), method: 'render-equivalence', evidence });
+    if (same > 0) matches.push({ family: id, ...(variant ? { variant } : {}), score: same / Math.max(compared, 1), method: 'render-equivalence', evidence });
   }
   if (matches.length > 0) return matches.sort((a, b) => b.score - a.score);
   const source = template.select(false).source;
@@ -55,14 +61,31 @@ export function detectFamily(template: LoadedTemplate): FamilyMatch[] {
   }));
 }
 
+/**
+ * What the template adds after a user turn to open the assistant's: the part of a prompt the completion continues
+ * from. Scored like a probe, because templates that render history alike (QwQ and Qwen3-Coder drop reasoning) still
+ * differ here (QwQ pre-fills `<think>\n`).
+ */
+const GENERATION_PROMPT = 'generation-prompt';
+
 function probeOutputs(template: LoadedTemplate): Map<string, string> {
   const outputs = new Map<string, string>();
-  for (const probe of probeConversations) {
+  const attempt = (name: string, render: () => string) => {
     try {
-      outputs.set(probe.name, renderConversation(template, probe.conversation, { now: DETECT_NOW }).text);
+      outputs.set(name, render());
     } catch {
       // A template that rejects a probe simply gives no evidence for it.
     }
+  };
+  for (const probe of probeConversations) {
+    attempt(probe.name, () => renderConversation(template, probe.conversation, { now: DETECT_NOW }).text);
   }
+  const asked = { messages: [{ role: 'user' as const, content: 'Hi there' }] };
+  attempt(GENERATION_PROMPT, () => {
+    const before = renderConversation(template, asked, { now: DETECT_NOW, addGenerationPrompt: false }).text;
+    const after = renderConversation(template, asked, { now: DETECT_NOW, addGenerationPrompt: true }).text;
+    if (!after.startsWith(before)) throw new Error('the generation prompt rewrites the history');
+    return after.slice(before.length);
+  });
   return outputs;
 }

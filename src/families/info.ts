@@ -51,9 +51,9 @@ export const familyInfo = {
   },
   qwen3: {
     id: 'qwen3',
-    aliases: ['qwen3-thinking', 'qwq'],
+    aliases: ['qwen3-instruct'],
     format: '<think>…</think> reasoning, then JSON calls inside <tool_call>…</tool_call>',
-    models: ['Qwen/Qwen3-*', 'Qwen/Qwen3-*-Thinking-2507', 'Qwen/QwQ-32B'],
+    models: ['Qwen/Qwen3-*', 'Qwen/Qwen3-*-Instruct-2507'],
     templateFile: 'qwen3.jinja',
     officialTemplate: 'qwen3/Qwen-Qwen3-0.6B.jinja',
     specialTokens: chatml,
@@ -207,13 +207,48 @@ export const familyInfo = {
   },
 } as const satisfies { [Id in FamilyId]: FamilyInfo<Id> };
 
+/**
+ * A model whose chat template is its family's, except that the generation prompt pre-fills the assistant turn
+ * (Qwen3-Thinking-2507 and QwQ always open `<think>\n`). The prefill is rendered after the generation prompt and
+ * is the parser's default prefix, so the completion's first `</think>` ends reasoning instead of landing in content.
+ */
+export interface FamilyVariant {
+  id: string;
+  of: FamilyId;
+  aliases: readonly string[];
+  prefill: string;
+  models: readonly string[];
+}
+
+export const familyVariants: readonly FamilyVariant[] = [
+  {
+    id: 'qwen3-thinking',
+    of: 'qwen3',
+    aliases: ['qwq', 'qwq-32b', 'qwen3-thinking-2507'],
+    prefill: '<think>\n',
+    models: ['Qwen/Qwen3-*-Thinking-2507', 'Qwen/Qwen3-Next-80B-A3B-Thinking', 'Qwen/QwQ-32B'],
+  },
+];
+
 const byName = new Map<string, FamilyId>();
+const variantByName = new Map<string, FamilyVariant>();
 for (const id of familyIds) {
   byName.set(id, id);
   for (const alias of familyInfo[id].aliases) byName.set(alias, id);
 }
+for (const variant of familyVariants) {
+  for (const name of [variant.id, ...variant.aliases]) {
+    byName.set(name, variant.of);
+    variantByName.set(name, variant);
+  }
+}
 
-/** Resolves an id or alias (case-insensitive) to a family id, or undefined. */
+/** Resolves an id, alias or variant name (case-insensitive) to a family id, or undefined. */
 export function resolveFamilyId(name: string): FamilyId | undefined {
   return byName.get(name.trim().toLowerCase());
+}
+
+/** The variant a name stands for (`qwq` → qwen3-thinking), or undefined for a plain family name. */
+export function resolveFamilyVariant(name: string): FamilyVariant | undefined {
+  return variantByName.get(name.trim().toLowerCase());
 }

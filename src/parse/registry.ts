@@ -1,4 +1,4 @@
-import { familyIds, familyInfo, resolveFamilyId, type FamilyId } from '../families/info.js';
+import { familyIds, familyInfo, resolveFamilyId, resolveFamilyVariant, type FamilyId } from '../families/info.js';
 import { ChatfmtError } from '../errors.js';
 import type { CoreFactory } from './core.js';
 import type { Grammar } from './engine/grammar.js';
@@ -85,5 +85,6 @@ export function parserFamily(name: string): ParserFamily {
   if (id === undefined) {
     throw new ChatfmtError('UNKNOWN_FAMILY', `unknown family "${name}"; known: ${familyIds.join(', ')}`);
   }
-  return parserFamilies[id];
+  const variant = resolveFamilyVariant(name);
+  return variant ? { ...parserFamilies[id], defaultPrefix: variant.prefill } : parserFamilies[id];
 }

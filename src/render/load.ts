@@ -2,7 +2,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ChatfmtError } from '../errors.js';
-import { familyIds, familyInfo, resolveFamilyId } from '../families/info.js';
+import { familyIds, familyInfo, resolveFamilyId, resolveFamilyVariant } from '../families/info.js';
 import { compileTemplate, type CompiledTemplate } from '../jinja/index.js';
 import type { LoadedTemplate, TemplateSpec } from './types.js';
 
@@ -46,7 +46,8 @@ function fromFamily(name: string): LoadedTemplate {
     loaded = { ...fromNamed(id, { default: source }, { ...info.specialTokens }, undefined), family: id };
     familyTemplates.set(id, loaded);
   }
-  return loaded;
+  const variant = resolveFamilyVariant(name);
+  return variant ? { ...loaded, name: variant.id, prefill: variant.prefill } : loaded;
 }
 
 function fromPath(path: string, templateName: string | undefined): LoadedTemplate {

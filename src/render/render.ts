@@ -21,7 +21,9 @@ export function renderConversation(template: LoadedTemplate, conversation: Conve
   const { conversation: adapted, warnings } =
     options.args === 'keep' ? { conversation, warnings: [] } : adaptConversation(conversation, inspectTemplate(compiled));
   const variables = templateVariables(template, adapted, addGenerationPrompt, options.variables);
-  const { text, generationSpans } = compiled.render(variables, options.now ? { now: options.now } : {});
+  const rendered = compiled.render(variables, options.now ? { now: options.now } : {});
+  const { generationSpans } = rendered;
+  const text = addGenerationPrompt && template.prefill ? rendered.text + template.prefill : rendered.text;
   if (!options.continueFinalMessage) return { text, generationSpans, warnings };
   const cut = cutAfterFinalMessage(text, adapted.messages, compiled.name);
   return { text: cut, generationSpans: clipSpans(generationSpans, cut.length), warnings };

@@ -20,6 +20,8 @@ export interface LoadedTemplate {
   family?: FamilyId;
   /** Special tokens the template sees (bos_token, eos_token, ...), already flattened to strings. */
   specialTokens: Record<string, string>;
+  /** Text the assistant turn is pre-filled with after the generation prompt (a family variant's `<think>\n`). */
+  prefill?: string;
   /** Named templates when the source had several; `select` picks one per conversation. */
   select(hasTools: boolean): CompiledTemplate;
 }

@@ -20,7 +20,8 @@ export const register: CommandRegistrar = (program, io, state) => {
       else if (matches.length === 0) io.stdout.write(`${template}: no known family (no probe rendered identically, no family markers found)\n`);
       else {
         const [best, ...others] = matches;
-        io.stdout.write(`${best!.family}  (${best!.method}, score ${best!.score.toFixed(2)})\n`);
+        const variant = best!.variant ? ` (variant of ${best!.family}: use --family ${best!.variant})` : '';
+        io.stdout.write(`${best!.variant ?? best!.family}  (${best!.method}, score ${best!.score.toFixed(2)})${variant}\n`);
         for (const line of best!.evidence) io.stdout.write(`  - ${line}\n`);
         if (others.length > 0) io.stdout.write(`also close: ${others.map((m) => `${m.family} (${m.score.toFixed(2)})`).join(', ')}\n`);
       }

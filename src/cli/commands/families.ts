@@ -1,4 +1,4 @@
-import { familyIds, familyInfo } from '../../families/info.js';
+import { familyIds, familyInfo, familyVariants } from '../../families/info.js';
 import type { CommandRegistrar } from './index.js';
 
 export const register: CommandRegistrar = (program, io) => {
@@ -20,6 +20,11 @@ export const register: CommandRegistrar = (program, io) => {
         io.stdout.write(`${row.id}${row.aliases.length ? `  (aliases: ${row.aliases.join(', ')})` : ''}\n`);
         io.stdout.write(`  format: ${row.format}\n`);
         io.stdout.write(`  models: ${row.models.join(', ')}\n`);
+      }
+      for (const variant of familyVariants) {
+        io.stdout.write(`${variant.id}  (variant of ${variant.of}; aliases: ${variant.aliases.join(', ')})\n`);
+        io.stdout.write(`  format: ${variant.of}, with the assistant turn pre-filled ${JSON.stringify(variant.prefill)}\n`);
+        io.stdout.write(`  models: ${variant.models.join(', ')}\n`);
       }
     });
 };

@@ -61,7 +61,8 @@ async function runParse(file: string | undefined, flags: ParseFlags, io: IO): Pr
   const family = resolveFamilyId(flags.family);
   if (family === undefined) throw new UserError(`unknown family "${flags.family}" (known: ${familyIds.join(', ')})`);
   if (flags.prefix !== undefined && flags.prompt !== undefined) throw new UserError('give either --prefix or --prompt, not both');
-  const options: ParseOptions = { family, strict: flags.strict === true };
+  // The name as given: a variant (qwq) sets its own default prefix.
+  const options: ParseOptions = { family: flags.family, strict: flags.strict === true };
   if (flags.tools !== undefined) options.tools = await readToolsFile(flags.tools, io);
   if (flags.prefix !== undefined) options.prefix = flags.prefix;
   if (flags.prompt !== undefined) options.prefix = promptTail(await readInputText(flags.prompt, io), family);
