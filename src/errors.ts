@@ -13,6 +13,8 @@ export type ErrorCode =
   // Where a template should come from is wrong: missing file, no chat_template, unknown name.
   | 'TEMPLATE_SOURCE'
   | 'UNKNOWN_FAMILY'
+  // A template whose output syntax chatfmt could not find: no response template, no family, no derivable grammar.
+  | 'TEMPLATE_NO_PARSER'
   // Input that is not what the API expects (bad JSON, wrong shape, too large).
   | 'INPUT_INVALID'
   | 'INPUT_TOO_LARGE'

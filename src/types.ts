@@ -102,7 +102,9 @@ export type ParseCode =
   | 'PARSE_BAD_HEADER'
   | 'PARSE_UNCLOSED_REASONING'
   | 'PARSE_ARG_TYPE'
-  | 'PARSE_DUPLICATE_ARG';
+  | 'PARSE_DUPLICATE_ARG'
+  /** The template's family was unknown: calls were read with a grammar derived from probe renders. */
+  | 'PARSE_GRAMMAR_DERIVED';
 
 export interface Diagnostic {
   code: ParseCode;

@@ -45,3 +45,11 @@ export function commonSuffixLength(a: string, b: string, limit: number): number 
   while (i < limit && a.charCodeAt(a.length - 1 - i) === b.charCodeAt(b.length - 1 - i)) i++;
   return i;
 }
+
+/** Moves `at` back to the `<` of a `<…>` marker it would cut in two (`<think>` and `<tool_call>` share `<t`). */
+export function backOffMarker(text: string, at: number): number {
+  const open = text.lastIndexOf('<', at - 1);
+  if (open < 0) return at;
+  const close = text.indexOf('>', open);
+  return close >= at ? open : at;
+}

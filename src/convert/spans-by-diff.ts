@@ -1,5 +1,5 @@
 import type { Message } from '../types.js';
-import { commonPrefixLength, commonSuffixLength, type PrefixRenderer } from './render-prefixes.js';
+import { backOffMarker, commonPrefixLength, commonSuffixLength, type PrefixRenderer } from './render-prefixes.js';
 
 export type Span = [number, number];
 
@@ -87,14 +87,6 @@ function turnStart(prompt: string, through: string, before: string | undefined, 
     if (at >= 0) return { start: at + header.length, method: 'header' };
   }
   return { start: backOffMarker(through, commonPrefixLength(prompt, through)), method: 'prefill' };
-}
-
-/** Moves `at` back to the `<` of a `<…>` marker it would cut in two. */
-function backOffMarker(text: string, at: number): number {
-  const open = text.lastIndexOf('<', at - 1);
-  if (open < 0) return at;
-  const close = text.indexOf('>', open);
-  return close >= at ? open : at;
 }
 
 function trimmedEnd(text: string): number {

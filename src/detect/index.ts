@@ -1,1 +1,3 @@
 export { detectFamily, type FamilyMatch } from './detect.js';
+export { deriveParser, type DerivedParser } from './derive-grammar.js';
+export { parserForTemplate, type TemplateParser } from './template-parser.js';

@@ -28,7 +28,8 @@ export interface ParserMarkers {
 }
 
 export interface ParserFamily {
-  id: FamilyId;
+  /** A family id, or a name for a grammar derived from a template (`derived`). */
+  id: string;
   createCore: CoreFactory;
   markers: ParserMarkers;
   stopStrings: readonly string[];
@@ -38,7 +39,8 @@ export interface ParserFamily {
   grammar?: Grammar;
 }
 
-function fromGrammar(id: FamilyId, grammar: Grammar): ParserFamily {
+/** A parser for a grammar descriptor: every marker family's, or one derived from an unknown template. */
+export function grammarParser(id: string, grammar: Grammar): ParserFamily {
   return {
     id,
     createCore: createGrammarCore(grammar),
@@ -56,13 +58,13 @@ function fromGrammar(id: FamilyId, grammar: Grammar): ParserFamily {
 
 /** The parser of every family, keyed by family id. */
 export const parserFamilies: { readonly [Id in FamilyId]: ParserFamily } = {
-  hermes: fromGrammar('hermes', hermesGrammar),
-  'qwen2.5': fromGrammar('qwen2.5', qwen25Grammar),
-  qwen3: fromGrammar('qwen3', qwen3Grammar),
-  'qwen3-coder': fromGrammar('qwen3-coder', qwen3CoderGrammar),
-  'deepseek-v3.1': fromGrammar('deepseek-v3.1', deepseekV31Grammar),
-  'deepseek-r1': fromGrammar('deepseek-r1', deepseekR1Grammar),
-  'kimi-k2': fromGrammar('kimi-k2', kimiK2Grammar),
+  hermes: grammarParser('hermes', hermesGrammar),
+  'qwen2.5': grammarParser('qwen2.5', qwen25Grammar),
+  qwen3: grammarParser('qwen3', qwen3Grammar),
+  'qwen3-coder': grammarParser('qwen3-coder', qwen3CoderGrammar),
+  'deepseek-v3.1': grammarParser('deepseek-v3.1', deepseekV31Grammar),
+  'deepseek-r1': grammarParser('deepseek-r1', deepseekR1Grammar),
+  'kimi-k2': grammarParser('kimi-k2', kimiK2Grammar),
   'gpt-oss': {
     id: 'gpt-oss',
     createCore: createHarmonyCore,
@@ -70,13 +72,13 @@ export const parserFamilies: { readonly [Id in FamilyId]: ParserFamily } = {
     stopStrings: familyInfo['gpt-oss'].stopStrings,
     defaultPrefix: '<|start|>assistant',
   },
-  'glm-4.5': fromGrammar('glm-4.5', glm45Grammar),
-  'seed-oss': fromGrammar('seed-oss', seedOssGrammar),
-  'gemma-4': fromGrammar('gemma-4', gemma4Grammar),
-  'deepseek-v3.2': fromGrammar('deepseek-v3.2', deepseekV32Grammar),
-  'minimax-m2': fromGrammar('minimax-m2', minimaxM2Grammar),
-  mistral: fromGrammar('mistral', mistralGrammar),
-  'llama-3': fromGrammar('llama-3', llama3Grammar),
+  'glm-4.5': grammarParser('glm-4.5', glm45Grammar),
+  'seed-oss': grammarParser('seed-oss', seedOssGrammar),
+  'gemma-4': grammarParser('gemma-4', gemma4Grammar),
+  'deepseek-v3.2': grammarParser('deepseek-v3.2', deepseekV32Grammar),
+  'minimax-m2': grammarParser('minimax-m2', minimaxM2Grammar),
+  mistral: grammarParser('mistral', mistralGrammar),
+  'llama-3': grammarParser('llama-3', llama3Grammar),
 };
 
 /** Resolves a family id or alias to its parser; unknown → ChatfmtError UNKNOWN_FAMILY. */

@@ -2,14 +2,14 @@ import { ChatfmtError } from '../errors.js';
 import type { Delta, Diagnostic, Tool } from '../types.js';
 import { indexTools, type ParseEvent, type ParserCore } from './core.js';
 import { randomCallId, type IdGenerator } from './ids.js';
-import { parserFamily } from './registry.js';
+import { parserFamily, type ParserFamily } from './registry.js';
 
 /** Completions longer than this are refused (INPUT_TOO_LARGE). */
 export const MAX_INPUT_CHARS = 64 * 1024 * 1024;
 
 export interface ParseOptions {
-  /** Family id or alias (`chatfmt families`). */
-  family: string;
+  /** Family id or alias (`chatfmt families`), or a parser built for a template (`deriveParser`). */
+  family: string | ParserFamily;
   /** Declared tools: when given, a call to an undeclared name is not a call. */
   tools?: readonly Tool[] | null;
   /** The end of the rendered prompt (e.g. `<think>\n`); sets the starting state. Default: the family's. */
@@ -34,7 +34,7 @@ export interface StreamParser {
  * and its raw text follows as content.
  */
 export function createStreamParser(options: ParseOptions): StreamParser {
-  const family = parserFamily(options.family);
+  const family = typeof options.family === 'string' ? parserFamily(options.family) : options.family;
   const core = family.createCore({
     tools: indexTools(options.tools ?? undefined),
     prefix: options.prefix ?? family.defaultPrefix,

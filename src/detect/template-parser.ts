@@ -1,0 +1,56 @@
+import { ChatfmtError } from '../errors.js';
+import type { ParserFamily } from '../parse/registry.js';
+import type { LoadedTemplate } from '../render/types.js';
+import type { Diagnostic } from '../types.js';
+import { deriveParser, parsesProbes, probeTemplate } from './derive-grammar.js';
+import { detectFamily } from './detect.js';
+
+/** How to parse what a template's model writes, when no family was named. */
+export interface TemplateParser {
+  /** What `parse({family})` takes: a family or variant name, or a derived parser. */
+  family: string | ParserFamily;
+  /** Set for a derived grammar: the generation prompt's prefill, which the completion continues. */
+  prefix?: string;
+  method: 'render-equivalence' | 'derived';
+  evidence: string[];
+  /** For derived grammars: a warning to report with every parse, so the guess is never silent. */
+  diagnostic?: Diagnostic;
+}
+
+/**
+ * The parser for a template of unknown family: the first family `detect` finds by render-equivalence whose parser
+ * reads the template's probe renders back, else a grammar derived from those renders. Throws TEMPLATE_NO_PARSER
+ * naming everything that was tried.
+ */
+export function parserForTemplate(template: LoadedTemplate): TemplateParser {
+  const matches = detectFamily(template);
+  const probed = probeTemplate(template);
+  const best = matches[0];
+  for (const match of matches) {
+    const name = match.variant ?? match.family;
+    if (match.method === 'render-equivalence' && 'probes' in probed && parsesProbes(name, probed)) {
+      return { family: name, method: 'render-equivalence', evidence: [...match.evidence, `the ${name} parser reads the probe renders back`] };
+    }
+  }
+  const derived = deriveParser(template, probed);
+  if ('parser' in derived) {
+    const summary = derived.evidence.join('; ');
+    return {
+      family: derived.parser,
+      prefix: derived.prefix,
+      method: 'derived',
+      evidence: derived.evidence,
+      diagnostic: {
+        code: 'PARSE_GRAMMAR_DERIVED',
+        severity: 'warning',
+        message: `${template.name} matches no known family; its call syntax was derived from probe renders (${summary})`,
+      },
+    };
+  }
+  const closest = best ? `closest family ${best.variant ?? best.family} (${best.method}, score ${best.score.toFixed(2)})` : 'no family renders any probe alike';
+  throw new ChatfmtError(
+    'TEMPLATE_NO_PARSER',
+    `cannot tell how ${template.name} writes its output: it has no response_template, ${closest}, and no call grammar could be derived (${derived.tried.join('; ')})`,
+    { template: template.name },
+  );
+}

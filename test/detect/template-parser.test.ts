@@ -1,0 +1,71 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { deriveParser, isChatfmtError, loadTemplate, parse, parserForTemplate } from '../../src/index.js';
+import { hasShared, sharedDir } from '../helpers/shared.js';
+
+// Issue 9 part 3: parse with a template of unknown family, by its family when it renders like one, else with a
+// grammar derived from probe renders, else a clear error.
+const fixture = (name: string) => loadTemplate({ template: new URL(`../../fixtures/templates/${name}`, import.meta.url).pathname });
+const tools = [
+  { type: 'function' as const, function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' } } } } },
+];
+
+describe('parserForTemplate', () => {
+  it('names the family (or variant) of a template that renders like one', () => {
+    expect(parserForTemplate(fixture('chatml-thinking-prefill.jinja'))).toMatchObject({ family: 'qwen3-thinking', method: 'render-equivalence' });
+  });
+
+  it('derives JSON-object calls in unknown tags, with reasoning, and says so in a diagnostic', () => {
+    const found = parserForTemplate(fixture('function-call-tags.jinja'));
+    expect(found.method).toBe('derived');
+    expect(found.evidence.join('\n')).toContain('<function_call> … </function_call>');
+    expect(found.diagnostic?.code).toBe('PARSE_GRAMMAR_DERIVED');
+    const completion =
+      '<reflect>Two days of Paris weather.</reflect>Checking.<function_call>{"name": "get_weather", "arguments": {"city": "Paris", "days": 2}}</function_call><|end|>';
+    const message = parse(completion, { family: found.family, prefix: found.prefix, tools });
+    expect(message.reasoning_content).toBe('Two days of Paris weather.');
+    expect(message.content).toBe('Checking.');
+    expect(message.tool_calls.map((c) => [c.function.name, JSON.parse(c.function.arguments)])).toEqual([['get_weather', { city: 'Paris', days: 2 }]]);
+  });
+
+  it('derives NAME + separator + JSON calls inside a section, parallel calls included', () => {
+    const found = parserForTemplate(fixture('invoke-separator.jinja'));
+    expect(found.method).toBe('derived');
+    const completion = 'On it.[[calls]][[call]]get_weather::{"city": "Oslo"}[[/call]][[call]]get_weather::{"city": "Rome", "days": 3}[[/call]][[/calls]]';
+    const message = parse(completion, { family: found.family, prefix: found.prefix, tools });
+    expect(message.content).toBe('On it.');
+    expect(message.tool_calls.map((c) => JSON.parse(c.function.arguments))).toEqual([{ city: 'Oslo' }, { city: 'Rome', days: 3 }]);
+  });
+
+  it('fails with one clear error naming what was tried when a template has no call syntax', () => {
+    let error: unknown;
+    try {
+      parserForTemplate(fixture('plain-chat.jinja'));
+    } catch (caught) {
+      error = caught;
+    }
+    expect(isChatfmtError(error) && error.code).toBe('TEMPLATE_NO_PARSER');
+    const message = (error as Error).message;
+    expect(message).not.toContain('\n');
+    for (const tried of ['response_template', 'json-object-with-name', 'function-tag-parameters', 'arg-key-value', 'name-then-json-arguments']) expect(message).toContain(tried);
+  });
+});
+
+describe.skipIf(!hasShared)('deriveParser on official templates', () => {
+  // Each of these is also found by render-equivalence; deriving must still find a grammar that parses every probe back.
+  const official = [
+    ['hermes/NousResearch-Hermes-3-Llama-3.1-70B-tool_use.jinja', 'json-object-with-name'],
+    ['qwen2.5/Qwen-Qwen2.5-7B-Instruct.jinja', 'json-object-with-name'],
+    ['qwen3/Qwen-Qwen3-0.6B.jinja', 'json-object-with-name'],
+    ['qwen3-coder/Qwen-Qwen3-Coder-30B-A3B-Instruct.jinja', 'function-tag-parameters'],
+    ['seed-oss/ByteDance-Seed-Seed-OSS-36B-Instruct.jinja', 'function-tag-parameters'],
+    ['glm/zai-org-GLM-4.6.jinja', 'arg-key-value'],
+    ['deepseek/deepseek-ai-DeepSeek-V3.1.jinja', 'name-then-json-arguments'],
+  ] as const;
+  for (const [file, codec] of official) {
+    it(file, () => {
+      const derived = deriveParser(loadTemplate({ template: join(sharedDir, 'templates', 'official', file) }));
+      expect('parser' in derived ? derived.codec : derived.tried).toBe(codec);
+    });
+  }
+});
