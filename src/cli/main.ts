@@ -8,11 +8,12 @@ export function buildProgram(io: IO, state: { exitCode: number }): Command {
   const program = new Command('chatfmt')
     .description('Render, parse, convert and validate the chat formats of open LLM families.')
     .version('0.1.0')
-    .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
+      // Usage errors read like every other error: one `chatfmt:` line, pointing at --help.
+      outputError: (s, write) => write(`chatfmt: ${oneLine(s.replace(/^error:\s*/, ''))} (see --help)\n`),
     });
   registerCommands(program, io, state);
   return program;

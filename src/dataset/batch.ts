@@ -15,11 +15,13 @@ export interface BatchResult {
 export function validateBatch(validator: RowValidator, records: readonly DatasetRecord[]): BatchResult {
   const result: BatchResult = { issues: [], rows: 0, firstStringArgsLine: 0, firstObjectArgsLine: 0 };
   for (const record of records) {
-    result.rows++;
+    // A problem of the file (an unclosed array) is not a row.
+    if (record.row !== 0) result.rows++;
     const outcome = validator.validate(record);
-    for (const issue of outcome.issues) result.issues.push(issue);
-    if (outcome.forms & ARGS_FORM_STRING && result.firstStringArgsLine === 0) result.firstStringArgsLine = record.line;
-    if (outcome.forms & ARGS_FORM_OBJECT && result.firstObjectArgsLine === 0) result.firstObjectArgsLine = record.line;
+    for (const issue of outcome.issues) result.issues.push(record.row === undefined ? issue : { ...issue, row: record.row });
+    const where = record.line || (record.row ?? 0);
+    if (outcome.forms & ARGS_FORM_STRING && result.firstStringArgsLine === 0) result.firstStringArgsLine = where;
+    if (outcome.forms & ARGS_FORM_OBJECT && result.firstObjectArgsLine === 0) result.firstObjectArgsLine = where;
   }
   return result;
 }

@@ -79,8 +79,13 @@ export type DatasetIssueCode = keyof typeof datasetIssueSeverity;
 export const datasetIssueCodes = Object.keys(datasetIssueSeverity) as DatasetIssueCode[];
 
 export interface DatasetIssue {
-  /** 1-based line of the row in the input (for JSON arrays: the line where the element starts); 0 = the whole file. */
+  /**
+   * 1-based line of the row in the input (for JSON arrays: the line where the element starts); 0 = the whole file,
+   * or an array element whose line says nothing (it shares it with other elements).
+   */
   line: number;
+  /** 1-based index of the row (array element or non-blank line); 0 or absent = the whole file. */
+  row?: number;
   code: DatasetIssueCode;
   severity: Severity;
   /** JSON path into the row, e.g. `messages[3].tool_calls[0].function.arguments`; '' for the whole row. */
@@ -96,9 +101,15 @@ export function isDatasetIssueCode(value: string): value is DatasetIssueCode {
   return Object.hasOwn(datasetIssueSeverity, value);
 }
 
-/** `✖ message → at path (line N)`, the zod-style line the CLI prints. */
+/** `✖ message → at path (line N)`, the zod-style line the CLI prints; `row N` where the line says nothing. */
 export function formatIssue(issue: DatasetIssue): string {
   const mark = issue.severity === 'error' ? '✖' : '⚠';
-  const where = issue.path === '' ? `line ${issue.line}` : `at ${issue.path} (line ${issue.line})`;
-  return issue.line === 0 && issue.path === '' ? `${mark} ${issue.message}` : `${mark} ${issue.message} → ${where}`;
+  const place = issue.line > 0 ? `line ${issue.line}` : issue.row ? `row ${issue.row}` : '';
+  if (place === '') return issue.path === '' ? `${mark} ${issue.message}` : `${mark} ${issue.message} → at ${issue.path}`;
+  return `${mark} ${issue.message} → ${issue.path === '' ? place : `at ${issue.path} (${place})`}`;
+}
+
+/** The row an issue belongs to, for counting rows: its index, else its line (issues made before rows were numbered). */
+export function issueRow(issue: DatasetIssue): number {
+  return issue.row ?? issue.line;
 }

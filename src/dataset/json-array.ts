@@ -3,8 +3,31 @@ import type { DatasetRecord } from './jsonl.js';
 /**
  * Splits a top-level JSON array into its elements without parsing them, so a multi-GB array streams in
  * constant memory. Only brackets and strings are tracked; each element is validated later by JSON.parse.
+ * An element's line is kept only when no other element starts on it: in a minified array every element
+ * starts on line 1, and rows are told apart by their index instead.
  */
 export async function* splitJsonArray(texts: AsyncIterable<string>, maxRowBytes: number): AsyncGenerator<DatasetRecord> {
+  let held: DatasetRecord | undefined;
+  let sharedLine = 0;
+  for await (const record of elementsOf(texts, maxRowBytes)) {
+    if (record.problem?.code === 'ROW_INVALID_JSON' && 'fileLevel' in record) {
+      if (held) yield settle(held);
+      held = undefined;
+      yield record;
+      continue;
+    }
+    if (held && held.line === record.line) sharedLine = record.line;
+    if (held) yield settle(held);
+    held = record;
+  }
+  if (held) yield settle(held);
+
+  function settle(record: DatasetRecord): DatasetRecord {
+    return record.line === sharedLine ? { ...record, line: 0 } : record;
+  }
+}
+
+async function* elementsOf(texts: AsyncIterable<string>, maxRowBytes: number): AsyncGenerator<DatasetRecord> {
   type State = 'start' | 'between' | 'element' | 'end';
   let state: State = 'start';
   let line = 1;
@@ -61,7 +84,7 @@ export async function* splitJsonArray(texts: AsyncIterable<string>, maxRowBytes:
       if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09 || c === 0xfeff) continue;
       if (state === 'start') {
         if (c !== 0x5b) {
-          yield { line, problem: { code: 'ROW_INVALID_JSON', message: 'input is neither JSONL nor a JSON array' } };
+          yield { line, fileLevel: true, problem: { code: 'ROW_INVALID_JSON', message: 'input is neither JSONL nor a JSON array' } };
           return;
         }
         state = 'between';
@@ -79,7 +102,7 @@ export async function* splitJsonArray(texts: AsyncIterable<string>, maxRowBytes:
         }
       } else if (!trailingReported) {
         trailingReported = true;
-        yield { line, problem: { code: 'ROW_INVALID_JSON', message: 'unexpected text after the closing ] of the JSON array' } };
+        yield { line, fileLevel: true, problem: { code: 'ROW_INVALID_JSON', message: 'unexpected text after the closing ] of the JSON array' } };
       }
     }
     if (state === 'element' && elementStart !== -1) keep(text, elementStart, text.length);
@@ -90,6 +113,6 @@ export async function* splitJsonArray(texts: AsyncIterable<string>, maxRowBytes:
     yield emit();
   }
   if (finalState === 'element' || finalState === 'between') {
-    yield { line, problem: { code: 'ROW_INVALID_JSON', message: 'JSON array is not closed (missing ])' } };
+    yield { line, fileLevel: true, problem: { code: 'ROW_INVALID_JSON', message: 'JSON array is not closed (missing ])' } };
   }
 }

@@ -6,10 +6,14 @@ import { openDatasetSource, type DatasetSource, type OpenedSource, type SourceOp
 
 export const DEFAULT_MAX_ROW_BYTES = 32 * 1024 * 1024;
 
-/** One row of input: its text, or why the text could not be read. Blank lines are skipped. */
+/**
+ * One row of input: its text, or why the text could not be read. Blank lines are skipped. `line` is the 1-based line
+ * where the row starts, 0 where that says nothing (array elements that share a line with another, as in a minified
+ * array); `row` is the row's 1-based index, 0 for a problem of the file rather than of a row.
+ */
 export type DatasetRecord =
-  | { line: number; text: string; problem?: undefined }
-  | { line: number; text?: undefined; problem: { code: DatasetIssueCode; message: string } };
+  | { line: number; row?: number; text: string; problem?: undefined }
+  | { line: number; row?: number; text?: undefined; problem: { code: DatasetIssueCode; message: string }; fileLevel?: boolean };
 
 export interface ReadRecordsOptions extends SourceOptions {
   /** Rows (lines, or array elements) longer than this become ROW_TOO_LARGE issues; memory stays bounded. */
@@ -30,10 +34,15 @@ export function readDatasetRecords(source: DatasetSource, options: ReadRecordsOp
   return {
     source: opened,
     [Symbol.asyncIterator]: () => {
-      if (opened.lines) return linesToRecords(opened.lines, maxRowBytes)[Symbol.asyncIterator]();
-      return recordsFromBytes(opened, maxRowBytes, container)[Symbol.asyncIterator]();
+      const records = opened.lines ? linesToRecords(opened.lines, maxRowBytes) : recordsFromBytes(opened, maxRowBytes, container);
+      return numberRows(records)[Symbol.asyncIterator]();
     },
   };
+}
+
+async function* numberRows(records: AsyncIterable<DatasetRecord>): AsyncGenerator<DatasetRecord> {
+  let row = 0;
+  for await (const record of records) yield { ...record, row: record.problem && record.fileLevel ? 0 : ++row };
 }
 
 async function* linesToRecords(lines: AsyncIterable<string>, maxRowBytes: number): AsyncGenerator<DatasetRecord> {

@@ -1,6 +1,6 @@
 import { ChatfmtError } from '../errors.js';
 import type { Severity } from '../types.js';
-import { isDatasetIssueCode, makeIssue, type DatasetIssue } from './issues.js';
+import { isDatasetIssueCode, issueRow, makeIssue, type DatasetIssue } from './issues.js';
 
 export interface Shard {
   /** 1-based. */
@@ -57,7 +57,7 @@ export class SummaryBuilder {
   private errors = 0;
   private warnings = 0;
   private rowsWithErrors = 0;
-  private lastErrorLine = -1;
+  private lastErrorRow = -1;
   private readonly byCode = new Map<string, CodeCount>();
   private readonly examples: DatasetIssue[] = [];
 
@@ -66,9 +66,10 @@ export class SummaryBuilder {
   add(issue: DatasetIssue): void {
     if (issue.severity === 'error') {
       this.errors++;
-      if (issue.line !== this.lastErrorLine) {
-        this.lastErrorLine = issue.line;
-        if (issue.line > 0) this.rowsWithErrors++;
+      const row = issueRow(issue);
+      if (row !== this.lastErrorRow) {
+        this.lastErrorRow = row;
+        if (row > 0) this.rowsWithErrors++;
       }
     } else {
       this.warnings++;
@@ -141,7 +142,7 @@ export function mergeSummaries(summaries: unknown[], examplesPerCode = DEFAULT_E
     byCode.set(mixed.code, { severity: mixed.severity, count: 1 });
     examples.push(mixed);
   }
-  examples = examples.sort((a, b) => a.line - b.line);
+  examples = examples.sort((a, b) => issueRow(a) - issueRow(b));
   const perCode = new Map<string, number>();
   examples = examples.filter((issue) => {
     const n = (perCode.get(issue.code) ?? 0) + 1;

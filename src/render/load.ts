@@ -179,8 +179,17 @@ function readText(path: string, what: string): string {
   if (stats.size > MAX_TEMPLATE_BYTES) {
     throw new ChatfmtError('INPUT_TOO_LARGE', `${path}: ${what} is ${stats.size} bytes; the limit is ${MAX_TEMPLATE_BYTES}`);
   }
-  return readFileSync(path, 'utf8');
+  const bytes = readFileSync(path);
+  // A template is text: an executable or an image given by mistake gets named as such, not "no known family".
+  if (bytes.includes(0)) throw new ChatfmtError('TEMPLATE_SOURCE', `${path}: is a binary file, expected a ${what} (text)`);
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    throw new ChatfmtError('TEMPLATE_SOURCE', `${path}: is not UTF-8 text, expected a ${what}`);
+  }
 }
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 function unknownFamily(name: string): ChatfmtError {
   return new ChatfmtError('UNKNOWN_FAMILY', `unknown family "${name}" (known: ${familyIds.join(', ')})`);

@@ -25,7 +25,7 @@ describe('planted faults', () => {
     const issues = readReport(report);
     expect(pairs(issues)).toEqual(pairs(expected.map(([line, code]) => ({ line, code: code as never }))));
     for (const issue of issues) {
-      expect(Object.keys(issue).sort()).toEqual(['code', 'line', 'message', 'path', 'severity']);
+      expect(Object.keys(issue).sort()).toEqual(['code', 'line', 'message', 'path', 'row', 'severity']);
       expect(issue.message).not.toBe('');
     }
     // The report is in input order.

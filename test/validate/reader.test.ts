@@ -27,11 +27,11 @@ describe('readDatasetRecords', () => {
   it('JSONL: line numbers, CRLF, BOM, blank lines, invalid UTF-8 and size cap', async () => {
     const got = await records(jsonl, [], { maxRowBytes: 200 });
     expect(got).toEqual([
-      { line: 1, text: '{"a": "é ü 漢字 🎉"}' },
-      { line: 4, text: '{"b": 1}' },
-      { line: 5, problem: { code: 'ROW_INVALID_UTF8', message: 'line is not valid UTF-8 (first bad byte at offset 2)' } },
-      { line: 6, problem: expect.objectContaining({ code: 'ROW_TOO_LARGE' }) },
-      { line: 7, text: '{"c": [1, {"d": "]"}]}' },
+      { line: 1, row: 1, text: '{"a": "é ü 漢字 🎉"}' },
+      { line: 4, row: 2, text: '{"b": 1}' },
+      { line: 5, row: 3, problem: { code: 'ROW_INVALID_UTF8', message: 'line is not valid UTF-8 (first bad byte at offset 2)' } },
+      { line: 6, row: 4, problem: expect.objectContaining({ code: 'ROW_TOO_LARGE' }) },
+      { line: 7, row: 5, text: '{"c": [1, {"d": "]"}]}' },
     ]);
   });
 
@@ -69,6 +69,14 @@ describe('readDatasetRecords', () => {
 
   it('container: jsonl reads a leading "[" line as a row', async () => {
     const got = await records(Buffer.from('[1, 2]\n{"a": 1}\n'), [], { container: 'jsonl' });
-    expect(got).toEqual([{ line: 1, text: '[1, 2]' }, { line: 2, text: '{"a": 1}' }]);
+    expect(got).toEqual([{ line: 1, row: 1, text: '[1, 2]' }, { line: 2, row: 2, text: '{"a": 1}' }]);
+  });
+
+  // Issue 10 item 5: in a minified array every element starts on line 1; rows are told apart by index.
+  it('minified JSON array: rows numbered, lines dropped where elements share them', async () => {
+    const got = await records(Buffer.from('[{"a":1},{"b":2},\n{"c":3}\n,{"d":4},{"e":5}]'), []);
+    expect(got.map((r) => [r.row, r.line])).toEqual([[1, 0], [2, 0], [3, 2], [4, 0], [5, 0]]);
+    const unclosed = await records(Buffer.from('[{"a":1},{"b":2}'), []);
+    expect(unclosed.map((r) => [r.row, r.problem?.code ?? 'ok'])).toEqual([[1, 'ok'], [2, 'ok'], [0, 'ROW_INVALID_JSON']]);
   });
 });

@@ -66,7 +66,7 @@ export const register: CommandRegistrar = (program, io, state) => {
     .option('--no-round-trip', 'with a template: skip parsing tool-call turns back')
     .option('--tokenizer <dir>', 'tokenizer folder for --max-length (tokenizer.json)')
     .option('--max-length <n>', 'token limit of the rendered row')
-    .option('--report <file>', 'write every issue as one JSON line {line, code, severity, path, message}')
+    .option('--report <file>', 'write every issue as one JSON line {line, row, code, severity, path, message}')
     .addOption(new Option('--format <format>', 'summary format on stdout').choices(['text', 'json']).default('text'))
     .option('--workers <n>', 'worker threads (default: number of cores)')
     .option('--shard <i/n>', 'validate only shard i of n (1-based)')
@@ -170,8 +170,8 @@ async function openReport(path: string, shown: string): Promise<{ write(issue: D
   return {
     async write(issue) {
       if (failure) throw new UserError(`${shown}: cannot write report: ${failure.message}`);
-      const { line, code, severity, path: at, message } = issue;
-      if (!stream.write(`${JSON.stringify({ line, code, severity, path: at, message })}\n`)) {
+      const { line, row, code, severity, path: at, message } = issue;
+      if (!stream.write(`${JSON.stringify({ line, row: row ?? 0, code, severity, path: at, message })}\n`)) {
         await new Promise<void>((ok) => stream.once('drain', ok));
       }
     },
