@@ -39,3 +39,11 @@ export class ChatfmtError extends Error {
 export function isChatfmtError(error: unknown): error is ChatfmtError {
   return error instanceof ChatfmtError;
 }
+
+/**
+ * `context: message`, unless the message already starts with that context: errors pass through layers that each
+ * name where they are (a template that names itself in raise_exception, a line number), and saying it twice is noise.
+ */
+export function inContext(context: string, message: string): string {
+  return message.startsWith(`${context}:`) ? message : `${context}: ${message}`;
+}

@@ -171,7 +171,8 @@ function importParameters(value: unknown, line: number, path: string, issues: Co
     }
     const { schema, optional } = propertyFromPseudo(spec, line, `${path}.${name}`, issues);
     properties[name] = schema;
-    if (!optional) required.push(name);
+    // xLAM marks optional parameters by type ("str, optional") or, as often, only by giving a default.
+    if (!optional && !Object.hasOwn(spec, 'default')) required.push(name);
   }
   return { type: 'object', properties, required };
 }

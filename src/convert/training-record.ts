@@ -1,4 +1,4 @@
-import { ChatfmtError, isChatfmtError } from '../errors.js';
+import { ChatfmtError, inContext, isChatfmtError } from '../errors.js';
 import { familyInfo } from '../families/info.js';
 import { loadTemplate, renderConversation } from '../render/index.js';
 import type { LoadedTemplate } from '../render/types.js';
@@ -74,7 +74,7 @@ export function toTrainingRecord(input: Conversation, options: TrainingRecordOpt
     ({ text, generationSpans } = renderConversation(loaded, conversation, { addGenerationPrompt: false, variables, now: options.now }));
   } catch (error) {
     if (!isChatfmtError(error) || error.code === 'UNKNOWN_FAMILY' || error.code === 'TEMPLATE_SOURCE') throw error;
-    const message = error.message.startsWith(loaded.name) ? error.message : `${loaded.name}: ${error.message}`;
+    const message = inContext(loaded.name, error.message);
     return { record: null, issues: [issue(line, 'CONVERT_RENDER_FAILED', 'messages', message)] };
   }
 

@@ -1,5 +1,6 @@
 import { resolveFamilyId, type FamilyId } from '../families/info.js';
 import { ChatfmtError } from '../errors.js';
+import { CHANNEL, END, MESSAGE, START } from '../parse/harmony/markers.js';
 import { formatTurn } from '../format/index.js';
 import { parse } from '../parse/index.js';
 import { withFamilyCallIds } from './call-ids.js';
@@ -86,18 +87,32 @@ function write(
 ): { output: string; prompt: string } {
   const calls = assistant.tool_calls ?? [];
   const format = (m: Message) => formatTurn(m, { family: to, tools, variables });
-  if (to !== 'gpt-oss' || calls.length <= 1) {
+  if (to !== 'gpt-oss' || calls.length === 0) {
     const turn = format(assistant);
     return { output: turn.completion, prompt: turn.prompt };
   }
-  warnings.push({ code: 'TRANSPILE_CALLS_SPLIT', message: `gpt-oss carries one call per message: wrote ${calls.length} consecutive assistant messages` });
-  const first = format({ ...assistant, tool_calls: [calls[0]!] });
-  let output = first.completion;
+  // Harmony writes each part as a message of its own: analysis (reasoning), a commentary preamble (content), then
+  // one message per call. The template renders reasoning with a call; the preamble is written in its syntax here.
+  const { content, ...rest } = assistant;
+  const first = format({ ...rest, content: null, tool_calls: [calls[0]!] });
+  let output = typeof content === 'string' && content.trim() !== '' ? withPreamble(first.completion, content) : first.completion;
+  if (calls.length > 1) {
+    warnings.push({ code: 'TRANSPILE_CALLS_SPLIT', message: `gpt-oss carries one call per message: wrote ${calls.length} consecutive assistant messages` });
+  }
   for (const call of calls.slice(1)) {
     const next = format({ role: 'assistant', content: null, tool_calls: [call] });
     output += messageStart(next.prompt) + next.completion;
   }
   return { output, prompt: first.prompt };
+}
+
+/** Puts a commentary message without recipient (a preamble: what the model tells the user) before the call's message. */
+function withPreamble(completion: string, text: string): string {
+  const call = completion.indexOf(' to=functions.');
+  const callStart = call < 0 ? -1 : completion.lastIndexOf(START, call);
+  const preamble = `${CHANNEL}commentary${MESSAGE}${text}${END}`;
+  if (callStart < 0) return `${preamble}${START}assistant${completion}`;
+  return `${completion.slice(0, callStart)}${START}assistant${preamble}${completion.slice(callStart)}`;
 }
 
 /** The header a new harmony message starts with: the tail of the generation prompt (`<|start|>assistant`). */

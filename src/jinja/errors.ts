@@ -1,4 +1,4 @@
-import { ChatfmtError, type ErrorCode } from '../errors.js';
+import { ChatfmtError, inContext, type ErrorCode } from '../errors.js';
 
 /** A Python-level exception raised while rendering (TypeError, UndefinedError, ...). */
 export class PyError extends Error {
@@ -63,7 +63,7 @@ export const LIMITS = {
 export function toJinjaError(error: unknown, name: string): JinjaError {
   if (error instanceof JinjaError) return error;
   if (error instanceof RaisedError) {
-    return new JinjaError('TEMPLATE_RAISED', `${name}: ${error.message}`, name, 'TemplateError', error.message, error);
+    return new JinjaError('TEMPLATE_RAISED', inContext(name, error.message), name, 'TemplateError', error.message, error);
   }
   if (error instanceof PyError) {
     return new JinjaError('TEMPLATE_RUNTIME', `${name}: ${error.pyType}: ${error.message}`, name, error.pyType, undefined, error);

@@ -1,5 +1,5 @@
 import { Option } from 'commander';
-import { ChatfmtError } from '../../errors.js';
+import { ChatfmtError, inContext } from '../../errors.js';
 import { familyIds } from '../../families/info.js';
 import { parsePythonJson } from '../../jinja/index.js';
 import { loadTemplate, renderConversation, type ArgsMode, type LoadedTemplate, type RenderOptions } from '../../render/index.js';
@@ -72,7 +72,7 @@ async function runRender(file: string | undefined, flags: RenderFlags, io: Param
   const text = await readInputText(file, io);
   const batch = isBatchInput(file, text);
   if (!batch) {
-    const result = renderConversation(loaded, toConversation(parseJson(text, 'input')), options);
+    const result = renderConversation(loaded, toConversation(parseJson(text)), options);
     io.stdout.write(flags.json ? `${JSON.stringify({ text: result.text, generation_spans: result.generationSpans })}\n` : result.text);
     return EXIT.OK;
   }
@@ -89,12 +89,12 @@ function renderLines(text: string, loaded: LoadedTemplate, options: RenderOption
     if (line.trim() === '') continue;
     let record: Record<string, unknown>;
     try {
-      const result = renderConversation(loaded, toConversation(parseJson(line, `line ${lineNumber}`)), options);
+      const result = renderConversation(loaded, toConversation(parseJson(line)), options);
       record = json ? { text: result.text, generation_spans: result.generationSpans } : { text: result.text };
     } catch (error) {
       if (error instanceof ChatfmtError && (error.code === 'TEMPLATE_SYNTAX' || error.code === 'TEMPLATE_SOURCE')) throw error;
       failed = true;
-      record = { error: `line ${lineNumber}: ${error instanceof Error ? error.message : String(error)}` };
+      record = { error: inContext(`line ${lineNumber}`, error instanceof Error ? error.message : String(error)) };
     }
     out += `${JSON.stringify(record)}\n`;
     if (out.length > 1 << 20) {
@@ -121,11 +121,11 @@ function isBatchInput(file: string | undefined, text: string): boolean {
   }
 }
 
-function parseJson(text: string, where: string): unknown {
+function parseJson(text: string): unknown {
   try {
     return parsePythonJson(text);
   } catch (error) {
-    throw new ChatfmtError('INPUT_INVALID', `${where}: not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+    throw new ChatfmtError('INPUT_INVALID', `not valid JSON (${error instanceof Error ? error.message : String(error)})`);
   }
 }
 

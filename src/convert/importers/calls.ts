@@ -1,6 +1,7 @@
 import type { Message, ToolCall } from '../../types.js';
 import { issue, type ConvertIssue } from '../issues.js';
 import { isPlainObject } from '../../util/guards.js';
+import { dumpJson } from '../../jinja/json.js';
 import { decodeJsonField } from '../loose-json.js';
 
 /**
@@ -31,7 +32,8 @@ export class CallLedger {
 
 /**
  * Reads one `{name, arguments}` call (arguments as an object or a JSON string; `parameters` accepted too) into an
- * OpenAI tool call whose arguments are a compact JSON string.
+ * OpenAI tool call. Arguments given as JSON text keep that text; an object (or Python-literal text) is written the
+ * way transformers' `tojson` writes a dict (`{"a": 1}`), so the rendered training text is the one the source gives.
  */
 export function readCall(value: unknown, id: string, line: number, path: string, issues: ConvertIssue[]): ToolCall | undefined {
   const call = isPlainObject(value) && isPlainObject(value.function) ? value.function : value;
@@ -40,7 +42,7 @@ export function readCall(value: unknown, id: string, line: number, path: string,
     return undefined;
   }
   const raw = call.arguments !== undefined ? call.arguments : call.parameters;
-  const args = raw === undefined || raw === null || raw === '' ? { ok: true as const, value: {} } : decodeJsonField(raw);
+  const args = raw === undefined || raw === null || raw === '' ? { ok: true as const, value: {}, python: false } : decodeJsonField(raw);
   if (!args.ok) {
     issues.push(issue(line, 'IMPORT_BAD_CALL', `${path}.arguments`, `arguments of ${call.name} are not JSON: ${args.error}`));
     return undefined;
@@ -49,7 +51,8 @@ export function readCall(value: unknown, id: string, line: number, path: string,
     issues.push(issue(line, 'IMPORT_BAD_CALL', `${path}.arguments`, `arguments of ${call.name} must be an object`));
     return undefined;
   }
-  return { id, type: 'function', function: { name: call.name, arguments: JSON.stringify(args.value) } };
+  const text = typeof raw === 'string' && !args.python ? raw : dumpJson(args.value);
+  return { id, type: 'function', function: { name: call.name, arguments: text } };
 }
 
 /** A tool message answering `call` (or unpaired when the ledger had none). */

@@ -9,7 +9,7 @@ import { finish, type ImportResult } from './types.js';
 /**
  * Imports an xLAM / APIGen row: `query`, and `tools` / `answers` as JSON strings. The result is one user turn and
  * one assistant turn with the calls (xLAM has no tool results or final answers). Parameter pseudo-types become
- * JSON Schema; a parameter is required unless its type says optional.
+ * JSON Schema; a parameter is required unless its type says optional or it has a default.
  */
 export function importXlam(row: unknown, line: number): ImportResult {
   const issues: ConvertIssue[] = [];
