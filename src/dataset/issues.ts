@@ -13,6 +13,8 @@ export const datasetIssueSeverity = {
   ROW_INVALID_UTF8: 'error',
   ROW_TOO_LARGE: 'error',
   ROW_NOT_OBJECT: 'error',
+  // A row of another dataset format (xLAM, Alpaca, …): one hint instead of every structure error it would cause.
+  ROW_WRONG_SHAPE: 'error',
   // Structure, from chatfmt's JSON schema (ajv).
   MSG_MISSING_FIELD: 'error',
   MSG_WRONG_TYPE: 'error',

@@ -73,7 +73,64 @@ async function* recordsFromBytes(opened: OpenedSource, maxRowBytes: number, cont
   }
   const isArray = container === 'array' || (container === 'auto' && first === 0x5b);
   if (isArray) yield* splitJsonArray(decodeStrict(opened.name, replay()), maxRowBytes);
+  else if (container === 'auto' && first === 0x7b) yield* jsonlOrOneObject(replay(), maxRowBytes);
   else yield* splitLines(replay(), maxRowBytes);
+}
+
+/**
+ * A file that starts with `{` is JSONL, unless its first line is not JSON and the whole file is one object (a
+ * pretty-printed conversation): that is one row, not a wall of per-line errors. Only then is the file held in memory,
+ * up to the row size limit.
+ */
+async function* jsonlOrOneObject(chunks: AsyncIterable<Buffer>, maxRowBytes: number): AsyncGenerator<DatasetRecord> {
+  const iterator = chunks[Symbol.asyncIterator]();
+  const held: Buffer[] = [];
+  let size = 0;
+  let newlineSeen = false;
+  let done = false;
+  while (!done && !newlineSeen && size <= maxRowBytes) {
+    const next = await iterator.next();
+    if (next.done) done = true;
+    else {
+      held.push(next.value);
+      size += next.value.length;
+      newlineSeen = next.value.includes(0x0a);
+    }
+  }
+  const start = Buffer.concat(held);
+  const firstLine = newlineSeen ? start.subarray(0, start.indexOf(0x0a)) : start;
+  if (newlineSeen && !parsesAsJson(firstLine)) {
+    while (!done && size <= maxRowBytes) {
+      const next = await iterator.next();
+      if (next.done) done = true;
+      else {
+        held.push(next.value);
+        size += next.value.length;
+      }
+    }
+    const whole = Buffer.concat(held);
+    if (done && size <= maxRowBytes && isUtf8(whole)) {
+      const text = whole.toString('utf8').replace(/^\uFEFF/, '');
+      if (parsesAsJson(text)) {
+        yield { line: 1, text };
+        return;
+      }
+    }
+  }
+  async function* rest(): AsyncGenerator<Buffer> {
+    yield* held;
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+  }
+  yield* splitLines(rest(), maxRowBytes);
+}
+
+function parsesAsJson(text: Buffer | string): boolean {
+  try {
+    JSON.parse(typeof text === 'string' ? text : text.toString('utf8'));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function firstNonBlankByte(chunk: Buffer): number {

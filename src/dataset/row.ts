@@ -61,6 +61,8 @@ function validateText(text: string, line: number, shape: RowShape, tools: ToolCh
     return { issues: [makeIssue(line, 'ROW_INVALID_JSON', '', `not valid JSON: ${(error as Error).message}`)], forms: 0 };
   }
   if (!isPlainObject(row)) return { issues: [makeIssue(line, 'ROW_NOT_OBJECT', '', `row must be a JSON object, got ${typeName(row)}`)], forms: 0 };
+  const foreign = detectRowShape(row) === undefined ? foreignShapeHint(row) : undefined;
+  if (foreign) return { issues: [makeIssue(line, 'ROW_WRONG_SHAPE', '', foreign)], forms: 0 };
 
   const issues = checkStructure(row, shape, line);
   let view: RowView;
@@ -78,4 +80,17 @@ function validateText(text: string, line: number, shape: RowShape, tools: ToolCh
   // Rendering a row that is already broken only repeats its problems in template words.
   if (template && !issues.some((issue) => issue.severity === 'error')) issues.push(...template.check(view, line));
   return { issues, forms: shape === 'openai' ? args.forms : 0 };
+}
+
+/** Row formats validate does not read, told by their keys, with what to do about them. */
+const foreignShapes: ReadonlyArray<{ keys: readonly string[]; hint: string }> = [
+  { keys: ['query', 'answers'], hint: 'this looks like xLAM (query/tools/answers): use `chatfmt convert --from xlam --to openai` first' },
+  { keys: ['instruction', 'output'], hint: 'this looks like Alpaca (instruction/input/output), which has no turns or tool calls to check' },
+  { keys: ['prompt', 'completion'], hint: 'this looks like a prompt/completion pair, not a conversation with "messages"' },
+  { keys: ['chosen', 'rejected'], hint: 'this looks like a preference pair (chosen/rejected): validate each side as its own conversation' },
+  { keys: ['role', 'content'], hint: 'this looks like a single message: a row is a conversation, {"messages": [...]}' },
+];
+
+function foreignShapeHint(row: Record<string, unknown>): string | undefined {
+  return foreignShapes.find((shape) => shape.keys.every((key) => Object.hasOwn(row, key)))?.hint;
 }
