@@ -39,3 +39,10 @@ export async function readToolsFile(file: string, io: IO): Promise<Tool[]> {
   if (!Array.isArray(tools)) throw new UserError(`${file}: expected a tools array or {"tools": [...]}`);
   return tools as Tool[];
 }
+
+/** A flag that takes a positive whole number (`--workers`, `--max-row-bytes`). */
+export function positiveInt(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[1-9][0-9]{0,9}$/.test(value)) throw new UserError(`${flag} must be a positive integer, got "${value}"`);
+  return Number(value);
+}

@@ -7,15 +7,33 @@ import type { Conversation, Message } from '../types.js';
  * that form are rewritten, and the tool results pointing at them follow. Other families keep ids as they are.
  */
 export function withFamilyCallIds(conversation: Conversation, family: FamilyId | undefined): Conversation {
-  if (family !== 'kimi-k2') return conversation;
+  return prepareForTemplate(conversation, family).conversation;
+}
+
+/** A change made to a conversation so the family's template renders it as the model was trained. */
+export interface TemplateRewrite {
+  /** JSON path into the conversation's messages. */
+  path: string;
+  message: string;
+}
+
+/**
+ * The one normalisation both `convert` and `validate --family` apply before rendering, so they render the same text
+ * and reach the same verdicts; every change is returned, never made silently.
+ */
+export function prepareForTemplate(conversation: Conversation, family: FamilyId | undefined): { conversation: Conversation; rewrites: TemplateRewrite[] } {
+  const rewrites: TemplateRewrite[] = [];
+  if (family !== 'kimi-k2') return { conversation, rewrites };
   const renamed = new Map<string, string>();
   let counter = 0;
-  const messages = conversation.messages.map((message): Message => {
+  const messages = conversation.messages.map((message, index): Message => {
     if (message.role === 'assistant' && message.tool_calls?.length) {
-      const calls = message.tool_calls.map((call) => {
+      const calls = message.tool_calls.map((call, k) => {
         const id = `functions.${call.function.name}:${counter++}`;
         if (call.id !== undefined && isKimiId(call.id)) return call;
         if (call.id !== undefined) renamed.set(call.id, id);
+        const was = call.id === undefined ? 'no id' : `id ${JSON.stringify(call.id)}`;
+        rewrites.push({ path: `messages[${index}].tool_calls[${k}].id`, message: `kimi-k2 spells call ids into its syntax: ${was} is written as ${id}` });
         return { ...call, id };
       });
       return { ...message, tool_calls: calls };
@@ -25,7 +43,7 @@ export function withFamilyCallIds(conversation: Conversation, family: FamilyId |
     }
     return message;
   });
-  return { ...conversation, messages };
+  return { conversation: { ...conversation, messages }, rewrites };
 }
 
 function isKimiId(id: string): boolean {

@@ -1,4 +1,4 @@
-import { readDatasetRecords, type ReadRecordsOptions } from '../dataset/jsonl.js';
+import { readDatasetRecords, type DatasetRecord, type ReadRecordsOptions } from '../dataset/jsonl.js';
 import type { DatasetSource } from '../dataset/source.js';
 import { makeIssue } from '../dataset/issues.js';
 import { importRow, type ImportedConversation, type ImportShape } from './importers/index.js';
@@ -6,11 +6,16 @@ import type { ConvertIssue } from './issues.js';
 
 export interface ImportDatasetOptions extends ReadRecordsOptions {
   from: ImportShape;
+  /** Called after every row with the bytes read so far and the input size (when known), for progress bars. */
+  onProgress?: (progress: { rows: number; bytesRead: number; totalBytes: number | undefined }) => void;
 }
 
 /** One input row: its conversation (null when it could not be mapped) and every issue found on it. */
 export interface ImportedRow {
+  /** The line the row starts on; 0 where that says nothing (elements sharing a line in a minified JSON array). */
   line: number;
+  /** The row's 1-based index in the input. */
+  row: number;
   conversation: ImportedConversation | null;
   issues: ConvertIssue[];
 }
@@ -20,19 +25,29 @@ export interface ImportedRow {
  * in order: a row that is not JSON, too large or not mappable comes out with `conversation: null` and its issues.
  */
 export async function* importDataset(source: DatasetSource, options: ImportDatasetOptions): AsyncGenerator<ImportedRow> {
-  for await (const record of readDatasetRecords(source, options)) {
-    if (record.problem) {
-      yield { line: record.line, conversation: null, issues: [makeIssue(record.line, record.problem.code, '', record.problem.message)] };
-      continue;
-    }
-    let row: unknown;
-    try {
-      row = JSON.parse(record.text);
-    } catch (error) {
-      const message = `not valid JSON: ${(error as Error).message}`;
-      yield { line: record.line, conversation: null, issues: [makeIssue(record.line, 'ROW_INVALID_JSON', '', message)] };
-      continue;
-    }
-    yield { line: record.line, ...importRow(row, options.from, record.line) };
+  const reader = readDatasetRecords(source, options);
+  let rows = 0;
+  for await (const record of reader) {
+    const row = record.row ?? ++rows;
+    rows = row;
+    yield withRow(readRow(record, options.from), row);
+    options.onProgress?.({ rows, bytesRead: reader.source.bytesRead(), totalBytes: reader.source.totalBytes });
   }
+}
+
+function readRow(record: DatasetRecord, from: ImportShape): Omit<ImportedRow, 'row'> {
+  if (record.problem) return { line: record.line, conversation: null, issues: [makeIssue(record.line, record.problem.code, '', record.problem.message)] };
+  let row: unknown;
+  try {
+    row = JSON.parse(record.text);
+  } catch (error) {
+    const message = `not valid JSON: ${(error as Error).message}`;
+    return { line: record.line, conversation: null, issues: [makeIssue(record.line, 'ROW_INVALID_JSON', '', message)] };
+  }
+  return { line: record.line, ...importRow(row, from, record.line) };
+}
+
+/** Issues carry the row index too, so a minified array's issues can be told apart. */
+function withRow(imported: Omit<ImportedRow, 'row'>, row: number): ImportedRow {
+  return { ...imported, row, issues: imported.issues.map((found) => ({ ...found, row })) };
 }

@@ -20,7 +20,7 @@ import type { Severity } from '../types.js';
  * - CONVERT_NOT_PREFIX_PRESERVING (warning): rendering later turns rewrites earlier ones (e.g. old reasoning dropped).
  * - CONVERT_TOKENIZE_FAILED: decode(encode(text)) !== text, or token offsets cannot be computed.
  */
-export type ConvertIssueAnyCode = Extract<DatasetIssueCode, `IMPORT_${string}` | `CONVERT_${string}` | 'ROW_INVALID_JSON'>;
+export type ConvertIssueAnyCode = Extract<DatasetIssueCode, `IMPORT_${string}` | `CONVERT_${string}` | 'ROW_INVALID_JSON' | 'TEMPLATE_IDS_REWRITTEN' | 'TOOL_UNDECLARED'>;
 
 /** Validate's issue shape, so reports from both commands read and merge alike. */
 export type ConvertIssue = DatasetIssue;

@@ -4,7 +4,7 @@ import { loadTemplate, renderConversation } from '../render/index.js';
 import type { LoadedTemplate } from '../render/types.js';
 import type { Conversation, Message } from '../types.js';
 import { issue, type ConvertIssue } from './issues.js';
-import { withFamilyCallIds } from './call-ids.js';
+import { prepareForTemplate } from './call-ids.js';
 import { findPrefixChanges } from './prefix-check.js';
 import { commonPrefixLength, prefixRenderer } from './render-prefixes.js';
 import { spansByDiff, type Span } from './spans-by-diff.js';
@@ -59,9 +59,10 @@ const commonEndMarkers = ['<|im_end|>', '<|eot_id|>', '<|eom_id|>', '<|end|>', '
  */
 export function toTrainingRecord(input: Conversation, options: TrainingRecordOptions): TrainingRecordResult {
   const line = options.line ?? 0;
-  const issues: ConvertIssue[] = [];
   const loaded = options.loaded ?? loadTemplate({ family: options.family, template: options.template, templateName: options.templateName });
-  const conversation = withFamilyCallIds(input, loaded.family);
+  const prepared = prepareForTemplate(input, loaded.family);
+  const conversation = prepared.conversation;
+  const issues: ConvertIssue[] = prepared.rewrites.map((rewrite) => issue(line, 'TEMPLATE_IDS_REWRITTEN', rewrite.path, rewrite.message));
   // Per-row template arguments (TRL's `chat_template_kwargs`) under the caller's.
   const rowVariables = conversation.chat_template_kwargs;
   const variables = rowVariables && typeof rowVariables === 'object' ? { ...(rowVariables as Record<string, unknown>), ...options.variables } : options.variables;

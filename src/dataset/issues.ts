@@ -52,6 +52,8 @@ export const datasetIssueSeverity = {
   TEMPLATE_ERROR: 'error',
   TEMPLATE_ARGS_FORM: 'warning',
   TEMPLATE_NULL_CONTENT: 'warning',
+  // Rendering needed a change to the row (Kimi call ids); convert and validate report the same rewrites.
+  TEMPLATE_IDS_REWRITTEN: 'warning',
   ROUNDTRIP_MISMATCH: 'error',
   // With --tokenizer and --max-length.
   TOKENS_OVER_LIMIT: 'warning',

@@ -8,12 +8,18 @@ import { ToolChecks } from './checks/tools.js';
 import { isPlainObject } from '../util/guards.js';
 import { viewOpenAIRow, type RowView } from './checks/view.js';
 import type { TemplateCheckOptions, TemplateChecker } from './template-checks.js';
+import { importRow } from '../convert/importers/index.js';
+import type { ImportShape } from '../convert/importers/types.js';
 
 export type { RowShape };
 
-/** Everything that configures per-row checks; plain data so it can be sent to worker threads. */
+/**
+ * Everything that configures per-row checks; plain data so it can be sent to worker threads. `shape` is a row shape
+ * validate reads itself, or an importer shape (xlam, hermes-text) whose rows are checked as the conversation
+ * `convert --from` makes of them.
+ */
 export interface RowCheckOptions extends TemplateCheckOptions {
-  shape: RowShape;
+  shape: RowShape | ImportShape;
 }
 
 export interface RowOutcome {
@@ -53,13 +59,29 @@ export async function createRowValidator(options: RowCheckOptions): Promise<RowV
   };
 }
 
-function validateText(text: string, line: number, shape: RowShape, tools: ToolChecks, template: TemplateChecker | undefined): RowOutcome {
+function validateText(text: string, line: number, declared: RowShape | ImportShape, tools: ToolChecks, template: TemplateChecker | undefined): RowOutcome {
   let row: unknown;
   try {
     row = JSON.parse(text);
   } catch (error) {
     return { issues: [makeIssue(line, 'ROW_INVALID_JSON', '', `not valid JSON: ${(error as Error).message}`)], forms: 0 };
   }
+  let shape: RowShape;
+  const imported: DatasetIssue[] = [];
+  if (declared === 'openai' || declared === 'sharegpt') shape = declared;
+  else {
+    // Checked as the conversation convert makes of it; the importer's issues come first.
+    const result = importRow(row, declared, line);
+    imported.push(...result.issues);
+    if (!result.conversation) return { issues: imported, forms: 0 };
+    row = result.conversation;
+    shape = 'openai';
+  }
+  const outcome = validateRow(row, line, shape, tools, template);
+  return imported.length ? { issues: [...imported, ...outcome.issues], forms: outcome.forms } : outcome;
+}
+
+function validateRow(row: unknown, line: number, shape: RowShape, tools: ToolChecks, template: TemplateChecker | undefined): RowOutcome {
   if (!isPlainObject(row)) return { issues: [makeIssue(line, 'ROW_NOT_OBJECT', '', `row must be a JSON object, got ${typeName(row)}`)], forms: 0 };
   const foreign = detectRowShape(row) === undefined ? foreignShapeHint(row) : undefined;
   if (foreign) return { issues: [makeIssue(line, 'ROW_WRONG_SHAPE', '', foreign)], forms: 0 };
@@ -78,7 +100,7 @@ function validateText(text: string, line: number, shape: RowShape, tools: ToolCh
   const args = tools.argumentIssues(view, line);
   issues.push(...args.issues);
   // Rendering a row that is already broken only repeats its problems in template words.
-  if (template && !issues.some((issue) => issue.severity === 'error')) issues.push(...template.check(view, line));
+  if (template && !issues.some((issue) => issue.severity === 'error')) issues.push(...template.check(view, row, line));
   return { issues, forms: shape === 'openai' ? args.forms : 0 };
 }
 

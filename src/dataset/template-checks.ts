@@ -1,13 +1,15 @@
 import { isChatfmtError } from '../errors.js';
 import { familyInfo, type FamilyId } from '../families/info.js';
-import { loadTemplate, renderConversation, inspectTemplate, type LoadedTemplate, type RenderResult } from '../render/index.js';
+import { loadTemplate, renderConversation, inspectTemplate, type LoadedTemplate, type RenderOptions, type RenderResult } from '../render/index.js';
+import { prepareForTemplate } from '../convert/call-ids.js';
+import { importRow } from '../convert/importers/index.js';
 import { parse } from '../parse/index.js';
 import type { Conversation, Message, ParsedMessage, Tool } from '../types.js';
 import { makeIssue, type DatasetIssue } from './issues.js';
 import { joinPath } from './paths.js';
 import { canonicalJson } from './checks/tool-schemas.js';
 import { isPlainObject } from '../util/guards.js';
-import type { CallView, RowView } from './checks/view.js';
+import type { CallView, RowView, TurnView } from './checks/view.js';
 import { createTokenCheck } from './token-checks.js';
 
 /** Options for the checks that need a template (and optionally a tokenizer). Plain data (sent to workers). */
@@ -20,10 +22,15 @@ export interface TemplateCheckOptions {
   /** A tokenizer folder (tokenizer.json + tokenizer_config.json) for --max-length checks. */
   tokenizer?: string;
   maxLength?: number;
+  /** Template variables (`enable_thinking: false`), as `convert --var` passes them. */
+  variables?: Record<string, unknown>;
+  /** ISO time for strftime_now (a string: options travel to worker threads). */
+  now?: string;
 }
 
 export interface TemplateChecker {
-  check(view: RowView, line: number): DatasetIssue[];
+  /** `row` is the parsed row the view was made from: rendering starts from the importer's canonical form of it. */
+  check(view: RowView, row: unknown, line: number): DatasetIssue[];
 }
 
 // Rendering must not depend on the clock: strftime_now-using templates would differ run to run.
@@ -38,23 +45,44 @@ export async function createTemplateChecker(options: TemplateCheckOptions): Prom
   const family: FamilyId | undefined = loaded.family;
   const roundTrip = options.roundTrip !== false && family !== undefined;
   const tokens = options.tokenizer !== undefined && options.maxLength !== undefined ? await createTokenCheck(options.tokenizer, options.maxLength) : undefined;
+  const renderOptions = { args: 'auto' as const, now: options.now ? new Date(options.now) : FIXED_NOW, variables: options.variables };
   return {
-    check(view, line) {
+    check(view, row, line) {
       const issues: DatasetIssue[] = [];
       formWarnings(loaded, view, line, issues);
-      const conversation = view.conversation as Conversation;
+      // The conversation `convert` would render for this row: one normalisation path for both commands.
+      const imported = importRow(row, view.shape, line).conversation;
+      if (!imported) return issues;
+      const prepared = prepareForTemplate(imported, family);
+      const callTurns = view.turns.filter((turn) => turn.kind === 'calls');
+      for (const rewrite of prepared.rewrites) issues.push(makeIssue(line, 'TEMPLATE_IDS_REWRITTEN', viewPath(rewrite.path, prepared.conversation, callTurns, view), rewrite.message));
+      const conversation = prepared.conversation;
       let rendered: RenderResult;
       try {
-        rendered = renderConversation(loaded, conversation, { args: 'auto', now: FIXED_NOW });
+        rendered = renderConversation(loaded, conversation, renderOptions);
       } catch (error) {
         issues.push(makeIssue(line, 'TEMPLATE_ERROR', '', `template ${loaded.name} fails on this row: ${errorText(error)}`));
         return issues;
       }
-      if (roundTrip) issues.push(...roundTripIssues(loaded, family!, view, rendered, line));
-      if (tokens) issues.push(...tokens.check(rendered, () => assistantSpans(loaded, view.conversation, rendered), line));
+      if (roundTrip) issues.push(...roundTripIssues(loaded, family!, conversation, callTurns, view, rendered, renderOptions, line));
+      if (tokens) issues.push(...tokens.check(rendered, () => assistantSpans(loaded, conversation, rendered, renderOptions), line));
       return issues;
     },
   };
+}
+
+/** The row's own path for a path into the imported conversation: the k-th tool-call turn is the view's k-th. */
+function viewPath(path: string, conversation: Conversation, callTurns: TurnView[], view: RowView): string {
+  const index = Number(/^messages\[(\d+)\]/.exec(path)?.[1] ?? -1);
+  const ordinal = callMessageIndexes(conversation).indexOf(index);
+  const turn = callTurns[ordinal];
+  if (!turn) return path;
+  const own = view.messagePath(turn.message);
+  return view.shape === 'openai' ? own + path.slice(path.indexOf(']') + 1) : own;
+}
+
+function callMessageIndexes(conversation: Conversation): number[] {
+  return conversation.messages.flatMap((m, i) => (m.role === 'assistant' && m.tool_calls?.length ? [i] : []));
 }
 
 function errorText(error: unknown): string {
@@ -102,38 +130,50 @@ function firstCall(view: RowView, predicate: (call: CallView) => boolean): CallV
  * For each assistant tool-call turn: the text the model would generate for it, cut from the render, parsed
  * back with the family parser (the prompt before it as prefix) must give the same calls.
  */
-function roundTripIssues(loaded: LoadedTemplate, family: FamilyId, view: RowView, rendered: RenderResult, line: number): DatasetIssue[] {
+function roundTripIssues(
+  loaded: LoadedTemplate,
+  family: FamilyId,
+  conversation: Conversation,
+  callTurns: TurnView[],
+  view: RowView,
+  rendered: RenderResult,
+  renderOptions: RenderOptions,
+  line: number,
+): DatasetIssue[] {
   const issues: DatasetIssue[] = [];
-  const messages = view.conversation.messages;
-  const tools: Tool[] | null = view.conversation.tools ?? null;
-  const assistantIndexes = messages.flatMap((m, i) => (isPlainObject(m) && m.role === 'assistant' ? [i] : []));
+  const messages = conversation.messages;
+  const tools: Tool[] | null = conversation.tools ?? null;
+  const assistantIndexes = messages.flatMap((m, i) => (m.role === 'assistant' ? [i] : []));
   const spansAlign = rendered.generationSpans.length === assistantIndexes.length;
-  for (const turn of view.turns) {
-    if (turn.kind !== 'calls') continue;
+  callMessageIndexes(conversation).forEach((index, ordinal) => {
+    const turn = callTurns[ordinal];
+    const where = turn ? view.messagePath(turn.message) : `messages[${index}]`;
     let cut: { prefix: string; completion: string } | undefined;
     try {
-      cut = spansAlign
-        ? spanCut(rendered, rendered.generationSpans[assistantIndexes.indexOf(turn.message)]!)
-        : promptCut(loaded, view.conversation, turn.message);
+      cut = spansAlign ? spanCut(rendered, rendered.generationSpans[assistantIndexes.indexOf(index)]!) : promptCut(loaded, conversation, index, renderOptions);
     } catch (error) {
-      issues.push(makeIssue(line, 'ROUNDTRIP_MISMATCH', view.messagePath(turn.message), `cannot isolate this turn's generated text: ${errorText(error)}`));
-      continue;
+      issues.push(makeIssue(line, 'ROUNDTRIP_MISMATCH', where, `cannot isolate this turn's generated text: ${errorText(error)}`));
+      return;
     }
     if (!cut) {
-      issues.push(makeIssue(line, 'ROUNDTRIP_MISMATCH', view.messagePath(turn.message), 'the render with this turn adds nothing after the prompt: the template drops the turn'));
-      continue;
+      issues.push(makeIssue(line, 'ROUNDTRIP_MISMATCH', where, 'the render with this turn adds nothing after the prompt: the template drops the turn'));
+      return;
     }
     const completion = cutAtStop(cut.completion, family);
     let parsed: ParsedMessage;
     try {
       parsed = parse(completion, { family, tools, prefix: cut.prefix });
     } catch (error) {
-      issues.push(makeIssue(line, 'ROUNDTRIP_MISMATCH', view.messagePath(turn.message), `the ${family} parser failed on the rendered turn: ${errorText(error)}`));
-      continue;
+      issues.push(makeIssue(line, 'ROUNDTRIP_MISMATCH', where, `the ${family} parser failed on the rendered turn: ${errorText(error)}`));
+      return;
     }
-    const problem = compareCalls(turn.calls, parsed);
-    if (problem) issues.push(makeIssue(line, 'ROUNDTRIP_MISMATCH', problem.path ?? view.messagePath(turn.message), problem.message));
-  }
+    const expected = (messages[index]!.tool_calls ?? []).map((call, k) => {
+      const own = turn?.kind === 'calls' ? turn.calls[k] : undefined;
+      return { name: call.function.name, args: call.function.arguments, namePath: own?.namePath ?? where, argsPath: own?.argsPath ?? where };
+    });
+    const problem = compareCalls(expected, parsed);
+    if (problem) issues.push(makeIssue(line, 'ROUNDTRIP_MISMATCH', problem.path ?? where, problem.message));
+  });
   return issues;
 }
 
@@ -147,11 +187,11 @@ function spanCut(rendered: RenderResult, span: [number, number]): { prefix: stri
  * the cut is where the prompt and the render with the turn stop agreeing. (Text before the turn that lands in
  * the completion, such as DeepSeek's `<｜tool▁outputs▁end｜>`, is plain content to the parser: calls still compare.)
  */
-function promptCut(loaded: LoadedTemplate, conversation: RowView['conversation'], index: number): { prefix: string; completion: string } | undefined {
-  const head = { ...conversation, messages: conversation.messages.slice(0, index) } as Conversation;
-  const upTo = { ...conversation, messages: conversation.messages.slice(0, index + 1) } as Conversation;
-  const prompt = renderConversation(loaded, head, { args: 'auto', addGenerationPrompt: true, now: FIXED_NOW }).text;
-  const full = renderConversation(loaded, upTo, { args: 'auto', now: FIXED_NOW }).text;
+function promptCut(loaded: LoadedTemplate, conversation: Conversation, index: number, renderOptions: RenderOptions): { prefix: string; completion: string } | undefined {
+  const head = { ...conversation, messages: conversation.messages.slice(0, index) };
+  const upTo = { ...conversation, messages: conversation.messages.slice(0, index + 1) };
+  const prompt = renderConversation(loaded, head, { ...renderOptions, addGenerationPrompt: true }).text;
+  const full = renderConversation(loaded, upTo, renderOptions).text;
   let common = 0;
   const limit = Math.min(prompt.length, full.length);
   while (common < limit && prompt.charCodeAt(common) === full.charCodeAt(common)) common++;
@@ -169,7 +209,9 @@ function cutAtStop(text: string, family: FamilyId): string {
   return text.slice(0, end);
 }
 
-function compareCalls(expected: CallView[], parsed: ParsedMessage): { path?: string; message: string } | undefined {
+type ExpectedCall = { name: string; args: unknown; namePath: string; argsPath: string };
+
+function compareCalls(expected: ExpectedCall[], parsed: ParsedMessage): { path?: string; message: string } | undefined {
   const got = parsed.tool_calls ?? [];
   const diagnostic = parsed.diagnostics?.[0];
   const note = diagnostic ? ` (parser: ${diagnostic.code}: ${diagnostic.message})` : '';
@@ -210,12 +252,12 @@ function truncate(text: string): string {
 }
 
 /** Character spans of the assistant turns in the render: generation spans, or prompt/turn renders as fallback. */
-function assistantSpans(loaded: LoadedTemplate, conversation: RowView['conversation'], rendered: RenderResult): Array<[number, number]> {
+function assistantSpans(loaded: LoadedTemplate, conversation: Conversation, rendered: RenderResult, renderOptions: RenderOptions): Array<[number, number]> {
   if (rendered.generationSpans.length > 0) return rendered.generationSpans;
   const spans: Array<[number, number]> = [];
   conversation.messages.forEach((message: Message, index) => {
     if (!isPlainObject(message) || message.role !== 'assistant') return;
-    const cut = promptCut(loaded, conversation, index);
+    const cut = promptCut(loaded, conversation, index, renderOptions);
     if (cut) spans.push([cut.prefix.length, cut.prefix.length + cut.completion.length]);
   });
   return spans;

@@ -4,6 +4,7 @@ import { makeIssue, type DatasetIssue } from './issues.js';
 import { readDatasetRecords, type DatasetRecord, type ReadRecordsOptions } from './jsonl.js';
 import { findWorkerScript, WorkerPool } from './pool.js';
 import { createRowValidator, detectRowShape, type RowCheckOptions, type RowShape } from './row.js';
+import type { ImportShape } from '../convert/importers/types.js';
 import type { DatasetSource } from './source.js';
 import { mixedFormsIssue, SummaryBuilder, type ArgumentForms, type Shard, type ValidationSummary } from './summary.js';
 import type { TemplateCheckOptions } from './template-checks.js';
@@ -19,7 +20,7 @@ export interface ValidationProgress {
 
 export interface ValidateOptions extends ReadRecordsOptions, TemplateCheckOptions {
   /** Row shape; `auto` (default) decides from the first rows of the file. */
-  inputFormat?: 'auto' | 'openai' | 'sharegpt';
+  inputFormat?: 'auto' | ImportShape;
   /** Worker threads (default 1: in-process). Issues come out in input order whatever the count. */
   workers?: number;
   /** Records per batch sent to a worker (default 256). */
@@ -107,7 +108,7 @@ function checkOptions(options: ValidateOptions): void {
 
 interface RunMeta {
   inputs: string[];
-  shape: RowShape;
+  shape: RowShape | ImportShape;
   forms: ArgumentForms | undefined;
 }
 
@@ -127,6 +128,8 @@ async function* runValidation(source: DatasetSource, options: ValidateOptions, b
     templateName: options.templateName,
     roundTrip: options.roundTrip,
     tokenizer: options.tokenizer,
+    variables: options.variables,
+    now: options.now,
     maxLength: options.maxLength,
   };
   const forms = new MixedFormsTracker();

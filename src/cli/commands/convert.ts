@@ -10,11 +10,13 @@ import { loadTemplate } from '../../render/index.js';
 import type { LoadedTemplate } from '../../render/types.js';
 import { EXIT, UserError, type IO } from '../io.js';
 import { parseNow } from '../read-input.js';
+import { ProgressBar } from '../progress.js';
 import type { CommandRegistrar } from './index.js';
-import { collect, parseVariables } from '../options.js';
+import { collect, parseVariables, positiveInt } from '../options.js';
 
 interface ConvertFlags {
-  from: string;
+  from?: string;
+  inputFormat?: string;
   to?: string;
   template?: string;
   templateName?: string;
@@ -25,6 +27,8 @@ interface ConvertFlags {
   prefixCheck: boolean;
   var: string[];
   now?: string;
+  maxRowBytes?: string;
+  progress: boolean;
 }
 
 const HELP = `
@@ -59,7 +63,9 @@ export const register: CommandRegistrar = (program, io, state) => {
     .summary('import SFT datasets into OpenAI messages or tokenised training records with loss masks')
     .description('Convert a dataset (OpenAI, ShareGPT, Hermes text, xLAM) into canonical OpenAI JSONL or training records for a family/template.')
     .argument('<file>', 'dataset: JSONL, JSON array or .gz ("-": stdin)')
-    .addOption(new Option('--from <shape>', 'input shape').choices([...importShapes]).makeOptionMandatory())
+    .addOption(new Option('--from <shape>', 'input shape').choices([...importShapes]))
+    .addOption(new Option('--input-format <shape>', 'the same as --from, as validate spells it').choices([...importShapes]))
+    .option('--json', 'JSON output (the default for converted rows; accepted for symmetry)')
     .option('--to <target>', '"openai" or a family id (see `chatfmt families`)')
     .option('--template <file|dir>', 'render training records with this template (a .jinja, tokenizer_config.json or model folder)')
     .option('--template-name <name>', 'a named template inside the config')
@@ -70,6 +76,8 @@ export const register: CommandRegistrar = (program, io, state) => {
     .option('--no-prefix-check', 'skip the check for templates that rewrite earlier turns (one render per message)')
     .option('--var <key=value>', 'template variable, e.g. enable_thinking=false; JSON when it parses, else a string (repeatable)', collect, [])
     .option('--now <iso>', 'clock for strftime_now (UTC unless a zone is given)')
+    .option('--max-row-bytes <n>', 'longest row accepted (default 33554432)')
+    .option('--no-progress', 'no progress bar on stderr')
     .addHelpText('after', HELP)
     .action(async (file: string, flags: ConvertFlags) => {
       state.exitCode = await runConvert(file, flags, io);
@@ -99,17 +107,25 @@ async function resolveTarget(flags: ConvertFlags, io: IO): Promise<Target> {
 async function runConvert(file: string, flags: ConvertFlags, io: IO): Promise<number> {
   // Loaded on use, so other commands start without the importers and tokenizers.
   const { importDataset, isImportShape, toTrainingRecord } = await import('../../convert/index.js');
-  if (!isImportShape(flags.from)) throw new UserError(`unknown shape "${flags.from}"`);
+  const from = flags.from ?? flags.inputFormat;
+  if (from === undefined) throw new UserError(`no input shape: give --from <shape> (one of ${importShapes.join(', ')})`);
+  if (!isImportShape(from)) throw new UserError(`unknown shape "${from}"`);
   const target = await resolveTarget(flags, io);
   const now = parseNow(flags.now);
   const variables = parseVariables(flags.var);
   const source = file === '-' ? '-' : resolve(io.cwd, file);
-  const rows = importDataset(source, { from: flags.from as ImportShape, stdin: io.stdin });
+  const counts = { rows: 0, written: 0, failed: 0, warnings: 0 };
+  const progress = flags.progress && io.stderrIsTTY ? new ProgressBar(io) : undefined;
+  const rows = importDataset(source, {
+    from: from as ImportShape,
+    stdin: io.stdin,
+    maxRowBytes: positiveInt(flags.maxRowBytes, '--max-row-bytes'),
+    onProgress: progress && ((p) => progress.update({ ...p, errors: counts.failed, warnings: counts.warnings })),
+  });
   // Read the first row before creating any output file, so a missing or unreadable input leaves nothing behind.
   const first = await rows.next();
   const output = openSink(flags.output, io);
   const report = flags.report === undefined ? undefined : openSink(flags.report, io);
-  const counts = { rows: 0, written: 0, failed: 0, warnings: 0 };
   const shown: ConvertIssue[] = [];
   const byCode = new Map<string, number>();
   try {
@@ -144,6 +160,7 @@ async function runConvert(file: string, flags: ConvertFlags, io: IO): Promise<nu
       }
     }
   } finally {
+    progress?.clear();
     await output.close();
     await report?.close();
   }
@@ -179,7 +196,7 @@ function openSink(path: string | undefined, io: IO): Sink {
   return {
     write: async (text) => {
       check();
-      if (!stream.write(text)) await Promise.race([once(stream, 'drain'), once(stream, 'error')]).catch(() => {});
+      if (!stream.write(text)) await drained(stream);
       check();
     },
     close: async () => {
@@ -191,3 +208,17 @@ function openSink(path: string | undefined, io: IO): Sink {
     },
   };
 }
+
+/** Resolves on 'drain' or 'error' and removes both listeners: a long run must not pile them up (MaxListenersExceeded). */
+function drained(stream: WriteStream): Promise<void> {
+  return new Promise((done) => {
+    const settle = () => {
+      stream.off('drain', settle);
+      stream.off('error', settle);
+      done();
+    };
+    stream.on('drain', settle);
+    stream.on('error', settle);
+  });
+}
+

@@ -4,14 +4,24 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { Option } from 'commander';
 import { familyIds } from '../../families/info.js';
-import type { DatasetIssue, ValidateOptions, ValidationProgress, ValidationSummary } from '../../dataset/index.js';
+import type { DatasetIssue, ValidateOptions, ValidationSummary } from '../../dataset/index.js';
 import { formatIssue } from '../../dataset/issues.js';
 import { mergeSummaries } from '../../dataset/summary.js';
 import { EXIT, UserError, type IO } from '../io.js';
+import { collect, parseVariables, positiveInt } from '../options.js';
+import { ProgressBar } from '../progress.js';
+import { outputTo } from '../output.js';
+import { parseNow } from '../read-input.js';
+import { importShapes, type ImportShape } from '../../convert/importers/types.js';
 import type { CommandRegistrar } from './index.js';
 
 interface ValidateFlags {
-  inputFormat: 'auto' | 'openai' | 'sharegpt';
+  inputFormat: 'auto' | ImportShape;
+  from?: ImportShape;
+  var: string[];
+  now?: string;
+  output?: string;
+  json?: boolean;
   family?: string;
   template?: string;
   templateName?: string;
@@ -59,7 +69,8 @@ export const register: CommandRegistrar = (program, io, state) => {
     .summary('find every broken row of an SFT dataset (structure, tool protocol, arguments, template round trip)')
     .description('Validate a chat fine-tuning dataset row by row; every issue has a code, a line and a JSON path.')
     .argument('[files...]', 'dataset (JSONL, JSON array, .gz; "-" or none: stdin), or JSON summaries with --merge')
-    .addOption(new Option('--input-format <shape>', 'row shape').choices(['auto', 'openai', 'sharegpt']).default('auto'))
+    .addOption(new Option('--input-format <shape>', 'row shape (xlam and hermes-text rows are checked as `convert --from` imports them)').choices(['auto', ...importShapes]).default('auto'))
+    .addOption(new Option('--from <shape>', 'the same as --input-format, as convert spells it').choices([...importShapes]))
     .option('--family <id>', 'also render each row with this family\'s template and round-trip its tool calls')
     .option('--template <file|dir>', 'also render each row with this template (.jinja, tokenizer_config.json or model folder)')
     .option('--template-name <name>', 'named template in the config')
@@ -67,6 +78,10 @@ export const register: CommandRegistrar = (program, io, state) => {
     .option('--tokenizer <dir>', 'tokenizer folder for --max-length (tokenizer.json)')
     .option('--max-length <n>', 'token limit of the rendered row')
     .option('--report <file>', 'write every issue as one JSON line {line, row, code, severity, path, message}')
+    .option('-o, --output <file>', 'write the summary here instead of stdout')
+    .option('--var <key=value>', 'template variable, e.g. enable_thinking=false; JSON when it parses, else a string (repeatable)', collect, [])
+    .option('--now <iso>', 'clock for strftime_now (UTC unless a zone is given)')
+    .option('--json', 'print the summary as JSON (the same as --format json)')
     .addOption(new Option('--format <format>', 'summary format on stdout').choices(['text', 'json']).default('text'))
     .option('--workers <n>', 'worker threads (default: number of cores)')
     .option('--shard <i/n>', 'validate only shard i of n (1-based)')
@@ -76,15 +91,13 @@ export const register: CommandRegistrar = (program, io, state) => {
     .option('--no-progress', 'no progress bar on stderr')
     .addHelpText('after', HELP)
     .action(async (files: string[], flags: ValidateFlags) => {
-      state.exitCode = flags.merge ? await runMerge(files, flags, io) : await runValidate(files, flags, io);
+      if (flags.json) flags.format = 'json';
+      const out = outputTo(io, flags.output);
+      state.exitCode = flags.merge ? await runMerge(files, flags, out.io) : await runValidate(files, flags, out.io);
+      await out.close();
     });
 };
 
-function positiveInt(value: string | undefined, flag: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^[1-9][0-9]{0,9}$/.test(value)) throw new UserError(`${flag} must be a positive integer, got "${value}"`);
-  return Number(value);
-}
 
 function parseShard(value: string | undefined): { index: number; count: number } | undefined {
   if (value === undefined) return undefined;
@@ -104,7 +117,9 @@ async function runValidate(files: string[], flags: ValidateFlags, io: IO): Promi
   }
   const file = files[0] ?? '-';
   const options: ValidateOptions = {
-    inputFormat: flags.inputFormat,
+    inputFormat: flags.inputFormat !== 'auto' ? flags.inputFormat : flags.from ?? 'auto',
+    variables: parseVariables(flags.var),
+    now: parseNow(flags.now)?.toISOString(),
     family: flags.family,
     template: flags.template === undefined ? undefined : resolve(io.cwd, flags.template),
     templateName: flags.templateName,
@@ -230,42 +245,3 @@ function formatSummaryText(summary: ValidationSummary, p: Paint): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** Progress on stderr (TTY only): rows, rows/s, issues, ETA from the input size; redrawn at most 10×/s. */
-class ProgressBar {
-  private readonly started = Date.now();
-  private lastDraw = 0;
-  private drawn = false;
-  constructor(private readonly io: IO) {}
-
-  update(p: ValidationProgress): void {
-    const now = Date.now();
-    if (now - this.lastDraw < 100) return;
-    this.lastDraw = now;
-    const seconds = Math.max(0.001, (now - this.started) / 1000);
-    const rate = Math.round(p.rows / seconds);
-    let head = '';
-    let eta = '';
-    if (p.totalBytes && p.bytesRead > 0) {
-      const fraction = Math.min(1, p.bytesRead / p.totalBytes);
-      const width = 24;
-      const full = Math.round(fraction * width);
-      head = `[${'#'.repeat(full)}${'.'.repeat(width - full)}] ${(fraction * 100).toFixed(0).padStart(3)}% `;
-      eta = fraction > 0 ? `  ETA ${clock((seconds / fraction) * (1 - fraction))}` : '';
-    }
-    const issues = `${p.errors.toLocaleString('en-US')} errors, ${p.warnings.toLocaleString('en-US')} warnings`;
-    this.io.stderr.write(`\r\x1b[2K${head}${p.rows.toLocaleString('en-US')} rows  ${rate.toLocaleString('en-US')} rows/s  ${issues}${eta}`);
-    this.drawn = true;
-  }
-
-  clear(): void {
-    if (this.drawn) this.io.stderr.write('\r\x1b[2K');
-  }
-}
-
-function clock(seconds: number): string {
-  const s = Math.round(seconds);
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return h > 0 ? `${h}:${pad(m)}:${pad(s % 60)}` : `${m}:${pad(s % 60)}`;
-}

@@ -101,7 +101,7 @@ export function importShareGpt(row: unknown, line: number): ImportResult {
       messages.push({ role: turn.kind, content: turn.value });
     }
   }
-  return finish(messages, tools, issues);
+  return finish(messages, tools, issues, line);
 }
 
 function readCalls(turn: ShareGptTurn, ledger: CallLedger, line: number, issues: ConvertIssue[]): ToolCall[] | undefined {

@@ -1,4 +1,5 @@
 import type { Conversation, FunctionTool, Message } from '../../types.js';
+import { makeIssue } from '../../dataset/issues.js';
 import type { ConvertIssue } from '../issues.js';
 
 export const importShapes = ['openai', 'sharegpt', 'hermes-text', 'xlam'] as const;
@@ -18,7 +19,26 @@ export interface ImportResult {
 
 export type RowImporter = (row: unknown, line: number) => ImportResult;
 
-export function finish(messages: Message[], tools: FunctionTool[], issues: ConvertIssue[]): ImportResult {
+export function finish(messages: Message[], tools: FunctionTool[], issues: ConvertIssue[], line = 0): ImportResult {
+  issues.push(...undeclaredCalls(messages, tools, line));
   const failed = issues.some((i) => i.severity === 'error');
   return { conversation: failed ? null : { messages, tools }, issues };
+}
+
+/**
+ * A call to a tool the row does not declare teaches the model to invent tools: an error here as in validate
+ * (TOOL_UNDECLARED), so both commands reject the same rows. Rows that declare no tools at all are left alone.
+ */
+function undeclaredCalls(messages: Message[], tools: FunctionTool[], line: number): ConvertIssue[] {
+  if (tools.length === 0) return [];
+  const declared = new Set(tools.map((tool) => tool.function.name));
+  const issues: ConvertIssue[] = [];
+  messages.forEach((message, index) => {
+    message.tool_calls?.forEach((call, k) => {
+      if (!declared.has(call.function.name)) {
+        issues.push(makeIssue(line, 'TOOL_UNDECLARED', `messages[${index}].tool_calls[${k}].function.name`, `call to "${call.function.name}", which the row's tools do not declare`));
+      }
+    });
+  });
+  return issues;
 }

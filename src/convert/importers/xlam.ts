@@ -21,7 +21,7 @@ export function importXlam(row: unknown, line: number): ImportResult {
   issues.push(...toolIssues);
   const calls = readAnswers(row.answers, line, issues);
   const messages = [{ role: 'user', content: row.query }, ...(calls ? [{ role: 'assistant', content: null, tool_calls: calls }] : [])];
-  return finish(messages, tools, issues);
+  return finish(messages, tools, issues, line);
 }
 
 function readAnswers(value: unknown, line: number, issues: ConvertIssue[]): ToolCall[] | undefined {
