@@ -23,3 +23,21 @@ export function outputTo(io: IO, file: string | undefined): { io: IO; close(): P
       }),
   };
 }
+
+/**
+ * Writes and, when the destination says it is full, waits for it to drain: a large batch keeps memory flat instead of
+ * queueing every line. Destinations without 'drain' (test fakes) never report full.
+ */
+export async function writeOut(io: IO, text: string): Promise<void> {
+  const stdout = io.stdout as { write(chunk: string): unknown; once?: (event: string, listener: () => void) => unknown; off?: (event: string, listener: () => void) => unknown };
+  if (stdout.write(text) !== false || typeof stdout.once !== 'function') return;
+  await new Promise<void>((done) => {
+    const settle = () => {
+      stdout.off?.('drain', settle);
+      stdout.off?.('error', settle);
+      done();
+    };
+    stdout.once!('drain', settle);
+    stdout.once!('error', settle);
+  });
+}

@@ -7,3 +7,4 @@ export { toTrainingRecord, type TrainOn, type TrainingRecord, type TrainingRecor
 export { checkPrefixPreserving, type PrefixChange } from './prefix-check.js';
 export type { Span as CharSpan } from './spans-by-diff.js';
 export { transpile, type TranspileOptions, type TranspileResult, type TranspileWarning, type TranspileWarningCode } from './transpile.js';
+export { convertSpans, offsetUnits, type OffsetUnit } from './text-offsets.js';

@@ -28,3 +28,32 @@ export function utf8ToUtf16Index(text: string): { floor(byte: number): number; c
 export function overlaps(start: number, end: number, spanStart: number, spanEnd: number): boolean {
   return start < spanEnd && spanStart < end;
 }
+
+/** How offsets into a text are counted: JS string units (default), Unicode code points (Python `str`), UTF-8 bytes. */
+export type OffsetUnit = 'utf16' | 'codepoint' | 'byte';
+export const offsetUnits: readonly OffsetUnit[] = ['utf16', 'codepoint', 'byte'];
+
+/**
+ * Re-counts UTF-16 [start, end) spans of `text` in another unit, in one pass over the text (spans must be sorted by
+ * start, as generation spans and training spans are). Python users want code points: `text[start:end]` then works.
+ */
+export function convertSpans(text: string, spans: ReadonlyArray<readonly [number, number]>, unit: OffsetUnit): Array<[number, number]> {
+  if (unit === 'utf16') return spans.map(([start, end]) => [start, end]);
+  const points = new Set<number>();
+  for (const [start, end] of spans) points.add(start).add(end);
+  const sorted = [...points].sort((a, b) => a - b);
+  const mapped = new Map<number, number>();
+  let unitIndex = 0;
+  let counted = 0;
+  let k = 0;
+  while (k < sorted.length) {
+    while (k < sorted.length && sorted[k]! <= unitIndex) mapped.set(sorted[k++]!, counted);
+    if (unitIndex >= text.length) break;
+    const code = text.codePointAt(unitIndex)!;
+    const units = code >= 0x10000 ? 2 : 1;
+    counted += unit === 'codepoint' ? 1 : code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+    unitIndex += units;
+  }
+  for (; k < sorted.length; k++) mapped.set(sorted[k]!, counted);
+  return spans.map(([start, end]) => [mapped.get(start)!, mapped.get(end)!]);
+}

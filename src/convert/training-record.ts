@@ -8,7 +8,7 @@ import { prepareForTemplate } from './call-ids.js';
 import { findPrefixChanges } from './prefix-check.js';
 import { commonPrefixLength, prefixRenderer } from './render-prefixes.js';
 import { spansByDiff, type Span } from './spans-by-diff.js';
-import { overlaps } from './text-offsets.js';
+import { convertSpans, overlaps, type OffsetUnit } from './text-offsets.js';
 import type { ChatTokenizer } from './tokenizer.js';
 
 export type TrainOn = 'all' | 'last';
@@ -28,12 +28,14 @@ export interface TrainingRecordOptions {
   now?: Date;
   /** Line number issues carry (the row's line in the dataset). */
   line?: number;
+  /** How `spans` count: UTF-16 units (default, JS strings), code points (Python `str` slicing) or UTF-8 bytes. */
+  offsets?: OffsetUnit;
 }
 
 export interface TrainingRecord {
   /** Exactly the render of the conversation, without a generation prompt. */
   text: string;
-  /** UTF-16 [start, end) ranges of the assistant output that carries loss, in order. */
+  /** [start, end) ranges of the assistant output that carries loss, in order; UTF-16 units unless `offsets` says otherwise. */
   spans: Span[];
   input_ids?: number[];
   /** `input_ids` inside a span, -100 elsewhere. */
@@ -111,7 +113,7 @@ export function toTrainingRecord(input: Conversation, options: TrainingRecordOpt
     }
   }
   if (issues.some((i) => i.severity === 'error')) return { record: null, issues };
-  const record: TrainingRecord = { text, spans: joined };
+  const record: TrainingRecord = { text, spans: options.offsets && options.offsets !== 'utf16' ? convertSpans(text, joined, options.offsets) : joined };
   if (options.tokenizer) {
     const tokens = tokenize(options.tokenizer, text, joined, line, issues);
     if (!tokens) return { record: null, issues };

@@ -29,3 +29,16 @@ describe('imported rows keep what the source says', () => {
     expect(render({ family: 'hermes', ...imported, args: 'keep' }).text).toBe(render({ family: 'hermes', ...source }).text);
   });
 });
+
+describe('training record offsets', () => {
+  // Issue 10 item 14: spans for Python users, who slice code points.
+  it('codepoint spans select the same text in code points as UTF-16 spans do in JS units', async () => {
+    const { toTrainingRecord } = await import('../../src/index.js');
+    const conversation = { messages: [{ role: 'user' as const, content: '🎉🎉 hi' }, { role: 'assistant' as const, content: '漢字 🎉 done' }] };
+    const utf16 = toTrainingRecord(conversation, { family: 'qwen3' }).record!;
+    const points = toTrainingRecord(conversation, { family: 'qwen3', offsets: 'codepoint' }).record!;
+    const chars = Array.from(points.text);
+    expect(points.spans).not.toEqual(utf16.spans);
+    expect(points.spans.map(([s, e]) => chars.slice(s, e).join(''))).toEqual(utf16.spans.map(([s, e]) => utf16.text.slice(s, e)));
+  });
+});

@@ -2,7 +2,8 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { Option } from 'commander';
-import type { ChatTokenizer, ConvertIssue, ImportShape, TrainOn } from '../../convert/index.js';
+import type { ChatTokenizer, ConvertIssue, ImportShape, OffsetUnit, TrainOn } from '../../convert/index.js';
+import { offsetUnits } from '../../convert/text-offsets.js';
 import { importShapes } from '../../convert/importers/types.js';
 import { formatIssue } from '../../dataset/issues.js';
 import { familyIds, resolveFamilyId } from '../../families/info.js';
@@ -29,6 +30,7 @@ interface ConvertFlags {
   now?: string;
   maxRowBytes?: string;
   progress: boolean;
+  offsets: OffsetUnit;
 }
 
 const HELP = `
@@ -41,7 +43,8 @@ Shapes (--from): ${importShapes.join(', ')}
 Targets (--to):
   openai       canonical JSONL {"messages", "tools"} (arguments as JSON strings)
   <family>     training records {"text", "spans"}: text is exactly what \`chatfmt render --family <family>\` gives,
-               spans are the UTF-16 [start, end) ranges of assistant output that carry loss. With --tokenizer DIR
+               spans are the [start, end) ranges of assistant output that carry loss, in UTF-16 units (JS string
+               indices); --offsets codepoint gives Python str indices, --offsets byte UTF-8 byte offsets. With --tokenizer DIR
                (tokenizer.json + tokenizer_config.json) records also carry input_ids, labels (-100 outside the spans)
                and assistant_masks; a token is trained when it overlaps a span by at least one character.
   --template   your own template instead of a family's; without {% generation %} markers spans come from render diffs.
@@ -76,6 +79,7 @@ export const register: CommandRegistrar = (program, io, state) => {
     .option('--no-prefix-check', 'skip the check for templates that rewrite earlier turns (one render per message)')
     .option('--var <key=value>', 'template variable, e.g. enable_thinking=false; JSON when it parses, else a string (repeatable)', collect, [])
     .option('--now <iso>', 'clock for strftime_now (UTC unless a zone is given)')
+    .addOption(new Option('--offsets <unit>', 'how spans count: utf16 (JS), codepoint (Python str), byte (UTF-8)').choices([...offsetUnits]).default('utf16'))
     .option('--max-row-bytes <n>', 'longest row accepted (default 33554432)')
     .option('--no-progress', 'no progress bar on stderr')
     .addHelpText('after', HELP)
@@ -144,6 +148,7 @@ async function runConvert(file: string, flags: ConvertFlags, io: IO): Promise<nu
           variables,
           now,
           line: row.line,
+          offsets: flags.offsets,
         });
         issues.push(...result.issues);
         out = result.record;

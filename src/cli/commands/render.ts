@@ -2,11 +2,15 @@ import { Option } from 'commander';
 import { ChatfmtError, inContext } from '../../errors.js';
 import { familyIds } from '../../families/info.js';
 import { parsePythonJson } from '../../jinja/index.js';
-import { loadTemplate, renderConversation, type ArgsMode, type LoadedTemplate, type RenderOptions } from '../../render/index.js';
+import { loadTemplate, renderConversation, type ArgsMode, type RenderOptions } from '../../render/index.js';
 import type { Conversation } from '../../types.js';
-import { EXIT, UserError } from '../io.js';
+import { EXIT, UserError, type IO } from '../io.js';
+import { outputTo, writeOut } from '../output.js';
+import { resolve } from 'node:path';
+import { readDatasetRecords, type DatasetRecord } from '../../dataset/jsonl.js';
+import { convertSpans, offsetUnits, type OffsetUnit } from '../../convert/text-offsets.js';
 import { collect, parseVariables } from '../options.js';
-import { parseNow, readInputText } from '../read-input.js';
+import { parseNow } from '../read-input.js';
 import type { CommandRegistrar } from './index.js';
 
 interface RenderFlags {
@@ -19,12 +23,16 @@ interface RenderFlags {
   args: ArgsMode;
   now?: string;
   json?: boolean;
+  output?: string;
+  offsets: OffsetUnit;
 }
 
 const HELP = `
 Input: a JSON object {messages, tools?, documents?, add_generation_prompt?, ...variables},
 or JSONL with one such object per line (then one JSON line is printed per input:
-{"text": ...} or {"error": ...}). Without a file, or with "-", stdin is read.
+{"text": ...} or {"error": ...}), or a JSON array of them; gzip is detected. Without a file,
+or with "-", stdin is read. JSONL is streamed: memory stays flat whatever the input size.
+Generation spans (--json) count UTF-16 units; --offsets codepoint gives Python str indices.
 
 The text is printed exactly as the template renders it, with no newline added.
 Exit codes: 0 rendered, 1 the template rejected the input, 2 usage, I/O or template syntax error.
@@ -52,13 +60,17 @@ export const register: CommandRegistrar = (program, io, state) => {
     .addOption(new Option('--args <mode>', 'auto: convert arguments/null content to what the template needs; keep: pass messages through').choices(['auto', 'keep']).default('auto'))
     .option('--now <iso>', 'clock for strftime_now, e.g. 2025-01-15T12:00:00 (UTC unless a zone is given)')
     .option('--json', 'print {text, generation_spans} instead of the bare text')
+    .addOption(new Option('--offsets <unit>', 'how generation_spans count: utf16 (JS), codepoint (Python str), byte (UTF-8)').choices([...offsetUnits]).default('utf16'))
+    .option('-o, --output <file>', 'write the result here instead of stdout')
     .addHelpText('after', HELP)
     .action(async (file: string | undefined, flags: RenderFlags) => {
-      state.exitCode = await runRender(file, flags, io);
+      const out = outputTo(io, flags.output);
+      state.exitCode = await runRender(file, flags, out.io);
+      await out.close();
     });
 };
 
-async function runRender(file: string | undefined, flags: RenderFlags, io: Parameters<CommandRegistrar>[1]): Promise<number> {
+async function runRender(file: string | undefined, flags: RenderFlags, io: IO): Promise<number> {
   if (flags.family !== undefined && flags.template !== undefined) throw new UserError('give either --family or --template, not both');
   if (flags.family === undefined && flags.template === undefined) throw new UserError('no template: give --family <id> or --template <file|dir>');
   const options: RenderOptions = {
@@ -69,56 +81,41 @@ async function runRender(file: string | undefined, flags: RenderFlags, io: Param
     now: parseNow(flags.now),
   };
   const loaded = loadTemplate({ family: flags.family, template: flags.template, templateName: flags.templateName });
-  const text = await readInputText(file, io);
-  const batch = isBatchInput(file, text);
-  if (!batch) {
-    const result = renderConversation(loaded, toConversation(parseJson(text)), options);
-    io.stdout.write(flags.json ? `${JSON.stringify({ text: result.text, generation_spans: result.generationSpans })}\n` : result.text);
+  const source = file === undefined || file === '-' ? '-' : resolve(io.cwd, file);
+  const records = readDatasetRecords(source, { stdin: io.stdin, name: file ?? '<stdin>' })[Symbol.asyncIterator]();
+  const first = await records.next();
+  const second = first.done ? first : await records.next();
+  const spansOf = (text: string, spans: Array<[number, number]>) => convertSpans(text, spans, flags.offsets);
+  // One conversation (a single line, or a pretty-printed object) prints its text; more, or a .jsonl file, is a batch.
+  if (second.done && !file?.endsWith('.jsonl')) {
+    if (first.done) throw new UserError(`${file ?? 'stdin'}: no conversation to render`);
+    const record = first.value;
+    if (record.problem) throw new UserError(inContext(file ?? 'stdin', record.problem.message));
+    const result = renderConversation(loaded, toConversation(parseJson(record.text)), options);
+    io.stdout.write(flags.json ? `${JSON.stringify({ text: result.text, generation_spans: spansOf(result.text, result.generationSpans) })}\n` : result.text);
     return EXIT.OK;
   }
-  return renderLines(text, loaded, options, flags.json === true, io);
-}
-
-/** JSONL: one result line per input line; a bad line is reported on its own line and the run goes on. */
-function renderLines(text: string, loaded: LoadedTemplate, options: RenderOptions, json: boolean, io: Parameters<CommandRegistrar>[1]): number {
+  async function* all(): AsyncGenerator<DatasetRecord> {
+    if (!first.done) yield first.value;
+    if (!second.done) yield second.value;
+    for (let next = await records.next(); !next.done; next = await records.next()) yield next.value;
+  }
   let failed = false;
-  let out = '';
-  let lineNumber = 0;
-  for (const line of text.split('\n')) {
-    lineNumber++;
-    if (line.trim() === '') continue;
-    let record: Record<string, unknown>;
+  for await (const record of all()) {
+    let out: Record<string, unknown>;
     try {
-      const result = renderConversation(loaded, toConversation(parseJson(line)), options);
-      record = json ? { text: result.text, generation_spans: result.generationSpans } : { text: result.text };
+      if (record.problem) throw new ChatfmtError('INPUT_INVALID', record.problem.message);
+      const result = renderConversation(loaded, toConversation(parseJson(record.text)), options);
+      out = flags.json ? { text: result.text, generation_spans: spansOf(result.text, result.generationSpans) } : { text: result.text };
     } catch (error) {
       if (error instanceof ChatfmtError && (error.code === 'TEMPLATE_SYNTAX' || error.code === 'TEMPLATE_SOURCE')) throw error;
       failed = true;
-      record = { error: inContext(`line ${lineNumber}`, error instanceof Error ? error.message : String(error)) };
+      const where = record.line > 0 ? `line ${record.line}` : `row ${record.row}`;
+      out = { error: inContext(where, error instanceof Error ? error.message : String(error)) };
     }
-    out += `${JSON.stringify(record)}\n`;
-    if (out.length > 1 << 20) {
-      io.stdout.write(out);
-      out = '';
-    }
+    await writeOut(io, `${JSON.stringify(out)}\n`);
   }
-  io.stdout.write(out);
   return failed ? EXIT.ISSUES : EXIT.OK;
-}
-
-function isBatchInput(file: string | undefined, text: string): boolean {
-  if (file?.endsWith('.jsonl')) return true;
-  const trimmed = text.trim();
-  // One object spread over several lines is a single conversation; several top-level lines are JSONL.
-  if (!trimmed.startsWith('{')) return false;
-  const firstBreak = trimmed.indexOf('\n');
-  if (firstBreak < 0) return false;
-  try {
-    JSON.parse(trimmed.slice(0, firstBreak));
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function parseJson(text: string): unknown {
