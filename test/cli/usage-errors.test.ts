@@ -13,3 +13,25 @@ describe('usage errors', () => {
     });
   }
 });
+
+// Issue 10 item 13: -o everywhere a command prints a result.
+describe('-o writes the result to a file', () => {
+  for (const [argv, stdin] of [
+    [['families'], ''],
+    [['detect', 'fixtures/templates/chatml-thinking-prefill.jinja'], ''],
+    [['transpile', '--from', 'qwen3', '--to', 'qwen2.5', '-'], 'Hi.'],
+    [['render', '--family', 'qwen3', '-'], '{"messages": [{"role": "user", "content": "hi"}]}'],
+    [['validate', '--workers', '1', '-'], '{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "yo"}]}'],
+  ] as const) {
+    it(argv[0], async () => {
+      const { mkdtempSync, readFileSync } = await import('node:fs');
+      const { join } = await import('node:path');
+      const { tmpdir } = await import('node:os');
+      const file = join(mkdtempSync(join(tmpdir(), 'chatfmt-o-')), 'out');
+      const io = memoryIO(stdin);
+      expect(await run([...argv, '-o', file], io)).toBe(0);
+      expect(io.out()).toBe('');
+      expect(readFileSync(file, 'utf8').length).toBeGreaterThan(0);
+    });
+  }
+});

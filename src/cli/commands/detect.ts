@@ -1,6 +1,7 @@
 import { detectFamily } from '../../detect/index.js';
 import { loadTemplate } from '../../render/index.js';
-import { EXIT } from '../io.js';
+import { EXIT, type IO } from '../io.js';
+import { outputTo } from '../output.js';
 import { resolve } from 'node:path';
 import type { CommandRegistrar } from './index.js';
 
@@ -12,19 +13,26 @@ export const register: CommandRegistrar = (program, io, state) => {
     .argument('<template>', 'a .jinja file, a tokenizer_config.json, or a model folder')
     .option('--template-name <name>', 'named template inside the config')
     .option('--json', 'print all matches as JSON')
+    .option('-o, --output <file>', 'write the result here instead of stdout')
     .addHelpText('after', '\nExit codes: 0 a family was found, 1 none matched, 2 usage or I/O error.\n\nExample:\n  chatfmt detect ~/models/Qwen3-8B')
-    .action((template: string, flags: { templateName?: string; json?: boolean }) => {
-      const loaded = loadTemplate({ template: resolve(io.cwd, template), templateName: flags.templateName });
-      const matches = detectFamily(loaded);
-      if (flags.json) io.stdout.write(`${JSON.stringify({ template, matches }, null, 2)}\n`);
-      else if (matches.length === 0) io.stdout.write(`${template}: no known family (no probe rendered identically, no family markers found)\n`);
-      else {
-        const [best, ...others] = matches;
-        const variant = best!.variant ? ` (variant of ${best!.family}: use --family ${best!.variant})` : '';
-        io.stdout.write(`${best!.variant ?? best!.family}  (${best!.method}, score ${best!.score.toFixed(2)})${variant}\n`);
-        for (const line of best!.evidence) io.stdout.write(`  - ${line}\n`);
-        if (others.length > 0) io.stdout.write(`also close: ${others.map((m) => `${m.family} (${m.score.toFixed(2)})`).join(', ')}\n`);
-      }
-      state.exitCode = matches.length > 0 ? EXIT.OK : EXIT.ISSUES;
+    .action(async (template: string, flags: { templateName?: string; json?: boolean; output?: string }) => {
+      const out = outputTo(io, flags.output);
+      state.exitCode = detect(template, flags, out.io);
+      await out.close();
     });
 };
+
+function detect(template: string, flags: { templateName?: string; json?: boolean }, io: IO): number {
+  const loaded = loadTemplate({ template: resolve(io.cwd, template), templateName: flags.templateName });
+  const matches = detectFamily(loaded);
+  if (flags.json) io.stdout.write(`${JSON.stringify({ template, matches }, null, 2)}\n`);
+  else if (matches.length === 0) io.stdout.write(`${template}: no known family (no probe rendered identically, no family markers found)\n`);
+  else {
+    const [best, ...others] = matches;
+    const variant = best!.variant ? ` (variant of ${best!.family}: use --family ${best!.variant})` : '';
+    io.stdout.write(`${best!.variant ?? best!.family}  (${best!.method}, score ${best!.score.toFixed(2)})${variant}\n`);
+    for (const line of best!.evidence) io.stdout.write(`  - ${line}\n`);
+    if (others.length > 0) io.stdout.write(`also close: ${others.map((m) => `${m.variant ?? m.family} (${m.score.toFixed(2)})`).join(', ')}\n`);
+  }
+  return matches.length > 0 ? EXIT.OK : EXIT.ISSUES;
+}

@@ -1,6 +1,7 @@
 import { familyIds } from '../../families/info.js';
 import { EXIT, type IO } from '../io.js';
 import { readToolsFile } from '../options.js';
+import { outputTo } from '../output.js';
 import { readInputText } from '../read-input.js';
 import type { CommandRegistrar } from './index.js';
 
@@ -10,6 +11,7 @@ interface TranspileFlags {
   tools?: string;
   prefix?: string;
   json?: boolean;
+  output?: string;
 }
 
 const HELP = `
@@ -39,9 +41,12 @@ export const register: CommandRegistrar = (program, io, state) => {
     .option('--tools <file>', 'tools JSON (a list, or an object with "tools"): types raw argument values and names calls')
     .option('--prefix <text>', 'end of the prompt the completion followed (e.g. "<think>\\n")')
     .option('--json', 'print {text, message, warnings} as JSON instead of the bare text')
+    .option('-o, --output <file>', 'write the result here instead of stdout')
     .addHelpText('after', HELP)
     .action(async (file: string | undefined, flags: TranspileFlags) => {
-      state.exitCode = await runTranspile(file, flags, io);
+      const out = outputTo(io, flags.output);
+      state.exitCode = await runTranspile(file, flags, out.io);
+      await out.close();
     });
 };
 
