@@ -2,7 +2,7 @@ import { ChatfmtError } from '../errors.js';
 import { familyInfo, type FamilyId } from '../families/info.js';
 import { loadTemplate } from '../render/load.js';
 import { renderConversation } from '../render/render.js';
-import type { Message, Tool } from '../types.js';
+import type { Message, ParsedMessage, Tool } from '../types.js';
 
 export interface FormatOptions {
   family: string;
@@ -26,14 +26,16 @@ const PLACEHOLDER_USER: Message = { role: 'user', content: 'chatfmt' };
  * renders that turn: the rendered conversation minus the rendered generation prompt, cut at the
  * end of the turn's generation block. Defined through the template so the two cannot drift apart.
  */
-export function formatCompletion(message: Message, options: FormatOptions): string {
+export function formatCompletion(message: Message | ParsedMessage, options: FormatOptions): string {
   return formatTurn(message, options).completion;
 }
 
-export function formatTurn(message: Message, options: FormatOptions, history: Message[] = [PLACEHOLDER_USER]): FormattedTurn {
+/** Takes a message as users write it or as `parse` returns it, so `formatCompletion(parse(...))` just works. */
+export function formatTurn(message: Message | ParsedMessage, options: FormatOptions, history: Message[] = [PLACEHOLDER_USER]): FormattedTurn {
   const template = loadTemplate({ family: options.family });
   const tools = options.tools ?? null;
-  const assistant = withReasoningAliases({ ...message, role: 'assistant' });
+  const { diagnostics: _diagnostics, ...fields } = message as Message & { diagnostics?: unknown };
+  const assistant = withReasoningAliases({ ...fields, role: 'assistant' });
   const renderOptions = { now: FORMAT_NOW, variables: options.variables };
   const prompt = renderConversation(template, { messages: history, tools }, { ...renderOptions, addGenerationPrompt: true }).text;
   const full = renderConversation(template, { messages: [...history, assistant], tools }, { ...renderOptions, addGenerationPrompt: false });

@@ -1,0 +1,58 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+// Issue 10 item 14: the README's `formatCompletion(parse(...))` did not type-check under --strict. Every ```ts block of
+// the README is compiled here, against the sources, with the free names its prose assumes declared.
+const root = join(import.meta.dirname, '..', '..');
+const readme = readFileSync(join(root, 'README.md'), 'utf8');
+const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!);
+
+function snippetModule(): string {
+  const imports = new Set<string>();
+  const bodies = blocks.map((block, i) => {
+    const lines = block.split('\n');
+    for (const line of lines) {
+      const names = /^import \{([^}]*)\} from 'chatfmt';$/.exec(line.trim());
+      if (names) for (const name of names[1]!.split(',')) imports.add(name.trim());
+    }
+    const body = lines.filter((line) => !line.trim().startsWith('import ')).join('\n');
+    return `async function snippet${i}(): Promise<void> {\n${body}\n}\nvoid snippet${i};`;
+  });
+  return [
+    `import { ${[...imports, 'type Message', 'type Tool'].join(', ')} } from 'chatfmt';`,
+    'declare const messages: Message[];',
+    'declare const tools: Tool[];',
+    'declare const text: string;',
+    'declare const tokens: AsyncIterable<string>;',
+    'declare function send(delta: unknown): void;',
+    ...bodies,
+  ].join('\n');
+}
+
+describe('README TypeScript snippets', () => {
+  it('has snippets to check', () => {
+    expect(blocks.length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('type-check under strict against the sources', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chatfmt-readme-'));
+    const file = join(dir, 'snippets.ts');
+    writeFileSync(file, snippetModule());
+    const program = ts.createProgram([file], {
+      strict: true,
+      noEmit: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.ESNext,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+      types: ['node'],
+      typeRoots: [join(root, 'node_modules', '@types')],
+      skipLibCheck: true,
+      paths: { chatfmt: [join(root, 'src', 'index.ts')] },
+    });
+    const problems = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    expect(problems).toEqual([]);
+  }, 60_000);
+});
