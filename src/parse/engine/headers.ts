@@ -10,9 +10,9 @@ export type ReadResult =
   | { status: 'error'; at: number }
   | { status: 'found'; text: string; at: number; marker: string };
 
-/** Reads up to the first delimiter, within MAX_HEADER characters. */
+/** Reads up to the first delimiter, within MAX_HEADER characters; never looks further than that. */
 export function readUntil(buf: string, pos: number, delimiters: MarkerSet): ReadResult {
-  const hit = delimiters.find(buf, pos);
+  const hit = delimiters.findWithin(buf, pos, pos + MAX_HEADER + delimiters.longest);
   if (hit && hit.at - pos <= MAX_HEADER) return { status: 'found', text: buf.slice(pos, hit.at), at: hit.at, marker: hit.marker };
   if (buf.length - pos > MAX_HEADER + delimiters.longest) return { status: 'error', at: pos };
   return { status: 'more' };

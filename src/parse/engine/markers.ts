@@ -1,6 +1,12 @@
 /** Below this many characters to search, indexOf per lead beats a regex call. */
 const SHORT_SEARCH = 64;
 
+/**
+ * Characters the marker search has examined since the process started: an operation count for tests that check
+ * parsing stays linear (test/parse/linear.test.ts), where timings would be noise. Internal; not exported publicly.
+ */
+export const markerScanWork = { chars: 0 };
+
 /** A marker found in a buffer. */
 export interface MarkerHit {
   at: number;
@@ -64,10 +70,23 @@ export class MarkerSet {
     if (buf.length - from < SHORT_SEARCH) return this.findNear(buf, from);
     this.pattern.lastIndex = from;
     const match = this.pattern.exec(buf);
+    markerScanWork.chars += (match === null ? buf.length : match.index + match[0].length) - from;
     return match === null ? undefined : { at: match.index, marker: match[0] };
   }
 
+  /**
+   * The earliest marker that starts at or after `from` and ends by `end`. Searches only that window, so a reader
+   * that looks for a short header's delimiter never scans the rest of a long buffer (that made repeated call openers
+   * quadratic).
+   */
+  findWithin(buf: string, from: number, end: number): MarkerHit | undefined {
+    if (end >= buf.length) return this.find(buf, from);
+    const hit = this.find(buf.slice(from, end), 0);
+    return hit && { at: hit.at + from, marker: hit.marker };
+  }
+
   private findNear(buf: string, from: number): MarkerHit | undefined {
+    markerScanWork.chars += buf.length - from;
     let best: MarkerHit | undefined;
     for (const lead of this.leads) {
       let i = buf.indexOf(lead, from);

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { createStreamParser, familyIds, parse, parserFamilies } from '../../src/index.js';
+import { markerScanWork } from '../../src/parse/engine/markers.js';
+
+// Issue 10 item 1: a model stuck in a loop repeats a marker thousands of times; glm-4.5 took 3.1 s on 320 KB of
+// `<tool_call>`. Growth is checked by counting the characters the marker search examines (deterministic), on
+// patterns built from each registered family's own markers, so families added later are covered too.
+const SMALL = 8 * 1024;
+
+function patternsOf(family: (typeof familyIds)[number]): string[] {
+  const m = parserFamilies[family].markers;
+  const opens = [...m.callOpen, ...(m.sectionOpen ?? [])];
+  const patterns = new Set<string>();
+  for (const open of opens) {
+    patterns.add(open);
+    patterns.add(`${open}f`);
+    patterns.add(`${open}{"`);
+    patterns.add(open.slice(0, Math.max(1, open.length - 1)));
+  }
+  if (m.sectionOpen?.[0] && m.callOpen[0]) patterns.add(m.sectionOpen[0] + m.callOpen[0]);
+  for (const marker of [...(m.reasoningOpen ?? []), ...(m.reasoningClose ?? []), ...m.callClose]) patterns.add(marker);
+  patterns.add('{"a": "');
+  patterns.add('<');
+  return [...patterns].filter((p) => p.length > 0);
+}
+
+function work(text: string, family: string, chunked: boolean): number {
+  const before = markerScanWork.chars;
+  if (chunked) {
+    const stream = createStreamParser({ family });
+    for (let i = 0; i < text.length; i += 256) stream.push(text.slice(i, i + 256));
+    stream.finish();
+  } else parse(text, { family });
+  return markerScanWork.chars - before;
+}
+
+describe('parse work grows linearly on adversarial input', () => {
+  for (const family of familyIds) {
+    it(family, () => {
+      const offenders: string[] = [];
+      for (const pattern of patternsOf(family)) {
+        const small = pattern.repeat(Math.ceil(SMALL / pattern.length));
+        const large = small.repeat(10);
+        for (const chunked of [false, true]) {
+          const a = Math.max(1, work(small, family, chunked));
+          const b = work(large, family, chunked);
+          const how = chunked ? 'streamed' : 'batch';
+          if (b / a > 12) offenders.push(`${JSON.stringify(pattern)} ${how}: ${a} → ${b} chars examined (${(b / a).toFixed(1)}× for 10× input)`);
+        }
+      }
+      expect(offenders).toEqual([]);
+    });
+  }
+});
