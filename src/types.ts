@@ -104,7 +104,9 @@ export type ParseCode =
   | 'PARSE_ARG_TYPE'
   | 'PARSE_DUPLICATE_ARG'
   /** The template's family was unknown: calls were read with a grammar derived from probe renders. */
-  | 'PARSE_GRAMMAR_DERIVED';
+  | 'PARSE_GRAMMAR_DERIVED'
+  /** More diagnostics than MAX_DIAGNOSTICS (a model looping on a broken marker): the rest are counted, not listed. */
+  | 'PARSE_TOO_MANY_DIAGNOSTICS';
 
 export interface Diagnostic {
   code: ParseCode;

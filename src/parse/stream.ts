@@ -7,6 +7,12 @@ import { parserFamily, type ParserFamily } from './registry.js';
 /** Completions longer than this are refused (INPUT_TOO_LARGE). */
 export const MAX_INPUT_CHARS = 64 * 1024 * 1024;
 
+/**
+ * Diagnostics listed per completion. A model stuck in a loop can break a call thousands of times; past this many the
+ * text still comes through as content, and one PARSE_TOO_MANY_DIAGNOSTICS at the end counts the ones not listed.
+ */
+export const MAX_DIAGNOSTICS = 1000;
+
 export interface ParseOptions {
   /** Family id or alias (`chatfmt families`), or a parser built for a template (`deriveParser`). */
   family: string | ParserFamily;
@@ -67,7 +73,25 @@ class Driver implements StreamParser {
   finish(): Delta[] {
     if (this.finished) return [];
     this.finished = true;
-    return this.toDeltas(this.core.finish());
+    const deltas = this.toDeltas(this.core.finish());
+    if (this.unlisted > 0) {
+      const message = `${this.unlisted} more diagnostics are not listed (the first ${MAX_DIAGNOSTICS} are)`;
+      deltas.push({ diagnostics: [{ code: 'PARSE_TOO_MANY_DIAGNOSTICS', severity: 'warning', message, family: this.family }] });
+    }
+    return deltas;
+  }
+
+  private listed = 0;
+  private unlisted = 0;
+
+  /** The diagnostic to list, or undefined once MAX_DIAGNOSTICS are listed (then it is only counted). */
+  private listable(diagnostic: Diagnostic): Diagnostic | undefined {
+    if (this.listed >= MAX_DIAGNOSTICS) {
+      this.unlisted++;
+      return undefined;
+    }
+    this.listed++;
+    return this.tag(diagnostic);
   }
 
   /** Events → OpenAI deltas; consecutive text of one kind, or fragments of one call, merge into one delta. */
@@ -111,17 +135,23 @@ class Driver implements StreamParser {
         case 'call-end':
           lastKind = 'other';
           break;
-        case 'call-withdraw':
-          deltas.push((last = { withdrawn_tool_calls: [this.current], diagnostics: [this.tag(event.diagnostic)] }));
+        case 'call-withdraw': {
+          const diagnostic = this.listable(event.diagnostic);
+          deltas.push((last = { withdrawn_tool_calls: [this.current], ...(diagnostic ? { diagnostics: [diagnostic] } : {}) }));
           if (event.raw) {
             deltas.push((last = { content: event.raw }));
             lastKind = 'content';
           } else lastKind = 'other';
           break;
-        case 'diagnostic':
-          deltas.push((last = { diagnostics: [this.tag(event.diagnostic)] }));
-          lastKind = 'other';
+        }
+        case 'diagnostic': {
+          const diagnostic = this.listable(event.diagnostic);
+          if (diagnostic) {
+            deltas.push((last = { diagnostics: [diagnostic] }));
+            lastKind = 'other';
+          }
           break;
+        }
       }
     }
     return deltas;

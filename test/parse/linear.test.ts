@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createStreamParser, familyIds, parse, parserFamilies } from '../../src/index.js';
 import { markerScanWork } from '../../src/parse/engine/markers.js';
+import { MAX_DIAGNOSTICS } from '../../src/parse/stream.js';
 
 // Issue 10 item 1: a model stuck in a loop repeats a marker thousands of times; glm-4.5 took 3.1 s on 320 KB of
 // `<tool_call>`. Growth is checked by counting the characters the marker search examines (deterministic), on
@@ -51,4 +52,15 @@ describe('parse work grows linearly on adversarial input', () => {
       expect(offenders).toEqual([]);
     });
   }
+});
+
+describe('a looping model does not flood the result', () => {
+  it('lists the first MAX_DIAGNOSTICS diagnostics, counts the rest, and loses no text', () => {
+    const text = '<tool_call>oops</tool_call>'.repeat(3000);
+    const message = parse(text, { family: 'qwen3' });
+    expect(message.tool_calls).toEqual([]);
+    expect(message.content).toBe(text);
+    expect(message.diagnostics).toHaveLength(MAX_DIAGNOSTICS + 1);
+    expect(message.diagnostics.at(-1)).toMatchObject({ code: 'PARSE_TOO_MANY_DIAGNOSTICS', severity: 'warning', message: `${3000 - MAX_DIAGNOSTICS} more diagnostics are not listed (the first ${MAX_DIAGNOSTICS} are)` });
+  });
 });
