@@ -23,7 +23,7 @@ describe('valueKind', () => {
     ['description only', { description: 'x' }, 'unknown'],
     ['string', str, 'string'],
     ['integer', int, 'typed'],
-    ['type array with string', { type: ['string', 'null'] }, 'string'],
+    ['type array with string', { type: ['string', 'null'] }, 'nullable-string'],
     ['type array without string', { type: ['integer', 'null'] }, 'typed'],
     ['anyOf object or null', { anyOf: [{ type: 'object' }, { type: 'null' }] }, 'typed'],
     ['anyOf with a string branch', { anyOf: [{ type: 'integer' }, { type: 'string' }] }, 'string'],

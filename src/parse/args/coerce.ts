@@ -7,7 +7,7 @@ import { admittedTypes, type AdmittedTypes, type TypedKind } from './schema.js';
 // carries no types: the declared schema is the only source (FORMATS §0.5). One routine serves the
 // streaming and the batch path, so they cannot disagree (lesson vllm PR#23324).
 
-export type ValueKind = 'string' | 'typed' | 'unknown';
+export type ValueKind = 'string' | 'nullable-string' | 'typed' | 'unknown';
 
 export interface CoercedValue {
   /** The value as compact JSON text. */
@@ -17,15 +17,16 @@ export interface CoercedValue {
 
 /**
  * How a raw value for this parameter schema is read: `'string'` when any string is allowed (the raw
- * text is the value, so it can be streamed as it arrives), `'typed'` when only other types are,
- * `'unknown'` when the schema says nothing about types (or is missing).
+ * text is the value, so it can be streamed as it arrives), `'nullable-string'` when null is allowed too
+ * (the literal `null`/`None` is JSON null, so the value is decided at its end), `'typed'` when only other
+ * types are, `'unknown'` when the schema says nothing about types (or is missing).
  */
 export function valueKind(schema: JsonSchema | undefined): ValueKind {
   return kindOf(admittedTypes(schema));
 }
 
 function kindOf(admitted: AdmittedTypes): ValueKind {
-  if (admitted.anyString) return 'string';
+  if (admitted.anyString) return admitted.typed.has('null') ? 'nullable-string' : 'string';
   if (admitted.typed.size > 0) return 'typed';
   return admitted.stringValues.size > 0 ? 'string' : 'unknown';
 }
@@ -36,6 +37,10 @@ export function coerceValue(raw: string, schema: JsonSchema | undefined): Coerce
   switch (kindOf(admitted)) {
     case 'string':
       return { json: JSON.stringify(raw) };
+    case 'nullable-string': {
+      const text = raw.trim();
+      return { json: text === 'null' || text === 'None' ? 'null' : JSON.stringify(raw) };
+    }
     case 'unknown':
       return { json: guessJsonLiteral(raw) ?? JSON.stringify(raw) };
     case 'typed':

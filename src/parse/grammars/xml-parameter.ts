@@ -17,5 +17,6 @@ export function xmlParameterArgs(callClose: string): Grammar['args'] {
       { marker: callClose, consume: false },
     ],
     stripOneNewline: true,
+    blockOpen: '<function=',
   });
 }

@@ -20,6 +20,8 @@ export interface TaggedArgsSyntax {
   argsEnd: readonly { marker: string; consume: boolean }[];
   /** Strip exactly one leading and one trailing newline of each raw value (the template's wrapping). */
   stripOneNewline: boolean;
+  /** What opens the block the arguments sit in (`<function=`): inside a string value it nests with its close. */
+  blockOpen?: string;
 }
 
 type State = 'between' | 'key' | 'value-open' | 'value';
@@ -31,9 +33,12 @@ type State = 'between' | 'key' | 'value-open' | 'value';
  */
 export function taggedArgs(syntax: TaggedArgsSyntax): CodecFactory {
   const valueEnds = new MarkerSet([syntax.valueClose, ...syntax.valueImplicitEnds]);
+  // What a declared string value may nest: levels opened by the value (or key) opener and the block opener, and
+  // the implicit ends it must weigh (see readDeclaredString).
+  const nesting = new MarkerSet([syntax.valueOpen ?? syntax.keyOpen, syntax.valueClose, ...(syntax.blockOpen ? [syntax.blockOpen] : []), ...syntax.valueImplicitEnds]);
   const keyClose = new MarkerSet([syntax.keyClose]);
   const betweenMarkers = [syntax.keyOpen, ...syntax.argsEnd.map((e) => e.marker)];
-  return (context: CodecContext) => new TaggedArgsCodec(syntax, context, valueEnds, keyClose, betweenMarkers);
+  return (context: CodecContext) => new TaggedArgsCodec(syntax, context, valueEnds, nesting, keyClose, betweenMarkers);
 }
 
 class TaggedArgsCodec implements ArgsCodec {
@@ -47,12 +52,16 @@ class TaggedArgsCodec implements ArgsCodec {
   private skipValue = false;
   private valueFresh = true;
   private heldTail = '';
+  /** Nested levels open inside a declared string value: parameters (or values), and blocks (`<function=`). */
+  private depth = 0;
+  private blockDepth = 0;
   private rawParts: string[] = [];
 
   constructor(
     private readonly syntax: TaggedArgsSyntax,
     private readonly context: CodecContext,
     private readonly valueEnds: MarkerSet,
+    private readonly nesting: MarkerSet,
     private readonly keyClose: MarkerSet,
     private readonly betweenMarkers: readonly string[],
   ) {}
@@ -107,6 +116,15 @@ class TaggedArgsCodec implements ArgsCodec {
           return { status: 'error', pos, code: 'PARSE_BAD_CALL_SYNTAX', message: `expected ${open}` };
         }
         case 'value': {
+          if (this.streamString) {
+            // A declared string runs to its own close structure, so code that writes this very syntax survives.
+            const read = this.readDeclaredString(buf, pos, final, sink);
+            pos = read.pos;
+            if (!read.closed) return { status: 'more', pos };
+            this.endValue(sink, pos);
+            this.state = 'between';
+            break;
+          }
           const hit = this.valueEnds.find(buf, pos);
           const limit = hit ? hit.at : final ? buf.length : this.valueEnds.partialStart(buf, pos);
           if (limit > pos) this.addValueText(buf.slice(pos, limit), sink);
@@ -121,8 +139,88 @@ class TaggedArgsCodec implements ArgsCodec {
     }
   }
 
+  /**
+   * The value of a parameter the schema declares as a string ends only at its own close structure, so code that
+   * writes this very syntax (a parser fixture, a template) survives: levels the value opens itself (`<parameter=`,
+   * `<function=`) close inside it, and its close tag counts only when followed, after white space, by the next key,
+   * the end of the arguments or the end of output. A missing close tag is still recovered (vLLM, SGLang): the value
+   * also ends, at its own level, before the key of another declared parameter or before the end of the block.
+   */
+  private readDeclaredString(buf: string, pos: number, final: boolean, sink: CallSink): { pos: number; closed: boolean } {
+    const { valueClose, keyOpen, blockOpen } = this.syntax;
+    for (;;) {
+      const hit = this.nesting.find(buf, pos);
+      if (!hit) {
+        const limit = final ? buf.length : this.nesting.partialStart(buf, pos);
+        if (limit > pos) this.addValueText(buf.slice(pos, limit), sink);
+        return { pos: limit, closed: final };
+      }
+      if (hit.at > pos) this.addValueText(buf.slice(pos, hit.at), sink);
+      pos = hit.at + hit.marker.length;
+      const level = this.depth + this.blockDepth;
+      if (hit.marker === valueClose) {
+        const next = skipWhitespace(buf, pos);
+        if (this.depth > 0) {
+          // A close tag right before another declared parameter's key is this value's own, whatever it nested.
+          const key = this.keyAt(buf, next, final);
+          if (key === 'more') return { pos: hit.at, closed: false };
+          if (key !== undefined && this.isOtherParameter(key)) return { pos, closed: true };
+          this.depth--;
+        } else {
+          const follows = this.followerAt(buf, next, final);
+          if (follows === undefined) return { pos: hit.at, closed: false };
+          if (follows) return { pos, closed: true };
+        }
+      } else if (hit.marker === blockOpen) {
+        this.blockDepth++;
+      } else if (hit.marker === keyOpen && this.syntax.valueImplicitEnds.includes(keyOpen)) {
+        const key = this.keyAt(buf, hit.at, final);
+        if (key === 'more') return { pos: hit.at, closed: false };
+        if (level === 0 && key !== undefined && this.isOtherParameter(key)) return { pos: hit.at, closed: true };
+        this.depth++;
+      } else if (this.syntax.valueImplicitEnds.includes(hit.marker)) {
+        // The end of the block (`</function>`): its own level's, or the end of a value that lost its close tag.
+        if (this.blockDepth > 0) this.blockDepth--;
+        else if (this.depth === 0) return { pos: hit.at, closed: true };
+      } else {
+        this.depth++;
+      }
+      this.addValueText(hit.marker, sink);
+    }
+  }
+
+  /** The key named by a key opener at `at`; 'more' when the text ends before it is known. */
+  private keyAt(buf: string, at: number, final: boolean): string | 'more' | undefined {
+    const { keyOpen, keyClose } = this.syntax;
+    if (!buf.startsWith(keyOpen, at)) {
+      return !final && buf.length - at < keyOpen.length && keyOpen.startsWith(buf.slice(at)) ? 'more' : undefined;
+    }
+    const from = at + keyOpen.length;
+    const end = buf.indexOf(keyClose, from);
+    if (end < 0 || end - from > MAX_HEADER) return !final && buf.length - from <= MAX_HEADER ? 'more' : undefined;
+    return buf.slice(from, end).trim();
+  }
+
+  /** A declared parameter of this tool other than the one being read, not given yet: its key ends the value. */
+  private isOtherParameter(key: string): boolean {
+    const name = this.context.name;
+    return name !== undefined && key !== this.key && !this.seen.has(key) && this.context.tools.parameterSchema(name, key) !== undefined;
+  }
+
+  /** Whether a value may end before `at`: true, false, or undefined when more text must come to tell. */
+  private followerAt(buf: string, at: number, final: boolean): boolean | undefined {
+    if (at >= buf.length) return final ? true : undefined;
+    for (const marker of this.betweenMarkers) {
+      if (buf.startsWith(marker, at)) return true;
+      if (!final && buf.length - at < marker.length && marker.startsWith(buf.slice(at))) return undefined;
+    }
+    return false;
+  }
+
   private beginValue(key: string, at: number, sink: CallSink): void {
     this.key = key;
+    this.depth = 0;
+    this.blockDepth = 0;
     this.valueFresh = true;
     this.heldTail = '';
     this.rawParts = [];
