@@ -31,6 +31,8 @@ export interface CompiledGrammar {
   /** After a call that opened inside reasoning: decides whether it was real or a draft. */
   after: MarkerSet;
   followers: MarkerSet;
+  /** Call openers that belong to the header (Grammar.bareOpen). */
+  bare: ReadonlySet<string>;
 }
 
 export function compileGrammar(grammar: Grammar): CompiledGrammar {
@@ -41,6 +43,7 @@ export function compileGrammar(grammar: Grammar): CompiledGrammar {
   // Structure first: a stop string that equals a structural marker keeps its structural role.
   add(grammar.call.open, 'call-open');
   add(grammar.call.close, 'call-close');
+  add(grammar.bareOpen, 'call-open');
   add(grammar.section?.open, 'section-open');
   add(grammar.section?.close, 'section-close');
   add(grammar.reasoning?.open, 'reasoning-open');
@@ -64,6 +67,7 @@ export function compileGrammar(grammar: Grammar): CompiledGrammar {
     skip: of('call-close', 'call-open', 'section-close', 'stop'),
     after: of('call-open', 'section-open', 'section-close', 'stop', 'reasoning-close'),
     followers: of('call-close', 'tail', 'section-close'),
+    bare: new Set(grammar.bareOpen ?? []),
   };
 }
 

@@ -58,6 +58,11 @@ export interface Grammar {
   call: MarkerPair;
   header: HeaderReader;
   args: CodecFactory;
+  /**
+   * Markers that open a call without its opener (Qwen3-Coder models drop `<tool_call>` and write `<function=…>`): the
+   * marker is left for the header to read, and the call ends with its arguments, no close needed.
+   */
+  bareOpen?: readonly string[];
   /** Blocks that belong to reasoning even when written in content (Seed-OSS budget reflections). */
   aside?: MarkerPair;
   /** Tokens that may sit between the arguments and the call close (DeepSeek-R1's closing fence). */

@@ -70,6 +70,8 @@ class GrammarMachine implements ParserCore, CallSink {
   private justClosedCall = false;
   private callStart = 0;
   private callStarted = false;
+  /** The open call began at its header (Grammar.bareOpen): its close is optional. */
+  private bareCall = false;
   private codec: ArgsCodec | undefined;
   private readonly grammar: Grammar;
   private readonly tools: ToolIndex;
@@ -270,6 +272,8 @@ class GrammarMachine implements ParserCore, CallSink {
       case 'after':
         return this.draft(this.tentative!.raw.length);
       case 'tail':
+        // A bare call needs no close: what follows its arguments is text again.
+        if (this.bareCall) return this.endCall(false);
         return this.failCall('PARSE_BAD_CALL_SYNTAX', 'unexpected text between the arguments and the call close');
       case 'section':
         if (this.tentative) return this.draft(this.sectionProven ? this.tentative.raw.length : this.tentative.resume);
@@ -313,7 +317,8 @@ class GrammarMachine implements ParserCore, CallSink {
     if (!this.inSection) this.pendingWs = this.tentative ? '' : this.content.takeHeld();
     this.raw = new TextBuffer();
     this.callStart = this.base + this.pos;
-    this.consume(marker.length);
+    this.bareCall = this.m.bare.has(marker);
+    if (!this.bareCall) this.consume(marker.length);
     if (this.tentative) this.tentative.resume = this.tentative.raw.length;
     this.callStarted = false;
     this.codec = undefined;

@@ -12,6 +12,8 @@ export const qwen3CoderGrammar: Grammar = {
   reasoning: { open: ['<think>'], close: ['</think>'] },
   call: { open: ['<tool_call>'], close: ['</tool_call>'] },
   header: functionTag('<function=', '>'),
+  // Models also drop the wrapper and write <function=…>…</function> alone (issue 10).
+  bareOpen: ['<function='],
   args: xmlParameterArgs('</tool_call>'),
   stopStrings: familyInfo['qwen3-coder'].stopStrings,
   defaultPrefix: '',
