@@ -7,7 +7,14 @@ export type HeaderResult =
   | { status: 'more' }
   | { status: 'error'; at: number; message: string }
   /** `name` undefined: the argument codec names the call itself (Hermes JSON). */
-  | { status: 'ok'; end: number; name?: string; id?: string };
+  | {
+      status: 'ok';
+      end: number;
+      name?: string;
+      id?: string;
+      /** The header is a call slot that names no function (a Kimi bare counter id): the only declared tool, if one. */
+      anonymous?: boolean;
+    };
 
 /** Reads a call header from `buf[pos..]`; pure, re-run on the same start until it decides (headers are short). */
 export type HeaderReader = (buf: string, pos: number, final: boolean) => HeaderResult;

@@ -23,7 +23,7 @@ export interface NameUntilOptions {
   delimiters: readonly string[];
   keep?: readonly string[];
   /** Turns the raw header text into name (+ wire id). */
-  map?: (text: string) => { name: string; id?: string };
+  map?: (text: string) => { name: string; id?: string; anonymous?: boolean };
 }
 
 /** `NAME<delimiter>`: the whole header is a (trimmed) name or id. */
@@ -37,7 +37,7 @@ export function nameUntil(options: NameUntilOptions): HeaderReader {
       const text = read.text.trim();
       const end = keep.has(read.marker) ? read.at : read.at + read.marker.length;
       const named = options.map ? options.map(text) : { name: text };
-      return named.id === undefined ? { status: 'ok', end, name: named.name } : { status: 'ok', end, ...named };
+      return named.id === undefined && !named.anonymous ? { status: 'ok', end, name: named.name } : { status: 'ok', end, ...named };
     }
     return endOfHeader(read, 'call header without its delimiter');
   };

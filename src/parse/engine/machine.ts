@@ -334,6 +334,10 @@ class GrammarMachine implements ParserCore, CallSink {
       return true;
     }
     this.consume(result.end - this.pos);
+    if (result.anonymous && !result.name && this.tools.declared && this.tools.names.length === 1) {
+      // Unambiguous: the one declared tool is the only function the call can mean.
+      result.name = this.tools.names[0];
+    }
     if (result.name !== undefined) {
       const refused = this.start(result.name, result.id);
       if (refused) {

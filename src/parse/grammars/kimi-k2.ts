@@ -22,11 +22,13 @@ export const kimiK2Grammar: Grammar = {
 };
 
 /**
- * `functions.NAME:IDX` (or `NAME:IDX`) → name NAME, id verbatim. Names may hold `-` and `.`. An id
- * without `:IDX` or without a name (a bare counter) names no function: empty name, so not a call
- * (vLLM skips such calls; chatfmt never guesses a name).
+ * `functions.NAME:IDX` (or `NAME:IDX`) → name NAME, id verbatim. Names may hold `-` and `.`. A bare counter (`0`,
+ * `:0`, `functions.0`, `functions.:0`) names no function: with exactly one declared tool it is that tool (the engine
+ * decides, it knows the tools); otherwise not a call (vLLM skips such calls; chatfmt never guesses between tools).
  */
-function kimiId(text: string): { name: string; id?: string } {
+function kimiId(text: string): { name: string; id?: string; anonymous?: boolean } {
+  const counter = text.replace(/^functions\./, '').replace(/^:/, '');
+  if (counter.length > 0 && isDigits(counter, 0)) return { name: '', id: text, anonymous: true };
   const colon = text.lastIndexOf(':');
   if (colon < 0 || colon === text.length - 1 || !isDigits(text, colon + 1)) return { name: '' };
   const body = text.slice(0, colon);
