@@ -42,11 +42,7 @@ const FAMILIES = [
   ['gpt-oss', 'gpt-oss/openai-gpt-oss-20b.jinja', 'gpt-oss'],
   ['glm-4.5', 'glm/zai-org-GLM-4.6.jinja', 'glm'],
   ['seed-oss', 'seed-oss/ByteDance-Seed-Seed-OSS-36B-Instruct.jinja', 'seed-oss'],
-  ['gemma-4', 'gemma-4/google-gemma-4-31B-it.2026-07.ollama-fixture.jinja', 'gemma-4'],
-  ['deepseek-v3.2', 'deepseek-v3.2/DeepSeek-V3.2.llamacpp.jinja', 'deepseek-v3.2'],
   ['minimax-m2', 'minimax-m2/unsloth-MiniMax-M2.jinja', 'minimax-m2'],
-  ['mistral', 'mistral/mistralai-Mistral-Small-3.2-24B-Instruct-2506.jinja', 'mistral'],
-  ['llama-3', 'llama/meta-llama-Llama-3.3-70B-Instruct.jinja', 'llama'],
 ];
 
 // Delimiters of the deepseek-v3.1 tool prompt (FORMATS.md §2); see templates/deepseek-v3.1.jinja.

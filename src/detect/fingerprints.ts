@@ -16,11 +16,7 @@ export const fingerprints: Record<FamilyId, { all: string[]; none?: string[] }> 
   'gpt-oss': { all: ['<|channel|>', '<|start|>'] },
   'glm-4.5': { all: ['<arg_key>', '<arg_value>'] },
   'seed-oss': { all: ['<seed:'] },
-  'gemma-4': { all: ['<|tool_call>', '<|turn>'] },
-  'deepseek-v3.2': { all: ['DSML'] },
   'minimax-m2': { all: ['<minimax:tool_call>'] },
-  mistral: { all: ['[INST]', '[TOOL_CALLS]'] },
-  'llama-3': { all: ['<|start_header_id|>', '<|eot_id|>'], none: ['<|im_start|>'] },
 };
 
 export function matchFingerprints(source: string): FamilyId[] {

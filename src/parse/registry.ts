@@ -10,11 +10,7 @@ import { hermesGrammar, qwen25Grammar, qwen3Grammar } from './grammars/hermes-js
 import { kimiK2Grammar } from './grammars/kimi-k2.js';
 import { qwen3CoderGrammar } from './grammars/qwen3-coder.js';
 import { seedOssGrammar } from './grammars/seed-oss.js';
-import { gemma4Grammar } from './grammars/gemma-4.js';
-import { deepseekV32Grammar } from './grammars/deepseek-v3.2.js';
 import { minimaxM2Grammar } from './grammars/minimax-m2.js';
-import { mistralGrammar } from './grammars/mistral.js';
-import { llama3Grammar } from './grammars/llama-3.js';
 import { createHarmonyCore } from './harmony/index.js';
 
 /** Markers of a family's output, for detection and docs. */
@@ -45,7 +41,7 @@ export function grammarParser(id: string, grammar: Grammar): ParserFamily {
     id,
     createCore: createGrammarCore(grammar),
     markers: {
-      callOpen: grammar.call.open,
+      callOpen: [...grammar.call.open, ...(grammar.bareOpen ?? [])],
       callClose: grammar.call.close,
       ...(grammar.section ? { sectionOpen: grammar.section.open, sectionClose: grammar.section.close } : {}),
       ...(grammar.reasoning ? { reasoningOpen: grammar.reasoning.open, reasoningClose: grammar.reasoning.close } : {}),
@@ -74,11 +70,7 @@ export const parserFamilies: { readonly [Id in FamilyId]: ParserFamily } = {
   },
   'glm-4.5': grammarParser('glm-4.5', glm45Grammar),
   'seed-oss': grammarParser('seed-oss', seedOssGrammar),
-  'gemma-4': grammarParser('gemma-4', gemma4Grammar),
-  'deepseek-v3.2': grammarParser('deepseek-v3.2', deepseekV32Grammar),
   'minimax-m2': grammarParser('minimax-m2', minimaxM2Grammar),
-  mistral: grammarParser('mistral', mistralGrammar),
-  'llama-3': grammarParser('llama-3', llama3Grammar),
 };
 
 /** Resolves a family id or alias to its parser; unknown → ChatfmtError UNKNOWN_FAMILY. */

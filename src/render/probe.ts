@@ -20,7 +20,8 @@ const cache = new WeakMap<CompiledTemplate, TemplateNeeds>();
 
 /**
  * Finds what a template needs by rendering a tiny tool conversation in each form, the way a user
- * would find out by trial: which argument form renders without error and without double-encoding,
+ * would find out by trial: which argument form renders without error, without double-encoding and without losing
+ * the arguments,
  * and whether `content: null` crashes it or prints "None". Cached per compiled template.
  */
 export function inspectTemplate(template: CompiledTemplate): TemplateNeeds {
@@ -49,9 +50,11 @@ function probe(template: CompiledTemplate): TemplateNeeds {
 }
 
 function decideForm(asObject: string | undefined, asString: string | undefined): ArgumentsForm {
-  const objectOk = asObject !== undefined && !asObject.includes('[object ');
+  // A form works when the value reaches the text: some templates silently drop arguments of the other form
+  // (MiniMax-M2 renders no parameters for a JSON string).
+  const objectOk = asObject !== undefined && asObject.includes(PROBE_VALUE) && !asObject.includes('[object ');
   // A JSON string that the template re-serialises shows up with escaped quotes: double encoding.
-  const stringOk = asString !== undefined && !asString.includes(`\\"${PROBE_VALUE}\\"`);
+  const stringOk = asString !== undefined && asString.includes(PROBE_VALUE) && !asString.includes(`\\"${PROBE_VALUE}\\"`);
   if (objectOk && !stringOk) return 'object';
   if (stringOk && !objectOk) return 'string';
   return 'either';

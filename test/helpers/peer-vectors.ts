@@ -43,6 +43,8 @@ export type PeerDecision =
       whitespace_insensitive?: boolean;
       /** Parse without the vector's tools (their declaration is incidental to what the vector tests). */
       drop_tools?: boolean;
+      /** The prompt tail the peer's test assumes (a tool-parser test sees text after reasoning was taken out). */
+      prefix?: string;
     };
 
 /** ../shared relative to the repository root; absent outside the development workspace. */

@@ -81,6 +81,8 @@ interface FamilyWriter {
   text?: (text: string) => string;
   /** Values must survive the XML codecs: no close tags, no edge newlines where no padding exists. */
   xmlValues?: 'padded' | 'bare';
+  /** The prefix for a message without reasoning, where the family's default prefix opens reasoning. */
+  plainPrefix?: string;
   kimiIds?: boolean;
 }
 
@@ -108,6 +110,7 @@ export const wireFamilies: Record<string, FamilyWriter> = {
     calls: (calls) =>
       ds.SB + calls.map((call) => `${ds.CB}function${ds.SEP}${call.name}\n\`\`\`json\n${JSON.stringify(call.arguments)}\n\`\`\`${ds.CE}`).join('\n') + ds.SE,
     reasoning: (text) => ({ prefix: '<think>\n', text: `${text}\n</think>\n\n` }),
+    plainPrefix: '<think>\n\n</think>\n\n',
   },
   'kimi-k2': {
     kimiIds: true,
@@ -138,6 +141,17 @@ export const wireFamilies: Record<string, FamilyWriter> = {
         .join('\n'),
     reasoning: (text) => ({ text: `\n<think>${text}</think>\n` }),
   },
+  'minimax-m2': {
+    xmlValues: 'bare',
+    calls: (calls) =>
+      '<minimax:tool_call>\n' +
+      calls
+        .map((call) => `<invoke name="${call.name}">\n${Object.entries(call.arguments).map(([k, v]) => `<parameter name="${k}">${v as string}</parameter>\n`).join('')}</invoke>\n`)
+        .join('') +
+      '</minimax:tool_call>',
+    reasoning: (text) => ({ prefix: '<think>\n', text: `${text}\n</think>\n\n` }),
+    plainPrefix: '',
+  },
   'seed-oss': {
     xmlValues: 'bare',
     calls: (calls) => calls.map((call) => `<seed:tool_call>\n<function=${call.name}>\n${xmlParams(call, '')}</function>\n</seed:tool_call>`).join('\n'),
@@ -165,9 +179,9 @@ export function writeWire(family: string, message: WireMessage): WireCase {
     prefix = written.prefix;
     completion += written.text;
     reasoning = message.reasoning.trim() || null;
-  } else if (family === 'deepseek-r1') {
-    // The R1 template opens <think>; start in content explicitly.
-    prefix = '<think>\n\n</think>\n\n';
+  } else if (writer.plainPrefix !== undefined) {
+    // The template opens reasoning in the prompt; start in content explicitly.
+    prefix = writer.plainPrefix;
   }
   const pieces: string[] = [];
   const calls: WireCase['calls'] = [];

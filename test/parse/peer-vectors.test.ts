@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parse } from '../../src/index.js';
+import { parse, resolveFamilyId } from '../../src/index.js';
 import type { ParsedMessage } from '../../src/types.js';
 import {
   loadPeerDecisions,
@@ -85,12 +85,18 @@ describe.skipIf(!available)('peer vectors (../shared/peer-vectors/vectors.jsonl)
       expect(['skip', 'override']).toContain(decision.decision);
       expect(decision.reason.length, `reason for ${id}`).toBeGreaterThan(20);
       if (decision.decision === 'override') {
-        expect(decision.expected ?? decision.drop_tools, `override ${id} changes nothing`).toBeDefined();
+        expect(decision.expected ?? decision.drop_tools ?? decision.prefix, `override ${id} changes nothing`).toBeDefined();
       }
     }
   });
 
   for (const family of [...new Set(vectors.map((vector) => vector.family))]) {
+    // Vectors of families chatfmt does not speak yet (issue 9: gemma-4, deepseek-v3.2, mistral, llama-3) are listed
+    // as skipped, so the gap shows in every run.
+    if (resolveFamilyId(family) === undefined) {
+      it.skip(`${family}: ${vectors.filter((vector) => vector.family === family).length} vectors (family not supported yet)`, () => {});
+      continue;
+    }
     describe(family, () => {
       for (const vector of vectors.filter((candidate) => candidate.family === family)) {
         const decision = decisions[vector.id];
@@ -102,7 +108,7 @@ describe.skipIf(!available)('peer vectors (../shared/peer-vectors/vectors.jsonl)
           const override = decision?.decision === 'override' ? decision : undefined;
           const expected = override?.expected ?? vector.expected;
           const whitespaceInsensitive = (override?.whitespace_insensitive ?? vector.whitespace_insensitive) === true;
-          const parseOptions = options(vector, override?.drop_tools === true);
+          const parseOptions = { ...options(vector, override?.drop_tools === true), ...(override?.prefix !== undefined ? { prefix: override.prefix } : {}) };
           const result = parse(vector.completion, { ...parseOptions, idGenerator });
           const { actualView, expectedView } = asserted(result, vector, expected, whitespaceInsensitive);
           expect(actualView, decision?.reason ?? vector.note).toEqual(expectedView);

@@ -25,3 +25,12 @@ describe.skipIf(!hasShared)('detect', () => {
     expect(io.out()).toContain('no known family');
   });
 });
+
+describe.skipIf(!hasShared)('detect, the newer families', () => {
+  it('names both MiniMax-M2 templates (Unsloth and llama.cpp\'s) minimax-m2 by render-equivalence', () => {
+    for (const file of ['minimax-m2/unsloth-MiniMax-M2.jinja', 'minimax-m2/MiniMax-M2.pwilkin-llamacpp.jinja']) {
+      const [best] = detectFamily(loadTemplate({ template: official(file) }));
+      expect(best, file).toMatchObject({ family: 'minimax-m2', method: 'render-equivalence' });
+    }
+  });
+});

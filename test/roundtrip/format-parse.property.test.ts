@@ -27,12 +27,7 @@ const ownMarkers: Record<FamilyId, string[]> = {
   'gpt-oss': ['<|channel|>', '<|message|>', '<|call|>', '<|end|>'],
   'glm-4.5': ['<tool_call>', '</tool_call>', '<arg_key>', '</arg_value>', '<think>', '</think>'],
   'seed-oss': ['<seed:tool_call>', '<seed:eos>', '</parameter>', '<parameter=x>', '<function=f>'],
-  // SCAFFOLD: each family's owner lists its own markers.
-  'gemma-4': ['<|tool_call>', '<tool_call|>', '<|"|>', '<|channel>', '<channel|>', '<turn|>', '<|tool_response>'],
-  'deepseek-v3.2': ['<｜DSML｜function_calls>', '</｜DSML｜parameter>', '<｜end▁of▁sentence｜>', '</think>', '<think>'],
-  'minimax-m2': ['<minimax:tool_call>', '</parameter>', '</invoke>', '[e~[', '<think>', '</think>'],
-  mistral: ['[TOOL_CALLS]', '[ARGS]', '[CALL_ID]', '</s>', '[THINK]', '[/THINK]'],
-  'llama-3': ['<|python_tag|>', '<|eot_id|>', '<|eom_id|>'],
+  'minimax-m2': ['<minimax:tool_call>', '</minimax:tool_call>', '<invoke name="', '</parameter>', '</invoke>', '[e~[', '<think>', '</think>'],
 };
 
 const tools = [

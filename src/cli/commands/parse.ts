@@ -144,11 +144,7 @@ const ASSISTANT_HEADERS: Record<FamilyId, { header: string; keep?: boolean }> = 
   'gpt-oss': { header: '<|start|>assistant', keep: true },
   'glm-4.5': { header: '<|assistant|>' },
   'seed-oss': { header: '<seed:bos>assistant' },
-  'gemma-4': { header: '<|turn>model' },
-  'deepseek-v3.2': { header: '<｜Assistant｜>' },
   'minimax-m2': { header: ']~b]ai' },
-  mistral: { header: '[/INST]' },
-  'llama-3': { header: '<|start_header_id|>assistant<|end_header_id|>' },
 };
 
 export function promptTail(prompt: string, family: FamilyId): string {

@@ -72,6 +72,8 @@ class GrammarMachine implements ParserCore, CallSink {
   private callStarted = false;
   /** The open call began at its header (Grammar.bareOpen): its close is optional. */
   private bareCall = false;
+  /** Where that opener ends (absolute offset). */
+  private bareOpenEnd = 0;
   private codec: ArgsCodec | undefined;
   private readonly grammar: Grammar;
   private readonly tools: ToolIndex;
@@ -226,6 +228,11 @@ class GrammarMachine implements ParserCore, CallSink {
         return;
       case 'section-open':
       case 'call-open':
+        if (mode === 'reasoning' && this.m.bare.has(marker)) {
+          // A bare call in open reasoning is the model thinking aloud: only a real opener ends reasoning.
+          this.release(this.reasoning, this.consume(marker.length));
+          return;
+        }
         if (mode === 'tail') return this.endCall(false);
         if (mode === 'skip') {
           this.mode = this.inSection ? 'section' : 'content';
@@ -318,6 +325,7 @@ class GrammarMachine implements ParserCore, CallSink {
     this.raw = new TextBuffer();
     this.callStart = this.base + this.pos;
     this.bareCall = this.m.bare.has(marker);
+    this.bareOpenEnd = this.base + this.pos + marker.length;
     if (!this.bareCall) this.consume(marker.length);
     if (this.tentative) this.tentative.resume = this.tentative.raw.length;
     this.callStarted = false;
@@ -387,6 +395,8 @@ class GrammarMachine implements ParserCore, CallSink {
 
   /** The open call is not a call: withdraw it (if started) or restore its text; skip to its close. */
   private failCall(code: ParseCode, message: string): void {
+    // A bare opener is left for the header; a call that fails on it must still move past it (else it reopens).
+    if (this.bareCall && this.base + this.pos < this.bareOpenEnd) this.consume(this.bareOpenEnd - this.base - this.pos);
     if (this.tentative) return this.draft(this.tentative.resume);
     const diagnostic = this.diagnostic(code, message, this.callStart, 'error', this.base + this.pos);
     if (this.callStarted) {

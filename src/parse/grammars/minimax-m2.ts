@@ -1,6 +1,28 @@
 import { familyInfo } from '../../families/info.js';
-import { withTags, type Grammar } from '../engine/grammar.js';
-import { hermesGrammar } from './hermes-json.js';
+import { taggedArgs } from '../engine/codecs/tagged-args.js';
+import type { Grammar } from '../engine/grammar.js';
+import { nameUntil } from '../engine/headers.js';
 
-// SCAFFOLD: replaced by the family's real grammar.
-export const minimaxM2Grammar: Grammar = withTags(hermesGrammar, { id: 'minimax-m2', stopStrings: familyInfo['minimax-m2'].stopStrings, defaultPrefix: '' });
+/**
+ * `<minimax:tool_call>⏎<invoke name="N">⏎<parameter name="K">raw</parameter>⏎</invoke>⏎</minimax:tool_call>`
+ * (FORMATS-NEXT §3). Values are raw text typed by the schema, as for Qwen3-Coder; the template writes them without
+ * wrapping newlines, so none are stripped. The generation prompt opens `<think>⏎`, so the completion starts inside
+ * reasoning.
+ */
+export const minimaxM2Grammar: Grammar = {
+  id: 'minimax-m2',
+  reasoning: { open: ['<think>'], close: ['</think>'] },
+  section: { open: ['<minimax:tool_call>'], close: ['</minimax:tool_call>'] },
+  call: { open: ['<invoke name="'], close: ['</invoke>'] },
+  header: nameUntil({ delimiters: ['">'] }),
+  args: taggedArgs({
+    keyOpen: '<parameter name="',
+    keyClose: '">',
+    valueClose: '</parameter>',
+    valueImplicitEnds: ['<parameter name="', '</invoke>'],
+    argsEnd: [{ marker: '</invoke>', consume: false }],
+    stripOneNewline: false,
+  }),
+  stopStrings: familyInfo['minimax-m2'].stopStrings,
+  defaultPrefix: '<think>\n',
+};
