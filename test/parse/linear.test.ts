@@ -64,3 +64,18 @@ describe('a looping model does not flood the result', () => {
     expect(message.diagnostics.at(-1)).toMatchObject({ code: 'PARSE_TOO_MANY_DIAGNOSTICS', severity: 'warning', message: `${3000 - MAX_DIAGNOSTICS} more diagnostics are not listed (the first ${MAX_DIAGNOSTICS} are)` });
   });
 });
+
+describe('declared string values stay linear', () => {
+  // A string parameter runs to its own close structure, weighing every nested opener it meets (issue 10 item 2).
+  it('qwen3-coder: a value full of parameter openers', () => {
+    const tools = [{ type: 'function' as const, function: { name: 'write_file', parameters: { type: 'object', properties: { content: { type: 'string' } } } } }];
+    const head = '<tool_call>\n<function=write_file>\n<parameter=content>\n';
+    const cost = (n: number) => {
+      const before = markerScanWork.chars;
+      parse(head + '<parameter=x'.repeat(n), { family: 'qwen3-coder', tools });
+      return markerScanWork.chars - before;
+    };
+    const small = cost(2000);
+    expect(cost(20000) / small).toBeLessThanOrEqual(12);
+  });
+});

@@ -2,8 +2,9 @@
 const SHORT_SEARCH = 64;
 
 /**
- * Characters the marker search has examined since the process started: an operation count for tests that check
- * parsing stays linear (test/parse/linear.test.ts), where timings would be noise. Internal; not exported publicly.
+ * Characters the marker search (and the readers that look ahead for a delimiter) have examined since the process
+ * started: an operation count for tests that check parsing stays linear (test/parse/linear.test.ts), where timings
+ * would be noise. Internal; not exported publicly.
  */
 export const markerScanWork = { chars: 0 };
 

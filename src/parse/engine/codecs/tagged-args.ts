@@ -2,7 +2,7 @@ import { coerceValue, jsonStringFragment, valueKind } from '../../args/coerce.js
 import type { JsonSchema } from '../../../types.js';
 import type { ArgsCodec, CallSink, CodecContext, CodecFactory, CodecResult } from '../grammar.js';
 import { MAX_HEADER } from '../headers.js';
-import { MarkerSet } from '../markers.js';
+import { MarkerSet, markerScanWork } from '../markers.js';
 import { skipWhitespace } from '../trim.js';
 
 export interface TaggedArgsSyntax {
@@ -196,9 +196,12 @@ class TaggedArgsCodec implements ArgsCodec {
       return !final && buf.length - at < keyOpen.length && keyOpen.startsWith(buf.slice(at)) ? 'more' : undefined;
     }
     const from = at + keyOpen.length;
-    const end = buf.indexOf(keyClose, from);
-    if (end < 0 || end - from > MAX_HEADER) return !final && buf.length - from <= MAX_HEADER ? 'more' : undefined;
-    return buf.slice(from, end).trim();
+    // Only as far as a key can reach: a value full of openers must not be rescanned to its end for each one.
+    const window = buf.slice(from, from + MAX_HEADER + keyClose.length);
+    const end = window.indexOf(keyClose);
+    markerScanWork.chars += end < 0 ? window.length : end;
+    if (end < 0) return !final && buf.length - from <= MAX_HEADER ? 'more' : undefined;
+    return window.slice(0, end).trim();
   }
 
   /** A declared parameter of this tool other than the one being read, not given yet: its key ends the value. */
