@@ -17,21 +17,29 @@ export interface TemplateParser {
   diagnostic?: Diagnostic;
 }
 
+/** A family whose template renders like this one on this share of the probes is taken even unverified. */
+const FAMILY_SCORE = 0.75;
+
 /**
  * The parser for a template of unknown family: the first family `detect` finds by render-equivalence whose parser
- * reads the template's probe renders back, else a grammar derived from those renders. Throws TEMPLATE_NO_PARSER
- * naming everything that was tried.
+ * reads the template's probe renders back, or one it renders like on most probes, else a grammar derived from those
+ * renders. Throws TEMPLATE_NO_PARSER naming everything that was tried.
  */
 export function parserForTemplate(template: LoadedTemplate): TemplateParser {
   const matches = detectFamily(template);
   const probed = probeTemplate(template);
   const best = matches[0];
-  for (const match of matches) {
+  const rendered = matches.filter((match) => match.method === 'render-equivalence');
+  for (const match of rendered) {
     const name = match.variant ?? match.family;
-    if (match.method === 'render-equivalence' && 'probes' in probed && parsesProbes(name, probed)) {
+    if ('probes' in probed && parsesProbes(name, probed)) {
       return { family: name, method: 'render-equivalence', evidence: [...match.evidence, `the ${name} parser reads the probe renders back`] };
     }
   }
+  // Rendering like a family on most probes is evidence enough when its parser cannot read the generic probes back
+  // (Kimi writes the probe's `call_…` ids into its own syntax; harmony splits a turn into messages).
+  const likely = rendered.find((match) => match.score >= FAMILY_SCORE);
+  if (likely) return { family: likely.variant ?? likely.family, method: 'render-equivalence', evidence: likely.evidence };
   const derived = deriveParser(template, probed);
   if ('parser' in derived) {
     const summary = derived.evidence.join('; ');

@@ -69,3 +69,13 @@ describe.skipIf(!hasShared)('deriveParser on official templates', () => {
     });
   }
 });
+
+describe.skipIf(!hasShared)('parserForTemplate on every family\'s official template', () => {
+  it('gives the family, so `parse --template` needs no --family', async () => {
+    const { familyIds, familyInfo } = await import('../../src/index.js');
+    for (const id of familyIds) {
+      const found = parserForTemplate(loadTemplate({ template: join(sharedDir, 'templates', 'official', familyInfo[id].officialTemplate) }));
+      expect(found, id).toMatchObject({ family: id, method: 'render-equivalence' });
+    }
+  });
+});
