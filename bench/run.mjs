@@ -28,6 +28,7 @@ if (hasShared) await section('render', async () => (await import('./render.mjs')
 else sections.push('## Render\n\nskipped: ../shared (official templates, render_ref.py) not found');
 await section('parse', async () => (await import('./parse.mjs')).parseSection({ quick }));
 await section('adversarial', async () => (await import('./adversarial.mjs')).adversarialSection({ quick }));
+await section('render memory', async () => (await import('./render-memory.mjs')).renderMemorySection({ quick }));
 await section('validate', async () => {
   const result = spawnSync(process.execPath, [join(root, 'bench', 'validate.mjs'), ...(quick ? ['--quick'] : [])], { encoding: 'utf8', maxBuffer: 1 << 26 });
   if (result.status !== 0) throw new Error(result.stderr.trim().split('\n').pop() ?? 'failed');
