@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { familyIds, familyInfo, resolveFamilyId, type FamilyId } from '../../families/info.js';
 import type { ParseOptions } from '../../parse/index.js';
 import type { Delta, Diagnostic } from '../../types.js';
@@ -5,7 +6,6 @@ import { EXIT, UserError, type IO } from '../io.js';
 import { readToolsFile } from '../options.js';
 import { outputTo } from '../output.js';
 import { readInputText } from '../read-input.js';
-import { resolve } from 'node:path';
 import type { CommandRegistrar } from './index.js';
 
 interface ParseFlags {

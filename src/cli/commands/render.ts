@@ -1,4 +1,7 @@
+import { resolve } from 'node:path';
 import { Option } from 'commander';
+import { convertSpans, offsetUnits, type OffsetUnit } from '../../convert/text-offsets.js';
+import { readDatasetRecords, type DatasetRecord } from '../../dataset/jsonl.js';
 import { ChatfmtError, inContext } from '../../errors.js';
 import { familyIds } from '../../families/info.js';
 import { parsePythonJson } from '../../jinja/index.js';
@@ -6,9 +9,6 @@ import { loadTemplate, renderConversation, type ArgsMode, type RenderOptions } f
 import type { Conversation } from '../../types.js';
 import { EXIT, UserError, type IO } from '../io.js';
 import { outputTo, writeOut } from '../output.js';
-import { resolve } from 'node:path';
-import { readDatasetRecords, type DatasetRecord } from '../../dataset/jsonl.js';
-import { convertSpans, offsetUnits, type OffsetUnit } from '../../convert/text-offsets.js';
 import { collect, parseVariables } from '../options.js';
 import { parseNow } from '../read-input.js';
 import type { CommandRegistrar } from './index.js';

@@ -3,16 +3,16 @@ import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { Option } from 'commander';
-import { familyIds } from '../../families/info.js';
+import { importShapes, type ImportShape } from '../../convert/importers/types.js';
 import type { DatasetIssue, ValidateOptions, ValidationSummary } from '../../dataset/index.js';
 import { formatIssue } from '../../dataset/issues.js';
 import { mergeSummaries } from '../../dataset/summary.js';
+import { familyIds } from '../../families/info.js';
 import { EXIT, UserError, type IO } from '../io.js';
 import { collect, parseVariables, positiveInt } from '../options.js';
 import { ProgressBar } from '../progress.js';
 import { outputTo } from '../output.js';
 import { parseNow } from '../read-input.js';
-import { importShapes, type ImportShape } from '../../convert/importers/types.js';
 import type { CommandRegistrar } from './index.js';
 
 interface ValidateFlags {
