@@ -16,6 +16,7 @@ export const fingerprints: Record<FamilyId, { all: string[]; none?: string[] }> 
   'gpt-oss': { all: ['<|channel|>', '<|start|>'] },
   'glm-4.5': { all: ['<arg_key>', '<arg_value>'] },
   'seed-oss': { all: ['<seed:'] },
+  'deepseek-v3.2': { all: ['DSML'] },
   'minimax-m2': { all: ['<minimax:tool_call>'] },
 };
 

@@ -12,6 +12,7 @@ export const familyIds = [
   'gpt-oss',
   'glm-4.5',
   'seed-oss',
+  'deepseek-v3.2',
   'minimax-m2',
 ] as const;
 export type FamilyId = (typeof familyIds)[number];
@@ -140,6 +141,19 @@ export const familyInfo = {
     stopStrings: ['<seed:eos>'],
     argumentsForm: 'object',
     example: '<seed:tool_call>\n<function=get_weather>\n<parameter=city>Paris</parameter>\n</function>\n</seed:tool_call>',
+  },
+  'deepseek-v3.2': {
+    id: 'deepseek-v3.2',
+    // V4 renames only the block wrapper (<｜DSML｜tool_calls>); the grammar reads both, so V4 is a name of this family.
+    aliases: ['deepseek-v32', 'dsml', 'deepseek-v4', 'deepseek-v3.2-speciale'],
+    format: '<｜DSML｜function_calls><｜DSML｜invoke name="N"><｜DSML｜parameter name="K" string="true|false">V</｜DSML｜parameter>… (V4: <｜DSML｜tool_calls>), reasoning ends at </think>',
+    models: ['deepseek-ai/DeepSeek-V3.2', 'deepseek-ai/DeepSeek-V3.2-Speciale', 'deepseek-ai/DeepSeek-V4'],
+    templateFile: 'deepseek-v3.2.jinja',
+    officialTemplate: 'deepseek-v3.2/DeepSeek-V3.2.llamacpp.jinja',
+    specialTokens: deepseekTokens,
+    stopStrings: ['<｜end▁of▁sentence｜>'],
+    argumentsForm: 'object',
+    example: '<｜DSML｜function_calls>\n<｜DSML｜invoke name="get_weather">\n<｜DSML｜parameter name="city" string="true">Paris</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜function_calls>',
   },
   'minimax-m2': {
     id: 'minimax-m2',

@@ -10,6 +10,7 @@ import { hermesGrammar, qwen25Grammar, qwen3Grammar } from './grammars/hermes-js
 import { kimiK2Grammar } from './grammars/kimi-k2.js';
 import { qwen3CoderGrammar } from './grammars/qwen3-coder.js';
 import { seedOssGrammar } from './grammars/seed-oss.js';
+import { deepseekV32Grammar } from './grammars/deepseek-v3.2.js';
 import { minimaxM2Grammar } from './grammars/minimax-m2.js';
 import { createHarmonyCore } from './harmony/index.js';
 
@@ -70,6 +71,7 @@ export const parserFamilies: { readonly [Id in FamilyId]: ParserFamily } = {
   },
   'glm-4.5': grammarParser('glm-4.5', glm45Grammar),
   'seed-oss': grammarParser('seed-oss', seedOssGrammar),
+  'deepseek-v3.2': grammarParser('deepseek-v3.2', deepseekV32Grammar),
   'minimax-m2': grammarParser('minimax-m2', minimaxM2Grammar),
 };
 

@@ -17,5 +17,6 @@ export const keepsWithCalls: Record<FamilyId, { reasoning: boolean; content: boo
   'gpt-oss': { reasoning: true, content: false, calls: 1 },
   'glm-4.5': { reasoning: true, content: true, calls: 2 },
   'seed-oss': { reasoning: true, content: true, calls: 2 },
+  'deepseek-v3.2': { reasoning: true, content: true, calls: 2 },
   'minimax-m2': { reasoning: true, content: true, calls: 2 },
 };

@@ -144,6 +144,7 @@ const ASSISTANT_HEADERS: Record<FamilyId, { header: string; keep?: boolean }> = 
   'gpt-oss': { header: '<|start|>assistant', keep: true },
   'glm-4.5': { header: '<|assistant|>' },
   'seed-oss': { header: '<seed:bos>assistant' },
+  'deepseek-v3.2': { header: '<｜Assistant｜>' },
   'minimax-m2': { header: ']~b]ai' },
 };
 

@@ -31,10 +31,36 @@ function kindOf(admitted: AdmittedTypes): ValueKind {
   return admitted.stringValues.size > 0 ? 'string' : 'unknown';
 }
 
-/** Turns the raw text of one argument value into JSON text, following the schema. Never throws. */
-export function coerceValue(raw: string, schema: JsonSchema | undefined): CoercedValue {
+/**
+ * What the wire says about a value's type, where it says anything (DSML's `string="true|false"`): `'string'` = the
+ * raw text is the value, `'json'` = the text is JSON.
+ */
+export type DeclaredType = 'string' | 'json';
+
+/**
+ * How a value is read when the wire declares its type (FORMATS-NEXT §2): a declared string is the raw text unless
+ * the schema excludes strings; declared JSON without a schema is JSON when it parses. Everywhere else the schema
+ * decides, as for undeclared values (vLLM: the schema wins where model and schema disagree).
+ */
+export function declaredKind(schema: JsonSchema | undefined, declared: DeclaredType | undefined): ValueKind {
+  const kind = valueKind(schema);
+  return declaredString(kind, declared) ? 'string' : kind;
+}
+
+function declaredString(kind: ValueKind, declared: DeclaredType | undefined): boolean {
+  return declared === 'string' && (kind === 'nullable-string' || kind === 'unknown');
+}
+
+/**
+ * Turns the raw text of one argument value into JSON text, following the schema and what the wire declares
+ * (see declaredKind). Never throws.
+ */
+export function coerceValue(raw: string, schema: JsonSchema | undefined, declared?: DeclaredType): CoercedValue {
   const admitted = admittedTypes(schema);
-  switch (kindOf(admitted)) {
+  const kind = kindOf(admitted);
+  if (declaredString(kind, declared)) return { json: JSON.stringify(raw) };
+  if (declared === 'json' && kind === 'unknown') return { json: jsonText(raw) ?? JSON.stringify(raw) };
+  switch (kind) {
     case 'string':
       return { json: JSON.stringify(raw) };
     case 'nullable-string': {
@@ -65,6 +91,17 @@ function guessJsonLiteral(raw: string): string | undefined {
   const first = text.charCodeAt(0);
   if (first === 123 /* { */ || first === 91 /* [ */) return jsonContainer(text, first === 123 ? 'object' : 'array');
   return undefined;
+}
+
+/** The text as compact JSON when it is one JSON value, else undefined. */
+function jsonText(raw: string): string | undefined {
+  const text = raw.trim();
+  try {
+    JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  return minifyJson(text);
 }
 
 function coerceTyped(raw: string, admitted: AdmittedTypes): CoercedValue {

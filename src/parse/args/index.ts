@@ -1,2 +1,2 @@
-export { coerceValue, jsonStringFragment, valueKind, type CoercedValue, type ValueKind } from './coerce.js';
+export { coerceValue, declaredKind, jsonStringFragment, valueKind, type CoercedValue, type DeclaredType, type ValueKind } from './coerce.js';
 export { parsePythonLiteral, pythonLiteralToJson, type PythonLiteralResult } from './python-literal.js';

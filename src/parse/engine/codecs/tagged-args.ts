@@ -1,4 +1,4 @@
-import { coerceValue, jsonStringFragment, valueKind } from '../../args/coerce.js';
+import { coerceValue, declaredKind, jsonStringFragment, type DeclaredType } from '../../args/coerce.js';
 import type { JsonSchema } from '../../../types.js';
 import type { ArgsCodec, CallSink, CodecContext, CodecFactory, CodecResult } from '../grammar.js';
 import { MAX_HEADER } from '../headers.js';
@@ -22,6 +22,16 @@ export interface TaggedArgsSyntax {
   stripOneNewline: boolean;
   /** What opens the block the arguments sit in (`<function=`): inside a string value it nests with its close. */
   blockOpen?: string;
+  /**
+   * The key tag holds attributes (DSML `<｜DSML｜parameter name="K" string="true">`): `name` is the one that holds
+   * the key; `typing`, if given, the one that declares the value a raw string or JSON text (see declaredKind).
+   */
+  keyAttributes?: { name: string; typing?: { attribute: string; string: string; json: string } };
+}
+
+interface KeyTag {
+  key: string;
+  declared?: DeclaredType;
 }
 
 type State = 'between' | 'key' | 'value-open' | 'value';
@@ -47,6 +57,7 @@ class TaggedArgsCodec implements ArgsCodec {
   private count = 0;
   private readonly seen = new Set<string>();
   private key = '';
+  private declared: DeclaredType | undefined;
   private schema: JsonSchema | undefined;
   private streamString = false;
   private skipValue = false;
@@ -97,9 +108,9 @@ class TaggedArgsCodec implements ArgsCodec {
             if (buf.length - pos > MAX_HEADER) return { status: 'error', pos, code: 'PARSE_BAD_CALL_SYNTAX', message: 'unterminated argument key' };
             return { status: 'more', pos };
           }
-          const key = buf.slice(pos, hit.at).trim();
-          if (key.length === 0) return { status: 'error', pos, code: 'PARSE_BAD_CALL_SYNTAX', message: 'empty argument key' };
-          this.beginValue(key, pos, sink);
+          const tag = readKeyTag(buf.slice(pos, hit.at), this.syntax);
+          if (tag.key.length === 0) return { status: 'error', pos, code: 'PARSE_BAD_CALL_SYNTAX', message: 'empty argument key' };
+          this.beginValue(tag, pos, sink);
           pos = hit.at + hit.marker.length;
           this.state = this.syntax.valueOpen ? 'value-open' : 'value';
           break;
@@ -201,7 +212,7 @@ class TaggedArgsCodec implements ArgsCodec {
     const end = window.indexOf(keyClose);
     markerScanWork.chars += end < 0 ? window.length : end;
     if (end < 0) return !final && buf.length - from <= MAX_HEADER ? 'more' : undefined;
-    return window.slice(0, end).trim();
+    return readKeyTag(window.slice(0, end), this.syntax).key;
   }
 
   /** A declared parameter of this tool other than the one being read, not given yet: its key ends the value. */
@@ -220,8 +231,9 @@ class TaggedArgsCodec implements ArgsCodec {
     return false;
   }
 
-  private beginValue(key: string, at: number, sink: CallSink): void {
+  private beginValue({ key, declared }: KeyTag, at: number, sink: CallSink): void {
     this.key = key;
+    this.declared = declared;
     this.depth = 0;
     this.blockDepth = 0;
     this.valueFresh = true;
@@ -234,7 +246,7 @@ class TaggedArgsCodec implements ArgsCodec {
     }
     this.seen.add(key);
     this.schema = this.context.name === undefined ? undefined : this.context.tools.parameterSchema(this.context.name, key);
-    this.streamString = valueKind(this.schema) === 'string';
+    this.streamString = declaredKind(this.schema, declared) === 'string';
     if (this.streamString) sink.args(`${this.count++ > 0 ? ',' : ''}${JSON.stringify(key)}:"`);
   }
 
@@ -265,9 +277,39 @@ class TaggedArgsCodec implements ArgsCodec {
     }
     let raw = this.rawParts.join('');
     if (this.syntax.stripOneNewline && raw.charCodeAt(raw.length - 1) === 10) raw = raw.slice(0, -1);
-    const coerced = coerceValue(raw, this.schema);
+    const coerced = coerceValue(raw, this.schema, this.declared);
     sink.args(`${this.count++ > 0 ? ',' : ''}${JSON.stringify(this.key)}:${coerced.json}`);
     if (coerced.diagnostic) sink.warn(coerced.diagnostic.code, `${this.key}: ${coerced.diagnostic.message}`, at);
+  }
+}
+
+/** The key (and declared type) a key tag's text names; an empty key when it names none. */
+function readKeyTag(text: string, syntax: TaggedArgsSyntax): KeyTag {
+  const spec = syntax.keyAttributes;
+  if (!spec) return { key: text.trim() };
+  const attributes = readAttributes(text);
+  const key = attributes.get(spec.name)?.trim() ?? '';
+  const typing = spec.typing && attributes.get(spec.typing.attribute)?.trim();
+  if (typing === undefined) return { key };
+  if (typing === spec.typing!.string) return { key, declared: 'string' };
+  return typing === spec.typing!.json ? { key, declared: 'json' } : { key };
+}
+
+/** `a="x" b="y"` (a key tag is at most MAX_HEADER long); reading stops at the first thing that is not an attribute. */
+function readAttributes(text: string): Map<string, string> {
+  const attributes = new Map<string, string>();
+  let i = 0;
+  for (;;) {
+    i = skipWhitespace(text, i);
+    const eq = text.indexOf('=', i);
+    if (eq < 0) return attributes;
+    const name = text.slice(i, eq).trim();
+    const open = skipWhitespace(text, eq + 1);
+    if (text.charCodeAt(open) !== 34 /* " */) return attributes;
+    const close = text.indexOf('"', open + 1);
+    if (close < 0 || name.length === 0) return attributes;
+    if (!attributes.has(name)) attributes.set(name, text.slice(open + 1, close));
+    i = close + 1;
   }
 }
 
