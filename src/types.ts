@@ -103,6 +103,8 @@ export type ParseCode =
   | 'PARSE_UNCLOSED_REASONING'
   | 'PARSE_ARG_TYPE'
   | 'PARSE_DUPLICATE_ARG'
+  /** Every argument sat in one undeclared wrapper parameter (`arguments`, `input`): its object was used instead. */
+  | 'PARSE_ARGS_UNWRAPPED'
   /** The template's family was unknown: calls were read with a grammar derived from probe renders. */
   | 'PARSE_GRAMMAR_DERIVED'
   /** More diagnostics than MAX_DIAGNOSTICS (a model looping on a broken marker): the rest are counted, not listed. */

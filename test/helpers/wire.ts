@@ -141,6 +141,18 @@ export const wireFamilies: Record<string, FamilyWriter> = {
         .join('\n'),
     reasoning: (text) => ({ text: `\n<think>${text}</think>\n` }),
   },
+  'deepseek-v3.2': {
+    // Values are verbatim (nothing strips an edge newline), so they fit like padded ones.
+    xmlValues: 'padded',
+    calls: (calls) =>
+      '<｜DSML｜function_calls>\n' +
+      calls
+        .map((call) => `<｜DSML｜invoke name="${call.name}">\n${Object.entries(call.arguments).map(([k, v]) => `<｜DSML｜parameter name="${k}" string="true">${v as string}</｜DSML｜parameter>\n`).join('')}</｜DSML｜invoke>\n`)
+        .join('') +
+      '</｜DSML｜function_calls>',
+    reasoning: (text) => ({ prefix: '<think>', text: `${text}</think>` }),
+    plainPrefix: '</think>',
+  },
   'minimax-m2': {
     xmlValues: 'bare',
     calls: (calls) =>

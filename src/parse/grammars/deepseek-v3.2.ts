@@ -31,6 +31,8 @@ export const deepseekV32Grammar: Grammar = {
     argsEnd: [{ marker: `</${DSML}invoke>`, consume: false }],
     stripOneNewline: false,
     keyAttributes: { name: 'name', typing: { attribute: 'string', string: 'true', json: 'false' } },
+    // The model sometimes nests every argument in one of these (FORMATS-NEXT §2 edge case 4).
+    wrapperKeys: ['arguments', 'input'],
   }),
   stopStrings: familyInfo['deepseek-v3.2'].stopStrings,
   defaultPrefix: '<think>',

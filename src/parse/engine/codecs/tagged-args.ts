@@ -1,4 +1,5 @@
 import { coerceValue, declaredKind, jsonStringFragment, type DeclaredType } from '../../args/coerce.js';
+import { minifyJson } from '../../args/json-text.js';
 import type { JsonSchema } from '../../../types.js';
 import type { ArgsCodec, CallSink, CodecContext, CodecFactory, CodecResult } from '../grammar.js';
 import { MAX_HEADER } from '../headers.js';
@@ -27,6 +28,12 @@ export interface TaggedArgsSyntax {
    * the key; `typing`, if given, the one that declares the value a raw string or JSON text (see declaredKind).
    */
   keyAttributes?: { name: string; typing?: { attribute: string; string: string; json: string } };
+  /**
+   * Names a model wraps all arguments in (DeepSeek-V3.2: `arguments`, `input`). As the first parameter, undeclared
+   * by a declared tool, and holding a JSON object of that tool's declared parameters, it stands for them (vLLM
+   * repairs it the same way); otherwise it is an ordinary parameter.
+   */
+  wrapperKeys?: readonly string[];
 }
 
 interface KeyTag {
@@ -58,6 +65,8 @@ class TaggedArgsCodec implements ArgsCodec {
   private readonly seen = new Set<string>();
   private key = '';
   private declared: DeclaredType | undefined;
+  /** The value may be a wrapper of all arguments (TaggedArgsSyntax.wrapperKeys): read whole, decided at its end. */
+  private wrapper = false;
   private schema: JsonSchema | undefined;
   private streamString = false;
   private skipValue = false;
@@ -246,8 +255,35 @@ class TaggedArgsCodec implements ArgsCodec {
     }
     this.seen.add(key);
     this.schema = this.context.name === undefined ? undefined : this.context.tools.parameterSchema(this.context.name, key);
-    this.streamString = declaredKind(this.schema, declared) === 'string';
+    this.wrapper = this.mayWrap(key);
+    this.streamString = !this.wrapper && declaredKind(this.schema, declared) === 'string';
     if (this.streamString) sink.args(`${this.count++ > 0 ? ',' : ''}${JSON.stringify(key)}:"`);
+  }
+
+  private mayWrap(key: string): boolean {
+    const name = this.context.name;
+    if (name === undefined || this.count > 0 || !this.syntax.wrapperKeys?.includes(key)) return false;
+    return this.context.tools.parameters(name) !== undefined && this.context.tools.parameterSchema(name, key) === undefined;
+  }
+
+  /** Writes a wrapper's object as the arguments themselves, when it holds only declared parameters. */
+  private unwrap(raw: string, sink: CallSink, at: number): boolean {
+    const text = raw.trim();
+    if (text.charCodeAt(0) !== 123 /* { */) return false;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return false;
+    }
+    const keys = Object.keys(value as object);
+    const name = this.context.name!;
+    if (keys.length === 0 || !keys.every((key) => this.context.tools.parameterSchema(name, key) !== undefined)) return false;
+    sink.args(minifyJson(text).slice(1, -1));
+    this.count++;
+    for (const key of keys) this.seen.add(key);
+    sink.warn('PARSE_ARGS_UNWRAPPED', `every argument was given inside "${this.key}"; its object is used as the arguments`, at);
+    return true;
   }
 
   private addValueText(text: string, sink: CallSink): void {
@@ -277,6 +313,7 @@ class TaggedArgsCodec implements ArgsCodec {
     }
     let raw = this.rawParts.join('');
     if (this.syntax.stripOneNewline && raw.charCodeAt(raw.length - 1) === 10) raw = raw.slice(0, -1);
+    if (this.wrapper && this.unwrap(raw, sink, at)) return;
     const coerced = coerceValue(raw, this.schema, this.declared);
     sink.args(`${this.count++ > 0 ? ',' : ''}${JSON.stringify(this.key)}:${coerced.json}`);
     if (coerced.diagnostic) sink.warn(coerced.diagnostic.code, `${this.key}: ${coerced.diagnostic.message}`, at);
