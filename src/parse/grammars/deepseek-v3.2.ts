@@ -30,6 +30,7 @@ export const deepseekV32Grammar: Grammar = {
     valueImplicitEnds: [`<${DSML}parameter `, `</${DSML}invoke>`],
     argsEnd: [{ marker: `</${DSML}invoke>`, consume: false }],
     stripOneNewline: false,
+    blockOpen: `<${DSML}invoke name="`,
     keyAttributes: { name: 'name', typing: { attribute: 'string', string: 'true', json: 'false' } },
     // The model sometimes nests every argument in one of these (FORMATS-NEXT §2 edge case 4).
     wrapperKeys: ['arguments', 'input'],
