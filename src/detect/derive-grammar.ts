@@ -82,7 +82,9 @@ export function probeTemplate(template: LoadedTemplate): ProbeSet | { tried: str
   const reasoning = reasoningMarkers(template, renderOf, prompt, prefix);
   // History drops the reasoning a pre-filled `<think>` opened; the model's own completion closes it first.
   const opened = reasoning.markers && prefix.includes(reasoning.markers.open[0]!) && !prefix.includes(reasoning.markers.close[0]!);
-  const lead = opened ? `${THOUGHT}${reasoning.markers!.close[0]}\n\n` : '';
+  // A template that writes the close before every answer (DeepSeek-V3.2's `</think>`) already has it in the turn.
+  const closed = opened && textTurn.startsWith(reasoning.markers!.close[0]!);
+  const lead = opened ? (closed ? THOUGHT : `${THOUGHT}${reasoning.markers!.close[0]}\n\n`) : '';
   const thought = opened ? THOUGHT : null;
   const probes: Probe[] = [
     { completion: lead + textTurn, expected: { content: ANSWER, reasoning: thought, calls: [] } },

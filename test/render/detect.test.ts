@@ -11,8 +11,10 @@ describe.skipIf(!hasShared)('detect', () => {
   it('recognises every official counterpart by render-equivalence on all probes', () => {
     for (const id of familyIds) {
       const [best] = detectFamily(loadTemplate({ template: official(familyInfo[id].officialTemplate) }));
-      // Our deepseek-v3.1 template adds the model card's tool prompt, which the official one ignores.
-      const score = id === 'deepseek-v3.1' ? 3 / 4 : 1;
+      // Our deepseek-v3.1 template adds the model card's tool prompt, which the official one ignores. The deepseek-v3.2
+      // reference repeats the assistant prefix after a user turn (FORMATS-NEXT §2 edge case 7), which ours does not:
+      // only the probe without a generation prompt renders alike.
+      const score = id === 'deepseek-v3.1' ? 3 / 4 : id === 'deepseek-v3.2' ? 1 / 4 : 1;
       expect(best, id).toMatchObject({ family: id, score, method: 'render-equivalence' });
     }
   });
