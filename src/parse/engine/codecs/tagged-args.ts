@@ -45,8 +45,9 @@ type State = 'between' | 'key' | 'value-open' | 'value';
 
 /**
  * Raw key/value arguments (Qwen3-Coder and Seed-OSS `<parameter=K>v</parameter>`, GLM
- * `<arg_key>K</arg_key><arg_value>V</arg_value>`) turned into JSON text as they arrive: string-typed values
- * stream as JSON-escaped fragments, typed values are coerced by schema at their end tag.
+ * `<arg_key>K</arg_key><arg_value>V</arg_value>`, MiniMax-M2 `<parameter name="K">`, DSML
+ * `<｜DSML｜parameter name="K" string="true">`) turned into JSON text as they arrive: string values stream as
+ * JSON-escaped fragments, others are coerced by schema (and the type the key tag declares) at their end tag.
  */
 export function taggedArgs(syntax: TaggedArgsSyntax): CodecFactory {
   const valueEnds = new MarkerSet([syntax.valueClose, ...syntax.valueImplicitEnds]);
