@@ -180,6 +180,30 @@ describe('coerceValue without a schema (peer disagreement #13)', () => {
   });
 });
 
+describe('coerceValue with a type the wire declares (DSML string="true|false", FORMATS-NEXT §2)', () => {
+  const nullableStr: JsonSchema = { type: ['string', 'null'] };
+  it.each<[string, JsonSchema | undefined, 'string' | 'json', unknown]>([
+    // string="true": the raw text, unless the schema excludes strings.
+    ['42', undefined, 'string', '42'],
+    [' null\n', nullableStr, 'string', ' null\n'],
+    ['42', int, 'string', 42],
+    ['{"a": 1}', obj, 'string', { a: 1 }],
+    // string="false": JSON, checked against the schema; the schema wins where they disagree.
+    ['[1, "two"]', undefined, 'json', [1, 'two']],
+    ['"quoted"', undefined, 'json', 'quoted'],
+    ['hello', undefined, 'json', 'hello'],
+    ['null', str, 'json', 'null'],
+    ['null', nullableStr, 'json', null],
+    ['7', int, 'json', 7],
+  ])('%j for %j declared %s → %j', (raw, schema, declared, value) => {
+    expect(JSON.parse(coerceValue(raw, schema, declared).json)).toEqual(value);
+  });
+
+  it('a declared JSON value that is not what the schema wants is kept as text, with a warning', () => {
+    expect(coerceValue('abc', int, 'json')).toMatchObject({ json: '"abc"', diagnostic: { code: 'PARSE_ARG_TYPE' } });
+  });
+});
+
 /** Any UTF-16 string, lone surrogates and control characters included (cheaper than unit: 'binary'). */
 const anyUtf16 = fc
   .array(fc.oneof(fc.integer({ min: 0, max: 0x7f }), fc.integer({ min: 0xd7f0, max: 0xe010 }), fc.integer({ min: 0, max: 0xffff })), {
