@@ -327,10 +327,12 @@ function readKeyTag(text: string, syntax: TaggedArgsSyntax): KeyTag {
   if (!spec) return { key: text.trim() };
   const attributes = readAttributes(text);
   const key = attributes.get(spec.name)?.trim() ?? '';
-  const typing = spec.typing && attributes.get(spec.typing.attribute)?.trim();
-  if (typing === undefined) return { key };
-  if (typing === spec.typing!.string) return { key, declared: 'string' };
-  return typing === spec.typing!.json ? { key, declared: 'json' } : { key };
+  const { typing } = spec;
+  const value = typing ? attributes.get(typing.attribute)?.trim() : undefined;
+  // Any other value (or none) declares nothing: the schema alone decides.
+  if (value === undefined) return { key };
+  if (value === typing!.string) return { key, declared: 'string' };
+  return value === typing!.json ? { key, declared: 'json' } : { key };
 }
 
 /** `a="x" b="y"` (a key tag is at most MAX_HEADER long); reading stops at the first thing that is not an attribute. */
