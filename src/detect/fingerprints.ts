@@ -17,6 +17,7 @@ export const fingerprints: Record<FamilyId, { all: string[]; none?: string[] }> 
   'glm-4.5': { all: ['<arg_key>', '<arg_value>'] },
   'seed-oss': { all: ['<seed:'] },
   'minimax-m2': { all: ['<minimax:tool_call>'] },
+  'llama-3': { all: ['<|start_header_id|>', '<|eot_id|>'], none: ['<|im_start|>'] },
 };
 
 export function matchFingerprints(source: string): FamilyId[] {

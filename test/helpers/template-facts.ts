@@ -18,4 +18,6 @@ export const keepsWithCalls: Record<FamilyId, { reasoning: boolean; content: boo
   'glm-4.5': { reasoning: true, content: true, calls: 2 },
   'seed-oss': { reasoning: true, content: true, calls: 2 },
   'minimax-m2': { reasoning: true, content: true, calls: 2 },
+  // Meta's template writes one call per message and drops the content next to it.
+  'llama-3': { reasoning: false, content: false, calls: 1 },
 };

@@ -145,6 +145,7 @@ const ASSISTANT_HEADERS: Record<FamilyId, { header: string; keep?: boolean }> = 
   'glm-4.5': { header: '<|assistant|>' },
   'seed-oss': { header: '<seed:bos>assistant' },
   'minimax-m2': { header: ']~b]ai' },
+  'llama-3': { header: '<|start_header_id|>assistant<|end_header_id|>' },
 };
 
 export function promptTail(prompt: string, family: FamilyId): string {
