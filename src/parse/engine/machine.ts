@@ -462,7 +462,8 @@ class GrammarMachine implements ParserCore, CallSink {
   }
 
   private decideFailure(final: boolean): boolean {
-    if (!final && this.m.skip.couldStartAt(this.buf, this.pos)) return false;
+    // Whether a stop string starts here is unknown until text arrives here (else a split changes the verdict).
+    if (!final && (this.pos >= this.buf.length || this.m.skip.couldStartAt(this.buf, this.pos))) return false;
     let { code, message } = this.failure!;
     const marker = this.m.skip.at(this.buf, this.pos);
     if (marker !== undefined && this.m.role.get(marker) === 'stop') {

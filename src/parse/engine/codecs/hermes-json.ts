@@ -187,8 +187,9 @@ export function hermesJson(_context: CodecContext, options: JsonCallOptions = {}
   }
 
   function finish(pos: number, sink: CallSink): CodecResult {
-    if (pendingName !== undefined) return fail(pos, 'the call object has no "parameters" or "arguments"');
-    if (!started) return fail(pos, 'the call object has no "name"');
+    // A complete object that is no call is reported at its `}`: a stop string after it is no truncation.
+    if (pendingName !== undefined) return fail(pos - 1, 'the call object has no "parameters" or "arguments"');
+    if (!started) return fail(pos - 1, 'the call object has no "name"');
     if (!argsSeen) sink.args('{}');
     return { status: 'done', pos };
   }

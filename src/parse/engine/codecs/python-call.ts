@@ -64,7 +64,8 @@ export function pythonCall(options: PythonCallOptions): (context: CodecContext) 
         if (end === 'bad') return { status: 'error', pos: scan.at, code: 'PARSE_BAD_CALL_SYNTAX', message: 'unexpected character in a Python argument list' };
         if (end === undefined) return { status: 'more', pos: buf.length };
         const json = keywordsToJson(scan.arguments);
-        if (typeof json !== 'string') return { status: 'error', pos: end, code: 'PARSE_BAD_ARGS_JSON', message: json.message };
+        // Reported at the closing parenthesis: the list was complete, so a stop string after it is no truncation.
+        if (typeof json !== 'string') return { status: 'error', pos: end - 1, code: 'PARSE_BAD_ARGS_JSON', message: json.message };
         sink.args(json);
         return { status: 'done', pos: end };
       },
