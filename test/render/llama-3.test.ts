@@ -14,6 +14,8 @@ const head: Message[] = [
   { role: 'system', content: '  Be brief.  ' },
   { role: 'user', content: ' Weather? ' },
 ];
+/** A tool result of any JSON shape: the template decides how each one is written. */
+const result = (content: unknown): Message => ({ role: 'tool', content: content as Message['content'] });
 const called = (name: string, args: Record<string, unknown>): Message => ({ role: 'assistant', content: 'dropped', tool_calls: [{ type: 'function', function: { name, arguments: args } }] });
 
 const conversations: Record<string, Conversation> = {
@@ -23,10 +25,10 @@ const conversations: Record<string, Conversation> = {
     builtin_tools: ['brave_search', 'code_interpreter'],
     add_generation_prompt: true,
   },
-  codeInterpreter: { messages: [...head, called('code_interpreter', { code: "print('hey')" }), { role: 'tool', content: { out: 'hey' } }], builtin_tools: ['code_interpreter'] },
-  customCallInIpythonMode: { messages: [...head, called('get_weather', { city: 'Paris' }), { role: 'tool', content: ['a', 1] }], tools: [weather], builtin_tools: ['brave_search'] },
+  codeInterpreter: { messages: [...head, called('code_interpreter', { code: "print('hey')" }), result({ out: 'hey' })], builtin_tools: ['code_interpreter'] },
+  customCallInIpythonMode: { messages: [...head, called('get_weather', { city: 'Paris' }), result(['a', 1])], tools: [weather], builtin_tools: ['brave_search'] },
   toolsInSystem: {
-    messages: [...head, called('get_weather', { city: 'Paris' }), { role: 'tool', content: null }, { role: 'tool', content: 42 as unknown as string }],
+    messages: [...head, called('get_weather', { city: 'Paris' }), result(null), result(42)],
     tools: [weather],
     tools_in_user_message: false,
     date_string: '01 Jan 2025',

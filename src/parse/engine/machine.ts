@@ -254,7 +254,8 @@ class GrammarMachine implements ParserCore, CallSink {
         this.content.boundary();
         return;
       case 'separator':
-        // Only searched for after a call's arguments.
+        // Only searched for after a call's arguments. Calls in a section or in open reasoning have their own rules.
+        if (this.inSection || this.tentative) return this.onJunk();
         this.endCall(false);
         this.separator = this.consume(marker.length);
         this.mode = 'separated';
