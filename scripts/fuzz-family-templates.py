@@ -31,6 +31,7 @@ FAMILIES = {
     "gpt-oss": ("gpt-oss/openai-gpt-oss-20b.jinja", "gpt-oss"),
     "glm-4.5": ("glm/zai-org-GLM-4.6.jinja", "glm"),
     "seed-oss": ("seed-oss/ByteDance-Seed-Seed-OSS-36B-Instruct.jinja", "seed-oss"),
+    "llama-3": ("llama/meta-llama-Llama-3.3-70B-Instruct.jinja", "llama"),
 }
 DEEPSEEK_BOS = "<｜begin▁of▁sentence｜>"
 TOOL_PROMPT_START = "## Tools\nYou have access to the following tools:\n"
@@ -53,7 +54,8 @@ TOOLS = [
 ]
 VARIABLES = [("enable_thinking", [True, False, None]), ("thinking", [True, False]), ("reasoning_effort", ["low", "high"]),
              ("thinking_budget", [-1, 0, 100, 5000]), ("use_json_tooldef", [True, False]),
-             ("builtin_tools", [["browser"], ["python", "x"], []]), ("model_identity", ["Me."])]
+             ("builtin_tools", [["browser"], ["python", "x"], [], ["get_weather", "code_interpreter"]]), ("model_identity", ["Me."]),
+             ("date_string", ["01 Jan 2025"]), ("tools_in_user_message", [True, False]), ("custom_tools", [[], None])]
 
 
 class Generator:

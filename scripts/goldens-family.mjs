@@ -44,6 +44,7 @@ const FAMILIES = [
   ['seed-oss', 'seed-oss/ByteDance-Seed-Seed-OSS-36B-Instruct.jinja', 'seed-oss'],
   ['deepseek-v3.2', 'deepseek-v3.2/DeepSeek-V3.2.llamacpp.jinja', 'deepseek-v3.2'],
   ['minimax-m2', 'minimax-m2/unsloth-MiniMax-M2.jinja', 'minimax-m2'],
+  ['llama-3', 'llama/meta-llama-Llama-3.3-70B-Instruct.jinja', 'llama'],
 ];
 
 // deepseek-v3.2 departs from its reference (llama.cpp's DSML template) in two places, stated in

@@ -3,6 +3,8 @@ import { ChatfmtError } from '../errors.js';
 import { CHANNEL, END, MESSAGE, START } from '../parse/harmony/markers.js';
 import { formatTurn } from '../format/index.js';
 import { parse } from '../parse/index.js';
+import { parserFamilies } from '../parse/registry.js';
+import { familyInfo } from '../families/info.js';
 import { withFamilyCallIds } from './call-ids.js';
 import type { Message, ParsedMessage, ParsedToolCall, Tool } from '../types.js';
 
@@ -25,6 +27,8 @@ export type TranspileWarningCode =
   | 'TRANSPILE_CONTENT_DROPPED'
   // gpt-oss carries one call per message: the calls were written as consecutive assistant messages.
   | 'TRANSPILE_CALLS_SPLIT'
+  // The target template writes one call per turn (Llama 3): the calls were chained with the family's separator.
+  | 'TRANSPILE_CALLS_JOINED'
   // Parsing the output with the target's parser does not give the same calls back.
   | 'TRANSPILE_CALLS_CHANGED';
 
@@ -87,6 +91,8 @@ function write(
 ): { output: string; prompt: string } {
   const calls = assistant.tool_calls ?? [];
   const format = (m: Message) => formatTurn(m, { family: to, tools, variables });
+  const separator = parserFamilies[to].grammar?.callSeparators?.[0];
+  if (calls.length > 1 && separator !== undefined) return joined(assistant, calls, to, format, separator, warnings);
   if (to !== 'gpt-oss' || calls.length === 0) {
     const turn = format(assistant);
     return { output: turn.completion, prompt: turn.prompt };
@@ -104,6 +110,29 @@ function write(
     output += messageStart(next.prompt) + next.completion;
   }
   return { output, prompt: first.prompt };
+}
+
+/**
+ * A family whose template writes one call per turn but whose models chain calls with a separator (Llama 3:
+ * `{…}; {…}`, as its peers read them): each call as the template writes it, end token only after the last.
+ */
+function joined(
+  assistant: Message,
+  calls: NonNullable<Message['tool_calls']>,
+  to: FamilyId,
+  format: (m: Message) => { completion: string; prompt: string },
+  separator: string,
+  warnings: TranspileWarning[],
+): { output: string; prompt: string } {
+  const turns = calls.map((call) => format({ ...assistant, tool_calls: [call] }));
+  const pieces = turns.map((turn, i) => (i === turns.length - 1 ? turn.completion : withoutStop(turn.completion, familyInfo[to].stopStrings)));
+  warnings.push({ code: 'TRANSPILE_CALLS_JOINED', message: `${to}'s template writes one call per turn: wrote ${calls.length} calls joined by "${separator} "` });
+  return { output: pieces.join(`${separator} `), prompt: turns[0]!.prompt };
+}
+
+function withoutStop(text: string, stops: readonly string[]): string {
+  const stop = stops.find((candidate) => text.endsWith(candidate));
+  return stop === undefined ? text : text.slice(0, -stop.length);
 }
 
 /** Puts a commentary message without recipient (a preamble: what the model tells the user) before the call's message. */

@@ -18,6 +18,7 @@ export const fingerprints: Record<FamilyId, { all: string[]; none?: string[] }> 
   'seed-oss': { all: ['<seed:'] },
   'deepseek-v3.2': { all: ['DSML'] },
   'minimax-m2': { all: ['<minimax:tool_call>'] },
+  'llama-3': { all: ['<|start_header_id|>', '<|eot_id|>'], none: ['<|im_start|>'] },
 };
 
 export function matchFingerprints(source: string): FamilyId[] {

@@ -14,6 +14,7 @@ export const familyIds = [
   'seed-oss',
   'deepseek-v3.2',
   'minimax-m2',
+  'llama-3',
 ] as const;
 export type FamilyId = (typeof familyIds)[number];
 
@@ -166,6 +167,18 @@ export const familyInfo = {
     stopStrings: ['[e~['],
     argumentsForm: 'object',
     example: '<minimax:tool_call>\n<invoke name="get_weather">\n<parameter name="city">Paris</parameter>\n</invoke>\n</minimax:tool_call>',
+  },
+  'llama-3': {
+    id: 'llama-3',
+    aliases: ['llama3', 'llama-3.1', 'llama-3.2', 'llama-3.3'],
+    format: '{"name": N, "parameters": {…}} at the start or after <|python_tag|>, ;-separated; built-ins as <|python_tag|>TOOL.call(k="v")',
+    models: ['meta-llama/Llama-3.1-8B-Instruct', 'meta-llama/Llama-3.1-70B-Instruct', 'meta-llama/Llama-3.2-3B-Instruct', 'meta-llama/Llama-3.3-70B-Instruct'],
+    templateFile: 'llama-3.jinja',
+    officialTemplate: 'llama/meta-llama-Llama-3.3-70B-Instruct.jinja',
+    specialTokens: { bos_token: '<|begin_of_text|>', eos_token: '<|eot_id|>' },
+    stopStrings: ['<|eot_id|>', '<|eom_id|>', '<|end_of_text|>'],
+    argumentsForm: 'object',
+    example: '{"name": "get_weather", "parameters": {"city": "Paris"}}',
   },
 } as const satisfies { [Id in FamilyId]: FamilyInfo<Id> };
 

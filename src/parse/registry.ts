@@ -12,6 +12,7 @@ import { qwen3CoderGrammar } from './grammars/qwen3-coder.js';
 import { seedOssGrammar } from './grammars/seed-oss.js';
 import { deepseekV32Grammar } from './grammars/deepseek-v3.2.js';
 import { minimaxM2Grammar } from './grammars/minimax-m2.js';
+import { llama3Grammar } from './grammars/llama-3.js';
 import { createHarmonyCore } from './harmony/index.js';
 
 /** Markers of a family's output, for detection and docs. */
@@ -42,7 +43,7 @@ export function grammarParser(id: string, grammar: Grammar): ParserFamily {
     id,
     createCore: createGrammarCore(grammar),
     markers: {
-      callOpen: [...grammar.call.open, ...(grammar.bareOpen ?? [])],
+      callOpen: [...grammar.call.open, ...(grammar.bareOpen ?? []), ...(grammar.leadingOpen ?? [])],
       callClose: grammar.call.close,
       ...(grammar.section ? { sectionOpen: grammar.section.open, sectionClose: grammar.section.close } : {}),
       ...(grammar.reasoning ? { reasoningOpen: grammar.reasoning.open, reasoningClose: grammar.reasoning.close } : {}),
@@ -73,6 +74,7 @@ export const parserFamilies: { readonly [Id in FamilyId]: ParserFamily } = {
   'seed-oss': grammarParser('seed-oss', seedOssGrammar),
   'deepseek-v3.2': grammarParser('deepseek-v3.2', deepseekV32Grammar),
   'minimax-m2': grammarParser('minimax-m2', minimaxM2Grammar),
+  'llama-3': grammarParser('llama-3', llama3Grammar),
 };
 
 /** Resolves a family id or alias to its parser; unknown → ChatfmtError UNKNOWN_FAMILY. */

@@ -62,6 +62,14 @@ describe('transpile a GLM-4.5 completion with two typed calls', () => {
     expect(parse(kept.text, { family: 'qwen3', tools }).reasoning_content).toBe('Two things to do.');
   });
 
+  it('chains llama-3 calls with "; " (its template writes one call per turn), and says so', () => {
+    const result = transpile(glmCompletion, { from: 'glm-4.5', to: 'llama-3', tools });
+    expect(result.warnings.map((w) => w.code)).toContain('TRANSPILE_CALLS_JOINED');
+    expect(result.warnings.map((w) => w.code)).not.toContain('TRANSPILE_CALLS_CHANGED');
+    expect(result.text).toMatch(/^\{"name": "[^"]+", "parameters": .*\}; \{"name": .*\}<\|eot_id\|>$/s);
+    expect(result.text.match(/<\|eot_id\|>/g)).toHaveLength(1);
+  });
+
   it('writes gpt-oss calls as consecutive messages, one call each, and says so', () => {
     const result = transpile(glmCompletion, { from: 'glm-4.5', to: 'gpt-oss', tools });
     expect(result.warnings.map((w) => w.code)).toEqual(['TRANSPILE_CALLS_SPLIT']);

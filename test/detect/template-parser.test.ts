@@ -79,3 +79,17 @@ describe.skipIf(!hasShared)('parserForTemplate on every family\'s official templ
     }
   });
 });
+
+describe.skipIf(!hasShared)('parserForTemplate on the Llama 3 templates', () => {
+  // Before llama-3 was a family these derived a JSON-object grammar; now both resolve to the family's parser.
+  for (const file of ['meta-llama-Llama-3.3-70B-Instruct.jinja', 'meta-llama-Llama-3.2-3B-Instruct.jinja']) {
+    it(file, () => {
+      const found = parserForTemplate(loadTemplate({ template: join(sharedDir, 'templates', 'official', 'llama', file) }));
+      expect(found).toMatchObject({ family: 'llama-3', method: 'render-equivalence' });
+      const completion = '<|python_tag|>{"name": "get_weather", "parameters": {"city": "Paris", "days": 2}}<|eom_id|>';
+      const message = parse(completion, { family: found.family, prefix: found.prefix ?? '', tools });
+      expect(message.content).toBeNull();
+      expect(message.tool_calls.map((c) => [c.function.name, JSON.parse(c.function.arguments)])).toEqual([['get_weather', { city: 'Paris', days: 2 }]]);
+    });
+  }
+});

@@ -19,4 +19,6 @@ export const keepsWithCalls: Record<FamilyId, { reasoning: boolean; content: boo
   'seed-oss': { reasoning: true, content: true, calls: 2 },
   'deepseek-v3.2': { reasoning: true, content: true, calls: 2 },
   'minimax-m2': { reasoning: true, content: true, calls: 2 },
+  // Meta's template writes one call per message and drops the content next to it.
+  'llama-3': { reasoning: false, content: false, calls: 1 },
 };

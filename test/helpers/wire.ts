@@ -83,6 +83,8 @@ interface FamilyWriter {
   xmlValues?: 'padded' | 'bare';
   /** The prefix for a message without reasoning, where the family's default prefix opens reasoning. */
   plainPrefix?: string;
+  /** Prose as the family can write it (Llama 3 reads `{` or `;` right after a call as more calls). */
+  prose?: (text: string) => string;
   kimiIds?: boolean;
 }
 
@@ -164,6 +166,12 @@ export const wireFamilies: Record<string, FamilyWriter> = {
     reasoning: (text) => ({ prefix: '<think>\n', text: `${text}\n</think>\n\n` }),
     plainPrefix: '',
   },
+  'llama-3': {
+    // Calls after prose need the tag; separators vary over the forms peers accept.
+    calls: (calls, first) =>
+      '<|python_tag|>' + calls.map((call, i) => (i > 0 ? ['; ', ';\n', '\n', ';'][(first + i) % 4] : '') + `{"name": "${call.name}", "parameters": ${JSON.stringify(call.arguments)}}`).join(''),
+    prose: (text) => `Then:${text}`,
+  },
   'seed-oss': {
     xmlValues: 'bare',
     calls: (calls) => calls.map((call) => `<seed:tool_call>\n<function=${call.name}>\n${xmlParams(call, '')}</function>\n</seed:tool_call>`).join('\n'),
@@ -200,8 +208,9 @@ export function writeWire(family: string, message: WireMessage): WireCase {
   let textSinceCall = false;
   for (const part of message.parts) {
     if ('text' in part) {
-      completion += writer.text ? writer.text(part.text) : part.text;
-      pieces.push(part.text.trim());
+      const prose = writer.prose ? writer.prose(part.text) : part.text;
+      completion += writer.text ? writer.text(prose) : prose;
+      pieces.push(prose.trim());
       textSinceCall = true;
     } else {
       // Prose must be separated from a following call by whitespace or a boundary only; add a newline like the templates.

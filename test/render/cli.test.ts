@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/main.js';
+import { familyIds } from '../../src/index.js';
 import { memoryIO } from '../../src/cli/io.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -88,7 +89,7 @@ describe('chatfmt families', () => {
     const { code, out } = await cli(['families', '--json']);
     expect(code).toBe(0);
     const rows = JSON.parse(out) as Array<{ id: string; aliases: string[]; format: string; models: string[] }>;
-    expect(rows.map((r) => r.id)).toEqual(['hermes', 'qwen2.5', 'qwen3', 'qwen3-coder', 'deepseek-v3.1', 'deepseek-r1', 'kimi-k2', 'gpt-oss', 'glm-4.5', 'seed-oss', 'deepseek-v3.2', 'minimax-m2']);
+    expect(rows.map((r) => r.id)).toEqual([...familyIds]);
     expect(rows.every((r) => r.models.length > 0 && r.format.length > 0)).toBe(true);
   });
 });

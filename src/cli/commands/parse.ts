@@ -146,6 +146,7 @@ const ASSISTANT_HEADERS: Record<FamilyId, { header: string; keep?: boolean }> = 
   'seed-oss': { header: '<seed:bos>assistant' },
   'deepseek-v3.2': { header: '<｜Assistant｜>' },
   'minimax-m2': { header: ']~b]ai' },
+  'llama-3': { header: '<|start_header_id|>assistant<|end_header_id|>' },
 };
 
 export function promptTail(prompt: string, family: FamilyId): string {

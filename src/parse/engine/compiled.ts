@@ -11,6 +11,7 @@ export type MarkerRole =
   | 'call-close'
   | 'aside-open'
   | 'aside-close'
+  | 'separator'
   | 'tail';
 
 /** A grammar's markers grouped into the sets each machine state searches for, built once per family. */
@@ -31,8 +32,14 @@ export interface CompiledGrammar {
   /** After a call that opened inside reasoning: decides whether it was real or a draft. */
   after: MarkerSet;
   followers: MarkerSet;
-  /** Call openers that belong to the header (Grammar.bareOpen). */
+  /** Call openers that belong to the header (Grammar.bareOpen, Grammar.leadingOpen). */
   bare: ReadonlySet<string>;
+  /** Bare openers that count only where a call may stand (Grammar.leadingOpen). */
+  leading: ReadonlySet<string>;
+  /** After a call separator: only a call opener makes it structure. */
+  separated: MarkerSet;
+  /** The grammar's calls have no close marker: they end with their arguments. */
+  closeOptional: boolean;
 }
 
 export function compileGrammar(grammar: Grammar): CompiledGrammar {
@@ -44,6 +51,7 @@ export function compileGrammar(grammar: Grammar): CompiledGrammar {
   add(grammar.call.open, 'call-open');
   add(grammar.call.close, 'call-close');
   add(grammar.bareOpen, 'call-open');
+  add(grammar.leadingOpen, 'call-open');
   add(grammar.section?.open, 'section-open');
   add(grammar.section?.close, 'section-close');
   add(grammar.reasoning?.open, 'reasoning-open');
@@ -52,6 +60,7 @@ export function compileGrammar(grammar: Grammar): CompiledGrammar {
   add(grammar.aside?.close, 'aside-close');
   add(grammar.tailOptional, 'tail');
   add(grammar.stopStrings, 'stop');
+  add(grammar.callSeparators, 'separator');
   const of = (...roles: MarkerRole[]) => new MarkerSet([...role].filter(([, r]) => roles.includes(r)).map(([m]) => m));
   const opens: MarkerRole[] = ['call-open', 'section-open', 'stop', 'aside-open'];
   return {
@@ -63,11 +72,14 @@ export function compileGrammar(grammar: Grammar): CompiledGrammar {
     reasoningAtStart: of('call-open', 'section-open', 'stop', 'reasoning-close', 'reasoning-open'),
     aside: of('aside-close', 'stop'),
     section: of('call-open', 'section-close', 'stop'),
-    tail: of('call-close', 'tail', 'section-close', 'call-open', 'stop'),
+    tail: of('call-close', 'tail', 'section-close', 'call-open', 'stop', 'separator'),
     skip: of('call-close', 'call-open', 'section-close', 'stop'),
     after: of('call-open', 'section-open', 'section-close', 'stop', 'reasoning-close'),
     followers: of('call-close', 'tail', 'section-close'),
-    bare: new Set(grammar.bareOpen ?? []),
+    bare: new Set([...(grammar.bareOpen ?? []), ...(grammar.leadingOpen ?? [])]),
+    leading: new Set(grammar.leadingOpen ?? []),
+    separated: of('call-open', 'section-open'),
+    closeOptional: grammar.call.close.length === 0,
   };
 }
 

@@ -62,6 +62,7 @@ export interface Grammar {
   reasoning?: MarkerPair;
   /** A wrapper around consecutive calls (DeepSeek, Kimi). Calls are also accepted without it. */
   section?: MarkerPair;
+  /** An empty `close` list: a call ends with its arguments (Llama 3's `<|python_tag|>` has no closer). */
   call: MarkerPair;
   header: HeaderReader;
   args: CodecFactory;
@@ -70,6 +71,15 @@ export interface Grammar {
    * marker is left for the header to read, and the call ends with its arguments, no close needed.
    */
   bareOpen?: readonly string[];
+  /**
+   * Bare openers that open a call only where one may stand: before anything else was said, or right after a call
+   * (past whitespace or one of `callSeparators`). Elsewhere they are text (Llama 3 writes its JSON call object with
+   * no marker, and `{` in prose is prose). Such an opener that does not start a call leaves its text as content with a
+   * warning, not an error: nothing claimed it was a call.
+   */
+  leadingOpen?: readonly string[];
+  /** Text between two calls that belongs to neither (Llama 3's `;`): dropped when a call follows, else content. */
+  callSeparators?: readonly string[];
   /** Blocks that belong to reasoning even when written in content (Seed-OSS budget reflections). */
   aside?: MarkerPair;
   /** Tokens that may sit between the arguments and the call close (DeepSeek-R1's closing fence). */

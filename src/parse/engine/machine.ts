@@ -6,7 +6,7 @@ import type { MarkerSet } from './markers.js';
 import { TextBuffer } from './text-buffer.js';
 import { StreamTrimmer, skipWhitespace } from './trim.js';
 
-type Mode = 'content' | 'reasoning' | 'section' | 'section-text' | 'header' | 'args' | 'tail' | 'skip' | 'after' | 'failing' | 'aside';
+type Mode = 'content' | 'reasoning' | 'section' | 'section-text' | 'header' | 'args' | 'tail' | 'skip' | 'after' | 'failing' | 'aside' | 'separated';
 
 /**
  * A call (or section) that opened inside open reasoning. It is a real call if reasoning never closes
@@ -74,6 +74,10 @@ class GrammarMachine implements ParserCore, CallSink {
   private bareCall = false;
   /** Where that opener ends (absolute offset). */
   private bareOpenEnd = 0;
+  /** The open call began at a leading opener (Grammar.leadingOpen): it may turn out to be plain text. */
+  private leadingCall = false;
+  /** A call separator and the whitespace after it, held until it is known whether a call follows. */
+  private separator = '';
   private codec: ArgsCodec | undefined;
   private readonly grammar: Grammar;
   private readonly tools: ToolIndex;
@@ -163,6 +167,8 @@ class GrammarMachine implements ParserCore, CallSink {
         return this.decideFailure(final);
       case 'aside':
         return this.text(this.m.aside, this.reasoning, final);
+      case 'separated':
+        return this.separated(final);
       case 'section-text':
         // Noise before the section's first call is held: it is content if a call follows, and the
         // section opener with it is restored verbatim if none does.
@@ -180,6 +186,27 @@ class GrammarMachine implements ParserCore, CallSink {
     }
     if (!hit) return false;
     this.onMarker(hit.marker);
+    return true;
+  }
+
+  /** After `call; `: the separator is structure if another call follows, else text. */
+  private separated(final: boolean): boolean {
+    const start = skipWhitespace(this.buf, this.pos);
+    if (start > this.pos) this.separator += this.consume(start - this.pos);
+    if (this.pos >= this.buf.length && !final) return false;
+    if (this.pos < this.buf.length) {
+      if (this.m.separated.at(this.buf, this.pos) !== undefined) {
+        // Content mode reads the opener; nothing was released since the call, so a leading opener still counts.
+        this.separator = '';
+        this.mode = 'content';
+        return true;
+      }
+      if (!final && this.m.separated.couldStartAt(this.buf, this.pos)) return false;
+    }
+    const text = this.separator;
+    this.separator = '';
+    this.mode = 'content';
+    this.release(this.content, text);
     return true;
   }
 
@@ -226,8 +253,20 @@ class GrammarMachine implements ParserCore, CallSink {
         this.mode = 'content';
         this.content.boundary();
         return;
+      case 'separator':
+        // Only searched for after a call's arguments. Calls in a section or in open reasoning have their own rules.
+        if (this.inSection || this.tentative) return this.onJunk();
+        this.endCall(false);
+        this.separator = this.consume(marker.length);
+        this.mode = 'separated';
+        return;
       case 'section-open':
       case 'call-open':
+        if (mode === 'content' && this.m.leading.has(marker) && this.content.hasText && !this.justClosedCall) {
+          // Not where a call may stand: the opener is prose.
+          this.release(this.content, this.consume(marker.length));
+          return;
+        }
         if (mode === 'reasoning' && this.m.bare.has(marker)) {
           // A bare call in open reasoning is the model thinking aloud: only a real opener ends reasoning.
           this.release(this.reasoning, this.consume(marker.length));
@@ -279,8 +318,8 @@ class GrammarMachine implements ParserCore, CallSink {
       case 'after':
         return this.draft(this.tentative!.raw.length);
       case 'tail':
-        // A bare call needs no close: what follows its arguments is text again.
-        if (this.bareCall) return this.endCall(false);
+        // A bare call, or one of a grammar without call closers, needs no close: what follows is text again.
+        if (this.bareCall || this.m.closeOptional) return this.endCall(false);
         return this.failCall('PARSE_BAD_CALL_SYNTAX', 'unexpected text between the arguments and the call close');
       case 'section':
         if (this.tentative) return this.draft(this.sectionProven ? this.tentative.raw.length : this.tentative.resume);
@@ -325,6 +364,7 @@ class GrammarMachine implements ParserCore, CallSink {
     this.raw = new TextBuffer();
     this.callStart = this.base + this.pos;
     this.bareCall = this.m.bare.has(marker);
+    this.leadingCall = this.m.leading.has(marker);
     this.bareOpenEnd = this.base + this.pos + marker.length;
     if (!this.bareCall) this.consume(marker.length);
     if (this.tentative) this.tentative.resume = this.tentative.raw.length;
@@ -398,7 +438,9 @@ class GrammarMachine implements ParserCore, CallSink {
     // A bare opener is left for the header; a call that fails on it must still move past it (else it reopens).
     if (this.bareCall && this.base + this.pos < this.bareOpenEnd) this.consume(this.bareOpenEnd - this.base - this.pos);
     if (this.tentative) return this.draft(this.tentative.resume);
-    const diagnostic = this.diagnostic(code, message, this.callStart, 'error', this.base + this.pos);
+    // Text at a leading opener that never became a call is prose that happens to start like one (a JSON answer).
+    const severity = this.leadingCall && !this.callStarted && code !== 'PARSE_UNKNOWN_TOOL' ? 'warning' : 'error';
+    const diagnostic = this.diagnostic(code, message, this.callStart, severity, this.base + this.pos);
     if (this.callStarted) {
       const raw = this.content.pushVerbatim(this.pendingWs + String(this.raw ?? ''));
       this.emit({ kind: 'call-withdraw', raw, diagnostic });
@@ -421,7 +463,8 @@ class GrammarMachine implements ParserCore, CallSink {
   }
 
   private decideFailure(final: boolean): boolean {
-    if (!final && this.m.skip.couldStartAt(this.buf, this.pos)) return false;
+    // Whether a stop string starts here is unknown until text arrives here (else a split changes the verdict).
+    if (!final && (this.pos >= this.buf.length || this.m.skip.couldStartAt(this.buf, this.pos))) return false;
     let { code, message } = this.failure!;
     const marker = this.m.skip.at(this.buf, this.pos);
     if (marker !== undefined && this.m.role.get(marker) === 'stop') {

@@ -1,3 +1,4 @@
+import type { ParseCode } from '../../../types.js';
 import type { ArgsCodec, CallSink, CodecContext, CodecResult } from '../grammar.js';
 import { isPlainObject } from '../../../util/guards.js';
 import { INVALID, JsonValueScanner, NEED_MORE, tryParseJson } from '../json-scan.js';
@@ -9,18 +10,33 @@ const ARGUMENT_KEYS = new Set(['arguments', 'parameters']);
 /** Longest key or name string accepted (characters). */
 const MAX_TOKEN = 4096;
 
+export interface JsonCallOptions {
+  /**
+   * An object without `arguments`/`parameters` is not a call (Llama 3, whose call objects are bare JSON): the call
+   * starts only when its arguments begin. Otherwise it starts at the name and a missing key means `{}`.
+   */
+  requireArguments?: boolean;
+}
+
+/** The JSON call object with options; `hermesJson` is its default form. */
+export function jsonCallObject(options: JsonCallOptions): (context: CodecContext) => ArgsCodec {
+  return (context) => hermesJson(context, options);
+}
+
 /**
  * `{"name": "N", "arguments": {...}}` (Hermes, Qwen2.5, Qwen3). The call starts when the name string is
  * complete; the raw text of the `arguments` (or `parameters`) value is streamed as it arrives, or buffered
  * until the name is known when it comes first. Arguments serialised as a JSON string are decoded.
  */
-export function hermesJson(_context: CodecContext): ArgsCodec {
+export function hermesJson(_context: CodecContext, options: JsonCallOptions = {}): ArgsCodec {
   let state: State = 'open';
   let key: string | undefined;
   let value: JsonValueScanner | undefined;
   /** How far into a pending (not yet consumed) token the scanner already looked. */
   let tokenScanned = 0;
   let started = false;
+  /** The name, read but not started yet (requireArguments: the arguments have not begun). */
+  let pendingName: string | undefined;
   let argsSeen = false;
   let streamingArgs = false;
   /** Whether the value being read is the arguments; decided once when it starts (hot when streaming). */
@@ -98,6 +114,10 @@ export function hermesJson(_context: CodecContext): ArgsCodec {
               if (isArgs && c !== '{' && c !== '"') {
                 return { status: 'error', pos, code: 'PARSE_ARGS_NOT_OBJECT', message: 'the arguments are not a JSON object' };
               }
+              if (isArgs && pendingName !== undefined) {
+                const refused = startCall(pendingName, sink);
+                if (refused) return { ...refused, pos };
+              }
             }
             if (streamingArgs) {
               const result = streamValue(value, buf, pos, final, emitArgs);
@@ -145,11 +165,21 @@ export function hermesJson(_context: CodecContext): ArgsCodec {
       emitArgs((outer as { value: string }).value);
       return undefined;
     }
-    if (key !== 'name' || started) return undefined;
+    if (key !== 'name' || started || pendingName !== undefined) return undefined;
     const parsed = tryParseJson(text);
     if (!parsed.ok || typeof parsed.value !== 'string') return fail(pos, 'the call name is not a string');
-    const refused = sink.start(parsed.value);
-    if (refused) return { status: 'error', pos, code: refused, message: `not a declared tool: ${parsed.value}` };
+    if (options.requireArguments && !argsSeen) {
+      pendingName = parsed.value;
+      return undefined;
+    }
+    const refused = startCall(parsed.value, sink);
+    return refused && { ...refused, pos };
+  }
+
+  function startCall(name: string, sink: CallSink): { status: 'error'; code: ParseCode; message: string } | undefined {
+    pendingName = undefined;
+    const refused = sink.start(name);
+    if (refused) return { status: 'error', code: refused, message: `not a declared tool: ${name}` };
     started = true;
     if (argParts.length > 0) sink.args(argParts.join(''));
     argParts.length = 0;
@@ -157,7 +187,9 @@ export function hermesJson(_context: CodecContext): ArgsCodec {
   }
 
   function finish(pos: number, sink: CallSink): CodecResult {
-    if (!started) return fail(pos, 'the call object has no "name"');
+    // A complete object that is no call is reported at its `}`: a stop string after it is no truncation.
+    if (pendingName !== undefined) return fail(pos - 1, 'the call object has no "parameters" or "arguments"');
+    if (!started) return fail(pos - 1, 'the call object has no "name"');
     if (!argsSeen) sink.args('{}');
     return { status: 'done', pos };
   }
