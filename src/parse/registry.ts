@@ -11,7 +11,9 @@ import { kimiK2Grammar } from './grammars/kimi-k2.js';
 import { qwen3CoderGrammar } from './grammars/qwen3-coder.js';
 import { seedOssGrammar } from './grammars/seed-oss.js';
 import { minimaxM2Grammar } from './grammars/minimax-m2.js';
+import { mistralGrammar } from './grammars/mistral.js';
 import { createHarmonyCore } from './harmony/index.js';
+import { randomNineCharId, type IdGenerator } from './ids.js';
 
 /** Markers of a family's output, for detection and docs. */
 export interface ParserMarkers {
@@ -33,6 +35,8 @@ export interface ParserFamily {
   defaultPrefix: string;
   /** Set for the marker-grammar families (all but gpt-oss). */
   grammar?: Grammar;
+  /** Ids for calls the model wrote none for, when the family accepts only its own shape (Mistral: 9 characters). */
+  idGenerator?: IdGenerator;
 }
 
 /** A parser for a grammar descriptor: every marker family's, or one derived from an unknown template. */
@@ -71,6 +75,7 @@ export const parserFamilies: { readonly [Id in FamilyId]: ParserFamily } = {
   'glm-4.5': grammarParser('glm-4.5', glm45Grammar),
   'seed-oss': grammarParser('seed-oss', seedOssGrammar),
   'minimax-m2': grammarParser('minimax-m2', minimaxM2Grammar),
+  mistral: { ...grammarParser('mistral', mistralGrammar), idGenerator: randomNineCharId },
 };
 
 /** Resolves a family id or alias to its parser; unknown → ChatfmtError UNKNOWN_FAMILY. */

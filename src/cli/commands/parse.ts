@@ -145,6 +145,8 @@ const ASSISTANT_HEADERS: Record<FamilyId, { header: string; keep?: boolean }> = 
   'glm-4.5': { header: '<|assistant|>' },
   'seed-oss': { header: '<seed:bos>assistant' },
   'minimax-m2': { header: ']~b]ai' },
+  // Replies follow [/INST] or, after tool results, [/TOOL_RESULTS]; neither leaves a structure open.
+  mistral: { header: '[/INST]' },
 };
 
 export function promptTail(prompt: string, family: FamilyId): string {

@@ -33,6 +33,8 @@ export interface CompiledGrammar {
   followers: MarkerSet;
   /** Call openers that belong to the header (Grammar.bareOpen). */
   bare: ReadonlySet<string>;
+  /** The family's calls have no close: a call ends with its arguments. */
+  closeless: boolean;
 }
 
 export function compileGrammar(grammar: Grammar): CompiledGrammar {
@@ -68,6 +70,7 @@ export function compileGrammar(grammar: Grammar): CompiledGrammar {
     after: of('call-open', 'section-open', 'section-close', 'stop', 'reasoning-close'),
     followers: of('call-close', 'tail', 'section-close'),
     bare: new Set(grammar.bareOpen ?? []),
+    closeless: grammar.call.close.length === 0,
   };
 }
 

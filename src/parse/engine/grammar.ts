@@ -27,8 +27,12 @@ export interface CallSink {
   warn(code: ParseCode, message: string, at: number): void;
 }
 
+/**
+ * `next`: the open call ended at `pos` and the same codec reads further calls (a JSON list of calls); `done` after a
+ * `next` ends the structure with no call open.
+ */
 export type CodecResult =
-  | { status: 'more' | 'done'; pos: number }
+  | { status: 'more' | 'done' | 'next'; pos: number }
   | { status: 'error'; pos: number; code: ParseCode; message: string };
 
 /** Turns the wire form of one call's arguments into JSON text, incrementally. One instance per call. */
@@ -62,6 +66,7 @@ export interface Grammar {
   reasoning?: MarkerPair;
   /** A wrapper around consecutive calls (DeepSeek, Kimi). Calls are also accepted without it. */
   section?: MarkerPair;
+  /** A call with no close markers ends where its arguments end (Mistral v11: `[TOOL_CALLS]N[ARGS]{…}`). */
   call: MarkerPair;
   header: HeaderReader;
   args: CodecFactory;

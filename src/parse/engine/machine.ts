@@ -279,8 +279,8 @@ class GrammarMachine implements ParserCore, CallSink {
       case 'after':
         return this.draft(this.tentative!.raw.length);
       case 'tail':
-        // A bare call needs no close: what follows its arguments is text again.
-        if (this.bareCall) return this.endCall(false);
+        // A bare call, or one of a family whose calls have no close, ends with its arguments: text follows.
+        if (this.bareCall || this.m.closeless) return this.endCall(false);
         return this.failCall('PARSE_BAD_CALL_SYNTAX', 'unexpected text between the arguments and the call close');
       case 'section':
         if (this.tentative) return this.draft(this.sectionProven ? this.tentative.raw.length : this.tentative.resume);
@@ -363,8 +363,18 @@ class GrammarMachine implements ParserCore, CallSink {
     if (result.pos > this.pos) this.consume(result.pos - this.pos);
     if (result.status === 'more') return false;
     if (result.status === 'error') this.failing(result.code, result.message);
+    else if (result.status === 'next') this.nextCall();
     else this.mode = 'tail';
     return true;
+  }
+
+  /** The codec ended the open call and reads on (a JSON list of calls): the next call starts here. */
+  private nextCall(): void {
+    this.emit({ kind: 'call-end', end: this.base + this.pos });
+    this.callStarted = false;
+    this.raw = new TextBuffer();
+    this.pendingWs = '';
+    this.callStart = this.base + this.pos;
   }
 
   private endCall(consumeClose: boolean): void {
@@ -372,7 +382,8 @@ class GrammarMachine implements ParserCore, CallSink {
       const marker = this.m.tail.at(this.buf, this.pos) ?? this.m.skip.at(this.buf, this.pos) ?? '';
       this.consume(marker.length);
     }
-    this.emit({ kind: 'call-end', end: this.base + this.pos });
+    // A list codec may end its structure after its last call already ended (`next`, then `done`).
+    if (this.callStarted) this.emit({ kind: 'call-end', end: this.base + this.pos });
     this.callStarted = false;
     this.codec = undefined;
     this.raw = undefined;

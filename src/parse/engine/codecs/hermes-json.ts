@@ -1,4 +1,4 @@
-import type { ArgsCodec, CallSink, CodecContext, CodecResult } from '../grammar.js';
+import type { ArgsCodec, CallSink, CodecFactory, CodecResult } from '../grammar.js';
 import { isPlainObject } from '../../../util/guards.js';
 import { INVALID, JsonValueScanner, NEED_MORE, tryParseJson } from '../json-scan.js';
 import { skipWhitespace } from '../trim.js';
@@ -9,14 +9,33 @@ const ARGUMENT_KEYS = new Set(['arguments', 'parameters']);
 /** Longest key or name string accepted (characters). */
 const MAX_TOKEN = 4096;
 
+export interface CallObjectOptions {
+  /**
+   * A key whose string value is the model's own call id (Mistral's `"id"`). The call then starts once both the name
+   * and the id are known, or at the object's end: the id may come last, and a call's id is fixed when it starts.
+   */
+  idKey?: string;
+}
+
 /**
  * `{"name": "N", "arguments": {...}}` (Hermes, Qwen2.5, Qwen3). The call starts when the name string is
  * complete; the raw text of the `arguments` (or `parameters`) value is streamed as it arrives, or buffered
  * until the name is known when it comes first. Arguments serialised as a JSON string are decoded.
  */
-export function hermesJson(_context: CodecContext): ArgsCodec {
+export const hermesJson: CodecFactory = callObject({});
+
+/** The codec of one JSON call object, with options (see CallObjectOptions). */
+export function callObject(options: CallObjectOptions): CodecFactory {
+  return () => callObjectCodec(options);
+}
+
+function callObjectCodec(options: CallObjectOptions): ArgsCodec {
+  const idKey = options.idKey;
   let state: State = 'open';
   let key: string | undefined;
+  let name: string | undefined;
+  let id: string | undefined;
+  let idSeen = false;
   let value: JsonValueScanner | undefined;
   /** How far into a pending (not yet consumed) token the scanner already looked. */
   let tokenScanned = 0;
@@ -103,7 +122,7 @@ export function hermesJson(_context: CodecContext): ArgsCodec {
               const result = streamValue(value, buf, pos, final, emitArgs);
               if (result.status !== 'done') return result;
               pos = result.pos;
-            } else if (!isArgs && (key !== 'name' || started)) {
+            } else if (!isArgs && !(key === 'name' && name === undefined) && !(key === idKey && !idSeen)) {
               // Another key's value: validated and consumed as it arrives, then ignored.
               const end = value.scan(buf, pos, final);
               if (end === INVALID) return fail(value.errorAt, 'invalid JSON in the call object', 'PARSE_BAD_ARGS_JSON');
@@ -145,11 +164,24 @@ export function hermesJson(_context: CodecContext): ArgsCodec {
       emitArgs((outer as { value: string }).value);
       return undefined;
     }
-    if (key !== 'name' || started) return undefined;
     const parsed = tryParseJson(text);
+    if (key === idKey && !idSeen) {
+      idSeen = true;
+      // An id that is not a string is no id: the caller's generator mints one.
+      if (parsed.ok && typeof parsed.value === 'string' && parsed.value.length > 0) id = parsed.value;
+      return tryStart(pos, sink, false);
+    }
     if (!parsed.ok || typeof parsed.value !== 'string') return fail(pos, 'the call name is not a string');
-    const refused = sink.start(parsed.value);
-    if (refused) return { status: 'error', pos, code: refused, message: `not a declared tool: ${parsed.value}` };
+    name = parsed.value;
+    return tryStart(pos, sink, false);
+  }
+
+  /** Starts the call once its name (and, with an idKey, its id or the object's end) is known. */
+  function tryStart(pos: number, sink: CallSink, closing: boolean): CodecResult | undefined {
+    if (started || name === undefined) return undefined;
+    if (idKey !== undefined && !idSeen && !closing) return undefined;
+    const refused = sink.start(name, id);
+    if (refused) return { status: 'error', pos, code: refused, message: `not a declared tool: ${name}` };
     started = true;
     if (argParts.length > 0) sink.args(argParts.join(''));
     argParts.length = 0;
@@ -157,7 +189,9 @@ export function hermesJson(_context: CodecContext): ArgsCodec {
   }
 
   function finish(pos: number, sink: CallSink): CodecResult {
-    if (!started) return fail(pos, 'the call object has no "name"');
+    if (name === undefined) return fail(pos, 'the call object has no "name"');
+    const refused = tryStart(pos, sink, true);
+    if (refused) return refused;
     if (!argsSeen) sink.args('{}');
     return { status: 'done', pos };
   }
