@@ -43,6 +43,7 @@ const FAMILIES = [
   ['glm-4.5', 'glm/zai-org-GLM-4.6.jinja', 'glm'],
   ['seed-oss', 'seed-oss/ByteDance-Seed-Seed-OSS-36B-Instruct.jinja', 'seed-oss'],
   ['minimax-m2', 'minimax-m2/unsloth-MiniMax-M2.jinja', 'minimax-m2'],
+  ['mistral', 'mistral/mistralai-Mistral-Small-3.2-24B-Instruct-2506.jinja', 'mistral'],
 ];
 
 // Delimiters of the deepseek-v3.1 tool prompt (FORMATS.md §2); see templates/deepseek-v3.1.jinja.
