@@ -152,6 +152,14 @@ export const wireFamilies: Record<string, FamilyWriter> = {
     reasoning: (text) => ({ prefix: '<think>\n', text: `${text}\n</think>\n\n` }),
     plainPrefix: '',
   },
+  mistral: {
+    // v11+ (one opener per call) for groups starting at an even index, the v3/v7 JSON list for the others.
+    calls: (calls, firstIndex) =>
+      firstIndex % 2 === 0
+        ? calls.map((call) => `[TOOL_CALLS]${call.name}[ARGS]${JSON.stringify(call.arguments)}`).join('')
+        : `[TOOL_CALLS] [${calls.map((call) => JSON.stringify({ arguments: call.arguments, name: call.name })).join(', ')}]`,
+    reasoning: (text) => ({ text: `[THINK]${text}[/THINK]` }),
+  },
   'seed-oss': {
     xmlValues: 'bare',
     calls: (calls) => calls.map((call) => `<seed:tool_call>\n<function=${call.name}>\n${xmlParams(call, '')}</function>\n</seed:tool_call>`).join('\n'),
