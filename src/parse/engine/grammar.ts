@@ -28,8 +28,8 @@ export interface CallSink {
 }
 
 /**
- * `next`: the open call ended at `pos` and the same codec reads further calls (a JSON list of calls); `done` after a
- * `next` ends the structure with no call open.
+ * `next`: the open call (if any) ended at `pos` and the same codec reads further calls (a JSON list of calls): the
+ * next call's text starts there. `done` after a `next` ends the structure with no call open.
  */
 export type CodecResult =
   | { status: 'more' | 'done' | 'next'; pos: number }

@@ -368,9 +368,9 @@ class GrammarMachine implements ParserCore, CallSink {
     return true;
   }
 
-  /** The codec ended the open call and reads on (a JSON list of calls): the next call starts here. */
+  /** The codec ended the open call, if any, and reads on (a JSON list of calls): the next call starts here. */
   private nextCall(): void {
-    this.emit({ kind: 'call-end', end: this.base + this.pos });
+    if (this.callStarted) this.emit({ kind: 'call-end', end: this.base + this.pos });
     this.callStarted = false;
     this.raw = new TextBuffer();
     this.pendingWs = '';
