@@ -19,11 +19,24 @@ export const randomNineCharId: IdGenerator = randomIds('', 9);
 
 function randomIds(prefix: string, length: number): IdGenerator {
   return () => {
-    const bytes = randomFillSync(new Uint8Array(length * 2));
     let id = prefix;
     // Rejection sampling keeps the alphabet uniform (248 = 4 × 62).
-    for (let i = 0; i < bytes.length && id.length < prefix.length + length; i++) if (bytes[i]! < 248) id += ALPHABET[bytes[i]! % 62];
-    while (id.length < prefix.length + length) id += ALPHABET[randomFillSync(new Uint8Array(1))[0]! % 62];
+    while (id.length < prefix.length + length) {
+      const byte = randomByte();
+      if (byte < 248) id += ALPHABET[byte % 62];
+    }
     return id;
   };
+}
+
+/** Random bytes drawn from a pool: one crypto call per call id cost more than parsing the call. */
+const pool = new Uint8Array(4096);
+let poolAt = pool.length;
+
+function randomByte(): number {
+  if (poolAt === pool.length) {
+    randomFillSync(pool);
+    poolAt = 0;
+  }
+  return pool[poolAt++]!;
 }
