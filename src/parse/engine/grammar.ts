@@ -64,6 +64,11 @@ export interface MarkerPair {
 export interface Grammar {
   id: string;
   reasoning?: MarkerPair;
+  /**
+   * Call markup inside an open reasoning block is reasoning text: only the close ends the block (Mistral's `[THINK]`,
+   * as llama.cpp and vLLM read it). By default a call there is tentative and may end reasoning (FORMATS §0.6).
+   */
+  reasoningHoldsCalls?: boolean;
   /** A wrapper around consecutive calls (DeepSeek, Kimi). Calls are also accepted without it. */
   section?: MarkerPair;
   /** A call with no close markers ends where its arguments end (Mistral v11: `[TOOL_CALLS]N[ARGS]{…}`). */

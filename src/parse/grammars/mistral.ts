@@ -16,11 +16,12 @@ const mistralArgs: CodecFactory = (context) => (context.name === undefined ? cal
  * - v3/v7: an optional space, then a JSON list of call objects;
  * - v11+: `NAME[CALL_ID]ID[ARGS]{json}` or `NAME[ARGS]{json}`, one opener per call; the call ends with its JSON.
  *   `NAME{json}` is read too: it is what the text looks like when a detokenizer dropped the `[ARGS]` control token.
- * Reasoning is `[THINK]…[/THINK]`, opened by the model itself (v13); call markup inside a closed block is a draft.
+ * Reasoning is `[THINK]…[/THINK]`, opened by the model itself (v13); call markup inside it is reasoning, closed or not.
  */
 export const mistralGrammar: Grammar = {
   id: 'mistral',
   reasoning: { open: ['[THINK]'], close: ['[/THINK]'] },
+  reasoningHoldsCalls: true,
   call: { open: ['[TOOL_CALLS]'], close: [] },
   header: byLead({ '[': noHeader }, markedName({ delimiters: ['[ARGS]', '{'], keep: ['{'], idMarker: '[CALL_ID]' })),
   args: mistralArgs,
