@@ -45,6 +45,7 @@ const FAMILIES = [
   ['deepseek-v3.2', 'deepseek-v3.2/DeepSeek-V3.2.llamacpp.jinja', 'deepseek-v3.2'],
   ['minimax-m2', 'minimax-m2/unsloth-MiniMax-M2.jinja', 'minimax-m2'],
   ['llama-3', 'llama/meta-llama-Llama-3.3-70B-Instruct.jinja', 'llama'],
+  ['mistral', 'mistral/mistralai-Mistral-Small-3.2-24B-Instruct-2506.jinja', 'mistral'],
 ];
 
 // deepseek-v3.2 departs from its reference (llama.cpp's DSML template) in two places, stated in

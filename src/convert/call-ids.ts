@@ -1,10 +1,12 @@
 import type { FamilyId } from '../families/info.js';
+import { toNineCharIds } from '../render/call-ids.js';
 import type { Conversation, Message } from '../types.js';
 
 /**
  * Kimi-K2 writes call ids into its syntax (`functions.NAME:IDX`, IDX counting calls across the conversation), so
  * training on other ids (`call_1`) teaches the model ids its parsers reject. For kimi-k2 targets, ids not already in
- * that form are rewritten, and the tool results pointing at them follow. Other families keep ids as they are.
+ * that form are rewritten, and the tool results pointing at them follow. Mistral takes only 9-character ids: other
+ * ids are mapped the same way (render's auto mode maps them too). Other families keep ids as they are.
  */
 export function withFamilyCallIds(conversation: Conversation, family: FamilyId | undefined): Conversation {
   return prepareForTemplate(conversation, family).conversation;
@@ -23,6 +25,13 @@ export interface TemplateRewrite {
  */
 export function prepareForTemplate(conversation: Conversation, family: FamilyId | undefined): { conversation: Conversation; rewrites: TemplateRewrite[] } {
   const rewrites: TemplateRewrite[] = [];
+  if (family === 'mistral') {
+    const mapped = toNineCharIds(conversation);
+    for (const { path, from, to } of mapped.rewrites) {
+      rewrites.push({ path, message: `mistral takes 9-character call ids: ${from === undefined ? 'no id' : `id ${JSON.stringify(from)}`} is written as ${to}` });
+    }
+    return { conversation: mapped.conversation, rewrites };
+  }
   if (family !== 'kimi-k2') return { conversation, rewrites };
   const renamed = new Map<string, string>();
   let counter = 0;

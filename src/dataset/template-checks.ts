@@ -98,7 +98,7 @@ function formWarnings(loaded: LoadedTemplate, view: RowView, line: number, issue
   const hasTools = Array.isArray(view.conversation.tools) && view.conversation.tools.length > 0;
   let needs;
   try {
-    needs = inspectTemplate(loaded.select(hasTools));
+    needs = inspectTemplate(loaded.select(hasTools), loaded.specialTokens);
   } catch {
     return;
   }

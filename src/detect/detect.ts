@@ -51,8 +51,14 @@ export function detectFamily(template: LoadedTemplate): FamilyMatch[] {
     }
     if (same > 0) matches.push({ family: id, ...(variant ? { variant } : {}), score: same / Math.max(compared, 1), method: 'render-equivalence', evidence });
   }
-  if (matches.length > 0) return matches.sort((a, b) => b.score - a.score);
   const source = template.select(false).source;
+  if (matches.length > 0) {
+    // Equal scores (two families whose templates both add nothing as the generation prompt, say) are ordered by
+    // whether the template's source carries the family's own markers.
+    const marked = new Set(matchFingerprints(source));
+    const rank = (match: FamilyMatch) => (marked.has(match.family) ? 0 : 1);
+    return matches.sort((a, b) => b.score - a.score || rank(a) - rank(b));
+  }
   return matchFingerprints(source).map((family) => ({
     family,
     score: 0.5,

@@ -19,6 +19,7 @@ export const fingerprints: Record<FamilyId, { all: string[]; none?: string[] }> 
   'deepseek-v3.2': { all: ['DSML'] },
   'minimax-m2': { all: ['<minimax:tool_call>'] },
   'llama-3': { all: ['<|start_header_id|>', '<|eot_id|>'], none: ['<|im_start|>'] },
+  mistral: { all: ['[INST]', '[TOOL_CALLS]'] },
 };
 
 export function matchFingerprints(source: string): FamilyId[] {

@@ -1,4 +1,5 @@
 import { ChatfmtError } from '../errors.js';
+import { familyInfo } from '../families/info.js';
 import type { ParserFamily } from '../parse/registry.js';
 import type { LoadedTemplate } from '../render/types.js';
 import type { Diagnostic } from '../types.js';
@@ -30,9 +31,13 @@ export function parserForTemplate(template: LoadedTemplate): TemplateParser {
   const probed = probeTemplate(template);
   const best = matches[0];
   const rendered = matches.filter((match) => match.method === 'render-equivalence');
+  // A bare .jinja file brings no special tokens (Mistral's templates need eos_token): as detect does, it is probed
+  // with the candidate family's.
+  const ownTokens = Object.keys(template.specialTokens).length > 0;
   for (const match of rendered) {
     const name = match.variant ?? match.family;
-    if ('probes' in probed && parsesProbes(name, probed)) {
+    const set = ownTokens ? probed : probeTemplate({ ...template, specialTokens: familyInfo[match.family].specialTokens });
+    if ('probes' in set && parsesProbes(name, set)) {
       return { family: name, method: 'render-equivalence', evidence: [...match.evidence, `the ${name} parser reads the probe renders back`] };
     }
   }

@@ -15,6 +15,7 @@ export const familyIds = [
   'deepseek-v3.2',
   'minimax-m2',
   'llama-3',
+  'mistral',
 ] as const;
 export type FamilyId = (typeof familyIds)[number];
 
@@ -179,6 +180,18 @@ export const familyInfo = {
     stopStrings: ['<|eot_id|>', '<|eom_id|>', '<|end_of_text|>'],
     argumentsForm: 'object',
     example: '{"name": "get_weather", "parameters": {"city": "Paris"}}',
+  },
+  mistral: {
+    id: 'mistral',
+    aliases: ['mistral-v3', 'mistral-v7', 'mistral-v11', 'mistral-v13', 'mistral-small', 'mistral-nemo', 'devstral', 'magistral', 'ministral', 'ministral-3'],
+    format: '[TOOL_CALLS]NAME[CALL_ID]id[ARGS]{json} (v11+), [TOOL_CALLS][{"name", "arguments", "id"}] (v3/v7), [THINK]…[/THINK] reasoning',
+    models: ['mistralai/Mistral-Small-3.2-24B-Instruct-2506', 'mistralai/Mistral-Small-3.1-24B-Instruct-2503', 'mistralai/Mistral-Nemo-Instruct-2407', 'mistralai/Devstral-Small-2507', 'mistralai/Magistral-Small-2509', 'mistralai/Ministral-3-14B-Reasoning-2512'],
+    templateFile: 'mistral.jinja',
+    officialTemplate: 'mistral/mistralai-Mistral-Small-3.2-24B-Instruct-2506.jinja',
+    specialTokens: { bos_token: '<s>', eos_token: '</s>' },
+    stopStrings: ['</s>'],
+    argumentsForm: 'object',
+    example: '[TOOL_CALLS]get_weather[CALL_ID]a1b2c3d4e[ARGS]{"city": "Paris"}',
   },
 } as const satisfies { [Id in FamilyId]: FamilyInfo<Id> };
 

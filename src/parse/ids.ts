@@ -12,11 +12,31 @@ const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 const ID_LENGTH = 24;
 
 /** `call_` + 24 random letters and digits (the OpenAI shape). */
-export const randomCallId: IdGenerator = () => {
-  const bytes = randomFillSync(new Uint8Array(ID_LENGTH * 2));
-  let id = 'call_';
-  // Rejection sampling keeps the alphabet uniform (248 = 4 × 62).
-  for (let i = 0; i < bytes.length && id.length < 5 + ID_LENGTH; i++) if (bytes[i]! < 248) id += ALPHABET[bytes[i]! % 62];
-  while (id.length < 5 + ID_LENGTH) id += ALPHABET[randomFillSync(new Uint8Array(1))[0]! % 62];
-  return id;
-};
+export const randomCallId: IdGenerator = randomIds('call_', ID_LENGTH);
+
+/** 9 random letters and digits: the only ids Mistral's tokenizer and templates accept. */
+export const randomNineCharId: IdGenerator = randomIds('', 9);
+
+function randomIds(prefix: string, length: number): IdGenerator {
+  return () => {
+    let id = prefix;
+    // Rejection sampling keeps the alphabet uniform (248 = 4 × 62).
+    while (id.length < prefix.length + length) {
+      const byte = randomByte();
+      if (byte < 248) id += ALPHABET[byte % 62];
+    }
+    return id;
+  };
+}
+
+/** Random bytes drawn from a pool: one crypto call per call id cost more than parsing the call. */
+const pool = new Uint8Array(4096);
+let poolAt = pool.length;
+
+function randomByte(): number {
+  if (poolAt === pool.length) {
+    randomFillSync(pool);
+    poolAt = 0;
+  }
+  return pool[poolAt++]!;
+}

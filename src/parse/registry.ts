@@ -13,7 +13,9 @@ import { seedOssGrammar } from './grammars/seed-oss.js';
 import { deepseekV32Grammar } from './grammars/deepseek-v3.2.js';
 import { minimaxM2Grammar } from './grammars/minimax-m2.js';
 import { llama3Grammar } from './grammars/llama-3.js';
+import { mistralGrammar } from './grammars/mistral.js';
 import { createHarmonyCore } from './harmony/index.js';
+import { randomNineCharId, type IdGenerator } from './ids.js';
 
 /** Markers of a family's output, for detection and docs. */
 export interface ParserMarkers {
@@ -35,6 +37,8 @@ export interface ParserFamily {
   defaultPrefix: string;
   /** Set for the marker-grammar families (all but gpt-oss). */
   grammar?: Grammar;
+  /** Ids for calls the model wrote none for, when the family accepts only its own shape (Mistral: 9 characters). */
+  idGenerator?: IdGenerator;
 }
 
 /** A parser for a grammar descriptor: every marker family's, or one derived from an unknown template. */
@@ -75,6 +79,7 @@ export const parserFamilies: { readonly [Id in FamilyId]: ParserFamily } = {
   'deepseek-v3.2': grammarParser('deepseek-v3.2', deepseekV32Grammar),
   'minimax-m2': grammarParser('minimax-m2', minimaxM2Grammar),
   'llama-3': grammarParser('llama-3', llama3Grammar),
+  mistral: { ...grammarParser('mistral', mistralGrammar), idGenerator: randomNineCharId },
 };
 
 /** Resolves a family id or alias to its parser; unknown → ChatfmtError UNKNOWN_FAMILY. */

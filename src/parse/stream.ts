@@ -22,7 +22,7 @@ export interface ParseOptions {
   prefix?: string;
   /** `parse` throws ChatfmtError PARSE_STRICT on the first error diagnostic. */
   strict?: boolean;
-  /** Mints ids for formats that carry none (default `call_` + 24 random characters). */
+  /** Mints ids for calls the model wrote none for (default: the family's shape, else `call_` + 24 random characters). */
   idGenerator?: IdGenerator;
 }
 
@@ -46,7 +46,7 @@ export function createStreamParser(options: ParseOptions): StreamParser {
     prefix: options.prefix ?? family.defaultPrefix,
     family: family.id,
   });
-  return new Driver(core, family.id, options.idGenerator ?? randomCallId);
+  return new Driver(core, family.id, options.idGenerator ?? family.idGenerator ?? randomCallId);
 }
 
 class Driver implements StreamParser {

@@ -1,5 +1,6 @@
 import { parsePythonJson, pythonJsonDumps } from '../jinja/index.js';
 import type { Conversation, Message, ToolCall } from '../types.js';
+import { toNineCharIds } from './call-ids.js';
 import type { RenderWarning, TemplateNeeds } from './types.js';
 
 /**
@@ -14,7 +15,14 @@ export function adaptConversation(conversation: Conversation, needs: TemplateNee
     if (adapted !== message) changed = true;
     return adapted;
   });
-  return { conversation: changed ? { ...conversation, messages } : conversation, warnings };
+  const adapted = changed ? { ...conversation, messages } : conversation;
+  if (!needs.nineCharCallIds) return { conversation: adapted, warnings };
+  const { conversation: withIds, rewrites } = toNineCharIds(adapted);
+  for (const rewrite of rewrites) {
+    const was = rewrite.from === undefined ? 'no id' : `id ${JSON.stringify(rewrite.from)}`;
+    warnings.push({ code: 'CALL_IDS_REWRITTEN', path: rewrite.path, message: `the template takes 9-character call ids: ${was} given as ${rewrite.to}` });
+  }
+  return { conversation: withIds, warnings };
 }
 
 function adaptMessage(message: Message, index: number, needs: TemplateNeeds, warnings: RenderWarning[]): Message {

@@ -5,6 +5,8 @@ import type { TemplateNeeds } from './types.js';
 
 const PROBE_VALUE = 'chatfmt_probe_value';
 const PROBE_ARGS = { query: PROBE_VALUE };
+const PLAIN_ID = 'call_probe0';
+const NINE_CHAR_ID = 'probe0001';
 const PROBE_TOOLS = [
   {
     type: 'function',
@@ -22,20 +24,34 @@ const cache = new WeakMap<CompiledTemplate, TemplateNeeds>();
  * Finds what a template needs by rendering a tiny tool conversation in each form, the way a user
  * would find out by trial: which argument form renders without error, without double-encoding and without losing
  * the arguments,
- * and whether `content: null` crashes it or prints "None". Cached per compiled template.
+ * and whether `content: null` crashes it or prints "None". The probes see the special tokens the template is rendered
+ * with (Mistral's templates fail without eos_token). Cached per compiled template.
  */
-export function inspectTemplate(template: CompiledTemplate): TemplateNeeds {
+export function inspectTemplate(template: CompiledTemplate, specialTokens: Readonly<Record<string, string>> = {}): TemplateNeeds {
   let needs = cache.get(template);
   if (!needs) {
-    needs = probe(template);
+    needs = probe(template, specialTokens);
     cache.set(template, needs);
   }
   return needs;
 }
 
-function probe(template: CompiledTemplate): TemplateNeeds {
-  const asObject = tryRender(template, probeConversation(PROBE_ARGS, ''));
-  const asString = tryRender(template, probeConversation(JSON.stringify(PROBE_ARGS), ''));
+function probe(template: CompiledTemplate, tokens: Readonly<Record<string, string>>): TemplateNeeds {
+  const plain = probeWith(template, PLAIN_ID, tokens);
+  if (plain !== undefined) return plain;
+  // Mistral's templates reject any call id that is not 9 characters long.
+  const nine = probeWith(template, NINE_CHAR_ID, tokens);
+  return nine === undefined ? decided(template, undefined, undefined, PLAIN_ID, tokens) : { ...nine, nineCharCallIds: true };
+}
+
+/** What the template needs when its probe calls carry `id`; undefined when it renders in neither argument form. */
+function probeWith(template: CompiledTemplate, id: string, tokens: Readonly<Record<string, string>>): TemplateNeeds | undefined {
+  const asObject = tryRender(template, probeConversation(PROBE_ARGS, '', id, tokens));
+  const asString = tryRender(template, probeConversation(JSON.stringify(PROBE_ARGS), '', id, tokens));
+  return asObject === undefined && asString === undefined ? undefined : decided(template, asObject, asString, id, tokens);
+}
+
+function decided(template: CompiledTemplate, asObject: string | undefined, asString: string | undefined, id: string, tokens: Readonly<Record<string, string>>): TemplateNeeds {
   const argumentsForm = decideForm(asObject, asString);
   const args = argumentsForm === 'string' ? JSON.stringify(PROBE_ARGS) : PROBE_ARGS;
   const withEmpty = argumentsForm === 'string' ? asString : asObject;
@@ -43,10 +59,10 @@ function probe(template: CompiledTemplate): TemplateNeeds {
   const nullContentNeedsString =
     withEmpty !== undefined &&
     [null, undefined].some((content) => {
-      const text = tryRender(template, probeConversation(args, content));
+      const text = tryRender(template, probeConversation(args, content, id, tokens));
       return text === undefined || (text.includes('None') && !withEmpty.includes('None'));
     });
-  return { argumentsForm, nullContentNeedsString };
+  return { argumentsForm, nullContentNeedsString, nineCharCallIds: false };
 }
 
 function decideForm(asObject: string | undefined, asString: string | undefined): ArgumentsForm {
@@ -60,18 +76,18 @@ function decideForm(asObject: string | undefined, asString: string | undefined):
   return 'either';
 }
 
-function probeConversation(args: unknown, content: string | null | undefined): Record<string, unknown> {
+function probeConversation(args: unknown, content: string | null | undefined, id: string, tokens: Readonly<Record<string, string>>): Record<string, unknown> {
   const messages: Message[] = [
     { role: 'user', content: 'probe' },
     {
       role: 'assistant',
       ...(content === undefined ? {} : { content }),
-      tool_calls: [{ id: 'call_probe0', type: 'function', function: { name: 'chatfmt_probe', arguments: args as string } }],
+      tool_calls: [{ id, type: 'function', function: { name: 'chatfmt_probe', arguments: args as string } }],
     },
-    { role: 'tool', tool_call_id: 'call_probe0', name: 'chatfmt_probe', content: 'ok' },
+    { role: 'tool', tool_call_id: id, name: 'chatfmt_probe', content: 'ok' },
     { role: 'assistant', content: 'done' },
   ];
-  return { messages, tools: PROBE_TOOLS, documents: null, add_generation_prompt: false };
+  return { ...tokens, messages, tools: PROBE_TOOLS, documents: null, add_generation_prompt: false };
 }
 
 function tryRender(template: CompiledTemplate, variables: Record<string, unknown>): string | undefined {

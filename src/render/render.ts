@@ -19,7 +19,7 @@ export function renderConversation(template: LoadedTemplate, conversation: Conve
     throw new ChatfmtError('INPUT_INVALID', 'continue_final_message and add_generation_prompt cannot be combined: the first continues the last message, the second starts a new one');
   }
   const { conversation: adapted, warnings } =
-    options.args === 'keep' ? { conversation, warnings: [] } : adaptConversation(conversation, inspectTemplate(compiled));
+    options.args === 'keep' ? { conversation, warnings: [] } : adaptConversation(conversation, inspectTemplate(compiled, template.specialTokens));
   const variables = templateVariables(template, adapted, addGenerationPrompt, options.variables);
   const rendered = compiled.render(variables, options.now ? { now: options.now } : {});
   const { generationSpans } = rendered;

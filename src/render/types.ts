@@ -40,7 +40,7 @@ export interface RenderOptions {
   now?: Date;
 }
 
-export type RenderWarningCode = 'ARGS_CONVERTED' | 'NULL_CONTENT_CONVERTED';
+export type RenderWarningCode = 'ARGS_CONVERTED' | 'NULL_CONTENT_CONVERTED' | 'CALL_IDS_REWRITTEN';
 export interface RenderWarning {
   code: RenderWarningCode;
   /** JSON path into the conversation, e.g. `messages[2].tool_calls[0].function.arguments`. */
@@ -61,6 +61,8 @@ export interface TemplateNeeds {
   argumentsForm: ArgumentsForm;
   /** True when `content: null` (or no content) crashes the template or prints "None". */
   nullContentNeedsString: boolean;
+  /** True when the template takes only 9-character call ids (Mistral): `auto` maps other ids. */
+  nineCharCallIds: boolean;
 }
 
 export type { Conversation };

@@ -21,4 +21,5 @@ export const keepsWithCalls: Record<FamilyId, { reasoning: boolean; content: boo
   'minimax-m2': { reasoning: true, content: true, calls: 2 },
   // Meta's template writes one call per message and drops the content next to it.
   'llama-3': { reasoning: false, content: false, calls: 1 },
+  mistral: { reasoning: false, content: false, calls: 2 },
 };

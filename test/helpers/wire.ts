@@ -172,6 +172,14 @@ export const wireFamilies: Record<string, FamilyWriter> = {
       '<|python_tag|>' + calls.map((call, i) => (i > 0 ? ['; ', ';\n', '\n', ';'][(first + i) % 4] : '') + `{"name": "${call.name}", "parameters": ${JSON.stringify(call.arguments)}}`).join(''),
     prose: (text) => `Then:${text}`,
   },
+  mistral: {
+    // v11+ (one opener per call) for groups starting at an even index, the v3/v7 JSON list for the others.
+    calls: (calls, firstIndex) =>
+      firstIndex % 2 === 0
+        ? calls.map((call) => `[TOOL_CALLS]${call.name}[ARGS]${JSON.stringify(call.arguments)}`).join('')
+        : `[TOOL_CALLS] [${calls.map((call) => JSON.stringify({ arguments: call.arguments, name: call.name })).join(', ')}]`,
+    reasoning: (text) => ({ text: `[THINK]${text}[/THINK]` }),
+  },
   'seed-oss': {
     xmlValues: 'bare',
     calls: (calls) => calls.map((call) => `<seed:tool_call>\n<function=${call.name}>\n${xmlParams(call, '')}</function>\n</seed:tool_call>`).join('\n'),

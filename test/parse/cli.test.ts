@@ -46,6 +46,15 @@ describe('chatfmt parse', () => {
     expect(JSON.parse(out)).toMatchObject({ reasoning_content: 'Greeting.', content: 'Hello' });
   });
 
+  it('takes a mistral prompt\'s tail after its last [/INST] or [/TOOL_RESULTS], whichever is later', async () => {
+    const prompt = file(
+      'mistral-prompt.txt',
+      '<s>[INST]Check the log.[/INST][TOOL_CALLS]read_log[CALL_ID]a1B2c3D4e[ARGS]{}</s>[TOOL_RESULTS]a1B2c3D4e[TOOL_CONTENT]the log mentions [THINK][/TOOL_RESULTS]',
+    );
+    const { out } = await cli(['parse', '--family', 'mistral', '--prompt', prompt], 'The log is fine.</s>');
+    expect(JSON.parse(out)).toMatchObject({ reasoning_content: null, content: 'The log is fine.' });
+  });
+
   it('--strict exits 1 on an error diagnostic', async () => {
     const { code, err } = await cli(['parse', '--family', 'hermes', '--strict'], '<tool_call>{"name": "f", "arguments": {');
     expect(code).toBe(1);

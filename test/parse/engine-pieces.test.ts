@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { accumulateDeltas, createGrammarCore, createStreamParser, parse, type Grammar, type ParserFamily } from '../../src/index.js';
-import { jsonCallObject } from '../../src/parse/engine/codecs/hermes-json.js';
+import { callObject } from '../../src/parse/engine/codecs/hermes-json.js';
 import { pythonCall } from '../../src/parse/engine/codecs/python-call.js';
 import { noHeader } from '../../src/parse/engine/headers.js';
 
@@ -48,7 +48,7 @@ describe('leading openers and call separators', () => {
   const base = { id: 'leading-test', call: { open: ['<|tag|>'], close: [] }, header: noHeader, leadingOpen: ['{'], callSeparators: [';'], stopStrings: ['<end>'], defaultPrefix: '' };
 
   it('an object at the start, after the tag or after a separator is a call; elsewhere it is prose', () => {
-    const parser = family({ ...base, args: jsonCallObject({}) });
+    const parser = family({ ...base, args: callObject({}) });
     expect(calls('{"name": "a"};\n{"name": "b", "arguments": {"x": 1}} then {"name": "c"}', parser)).toEqual({
       content: 'then {"name": "c"}',
       calls: [['a', {}], ['b', { x: 1 }]],
@@ -58,7 +58,7 @@ describe('leading openers and call separators', () => {
   });
 
   it('requireArguments makes a name-only object prose (a warning), where the default reads it as a zero-argument call', () => {
-    expect(calls('{"name": "a"}', family({ ...base, args: jsonCallObject({ requireArguments: true }) }))).toEqual({
+    expect(calls('{"name": "a"}', family({ ...base, args: callObject({ requireArguments: true }) }))).toEqual({
       content: '{"name": "a"}',
       calls: [],
       codes: ['warning:PARSE_BAD_CALL_SYNTAX'],

@@ -48,3 +48,35 @@ describe.skipIf(!hasShared)('detect, Llama 3', () => {
     }
   });
 });
+
+describe.skipIf(!hasShared)('detect, mistral generations', () => {
+  const files = [
+    'mistral/mistralai-Mistral-Nemo-Instruct-2407.jinja',
+    'mistral/mistralai-Mistral-Small-3.1-24B-Instruct-2503.jinja',
+    'mistral/mistralai-Mistral-Small-3.2-24B-Instruct-2506.jinja',
+    'mistral/unsloth-mistral-Devstral-Small-2507.jinja',
+  ];
+
+  it('names all four official Mistral templates (v3 list, v7 list, v11 with and without [CALL_ID]) mistral', () => {
+    for (const file of files) {
+      const [best] = detectFamily(loadTemplate({ template: official(file) }));
+      expect(best, file).toMatchObject({ family: 'mistral', method: 'render-equivalence' });
+    }
+  });
+
+  it('parses with each of them and no --family, model-written ids kept verbatim', async () => {
+    const completions = [
+      'Sure.[TOOL_CALLS]get_weather[CALL_ID]a1B2c3D4e[ARGS]{"city": "Paris"}</s>',
+      'Sure.[TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Paris"}, "id": "a1B2c3D4e"}]</s>',
+    ];
+    for (const file of files) {
+      for (const completion of completions) {
+        const io = memoryIO(completion);
+        expect(await run(['parse', '--template', official(file)], io), file).toBe(0);
+        const message = JSON.parse(io.out()) as { content: string; tool_calls: Array<{ id: string; function: { name: string; arguments: string } }> };
+        expect(message.content, file).toBe('Sure.');
+        expect(message.tool_calls.map((c) => [c.id, c.function.name, JSON.parse(c.function.arguments)]), file).toEqual([['a1B2c3D4e', 'get_weather', { city: 'Paris' }]]);
+      }
+    }
+  });
+});

@@ -30,6 +30,7 @@ const ownMarkers: Record<FamilyId, string[]> = {
   'deepseek-v3.2': ['<｜DSML｜function_calls>', '<｜DSML｜tool_calls>', '<｜DSML｜invoke name="', '<｜DSML｜parameter name="k" string="true">', '</｜DSML｜parameter>', '</｜DSML｜invoke>', '<｜end▁of▁sentence｜>', '<think>', '</think>'],
   'minimax-m2': ['<minimax:tool_call>', '</minimax:tool_call>', '<invoke name="', '</parameter>', '</invoke>', '[e~[', '<think>', '</think>'],
   'llama-3': [],
+  mistral: ['[TOOL_CALLS]', '[ARGS]', '[CALL_ID]', '</s>', '[THINK]', '[/THINK]'],
 };
 
 const tools = [

@@ -132,7 +132,7 @@ async function streamParse(options: ParseOptions, io: IO): Promise<number> {
 
 
 /** Where each family's prompt opens the assistant turn; the prefix is what follows the last one. */
-const ASSISTANT_HEADERS: Record<FamilyId, { header: string; keep?: boolean }> = {
+const ASSISTANT_HEADERS: Record<FamilyId, { header: string; also?: readonly string[]; keep?: boolean }> = {
   hermes: { header: '<|im_start|>assistant' },
   'qwen2.5': { header: '<|im_start|>assistant' },
   qwen3: { header: '<|im_start|>assistant' },
@@ -147,11 +147,18 @@ const ASSISTANT_HEADERS: Record<FamilyId, { header: string; keep?: boolean }> = 
   'deepseek-v3.2': { header: '<｜Assistant｜>' },
   'minimax-m2': { header: ']~b]ai' },
   'llama-3': { header: '<|start_header_id|>assistant<|end_header_id|>' },
+  // No generation prompt: the reply follows [/INST] or, after tool results, [/TOOL_RESULTS].
+  mistral: { header: '[/INST]', also: ['[/TOOL_RESULTS]'] },
 };
 
 export function promptTail(prompt: string, family: FamilyId): string {
-  const { header, keep } = ASSISTANT_HEADERS[family];
-  const at = prompt.lastIndexOf(header);
+  const { header, also = [], keep } = ASSISTANT_HEADERS[family];
+  let at = prompt.lastIndexOf(header);
+  let length = header.length;
+  for (const other of also) {
+    const found = prompt.lastIndexOf(other);
+    if (found > at) [at, length] = [found, other.length];
+  }
   if (at < 0) return prompt;
-  return keep ? prompt.slice(at) : prompt.slice(at + header.length);
+  return keep ? prompt.slice(at) : prompt.slice(at + length);
 }

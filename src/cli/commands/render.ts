@@ -57,7 +57,7 @@ export const register: CommandRegistrar = (program, io, state) => {
     .option('-g, --generation-prompt', 'append the assistant header so the model answers next')
     .option('--continue-final-message', 'cut right after the final message\'s content (prefill)')
     .option('--var <key=value>', 'template variable; the value is read as JSON when it parses, else as a string (repeatable)', collect, [])
-    .addOption(new Option('--args <mode>', 'auto: convert arguments/null content to what the template needs; keep: pass messages through').choices(['auto', 'keep']).default('auto'))
+    .addOption(new Option('--args <mode>', 'auto: convert arguments/null content/call ids to what the template needs; keep: pass messages through').choices(['auto', 'keep']).default('auto'))
     .option('--now <iso>', 'clock for strftime_now, e.g. 2025-01-15T12:00:00 (UTC unless a zone is given)')
     .option('--json', 'print {text, generation_spans} instead of the bare text')
     .addOption(new Option('--offsets <unit>', 'how generation_spans count: utf16 (JS), codepoint (Python str), byte (UTF-8)').choices([...offsetUnits]).default('utf16'))

@@ -63,13 +63,14 @@ export function compileGrammar(grammar: Grammar): CompiledGrammar {
   add(grammar.callSeparators, 'separator');
   const of = (...roles: MarkerRole[]) => new MarkerSet([...role].filter(([, r]) => roles.includes(r)).map(([m]) => m));
   const opens: MarkerRole[] = ['call-open', 'section-open', 'stop', 'aside-open'];
+  const inReasoning: MarkerRole[] = grammar.reasoningHoldsCalls ? ['stop', 'reasoning-close'] : ['call-open', 'section-open', 'stop', 'reasoning-close'];
   return {
     grammar,
     role,
     content: of(...opens, 'section-close'),
     contentAtStart: of(...opens, 'section-close', 'reasoning-open'),
-    reasoning: of('call-open', 'section-open', 'stop', 'reasoning-close'),
-    reasoningAtStart: of('call-open', 'section-open', 'stop', 'reasoning-close', 'reasoning-open'),
+    reasoning: of(...inReasoning),
+    reasoningAtStart: of(...inReasoning, 'reasoning-open'),
     aside: of('aside-close', 'stop'),
     section: of('call-open', 'section-close', 'stop'),
     tail: of('call-close', 'tail', 'section-close', 'call-open', 'stop', 'separator'),

@@ -27,8 +27,12 @@ export interface CallSink {
   warn(code: ParseCode, message: string, at: number): void;
 }
 
+/**
+ * `next`: the open call (if any) ended at `pos` and the same codec reads further calls (a JSON list of calls): the
+ * next call's text starts there. `done` after a `next` ends the structure with no call open.
+ */
 export type CodecResult =
-  | { status: 'more' | 'done'; pos: number }
+  | { status: 'more' | 'done' | 'next'; pos: number }
   | { status: 'error'; pos: number; code: ParseCode; message: string };
 
 /** Turns the wire form of one call's arguments into JSON text, incrementally. One instance per call. */
@@ -60,9 +64,14 @@ export interface MarkerPair {
 export interface Grammar {
   id: string;
   reasoning?: MarkerPair;
+  /**
+   * Call markup inside an open reasoning block is reasoning text: only the close ends the block (Mistral's `[THINK]`,
+   * as llama.cpp and vLLM read it). By default a call there is tentative and may end reasoning (FORMATS §0.6).
+   */
+  reasoningHoldsCalls?: boolean;
   /** A wrapper around consecutive calls (DeepSeek, Kimi). Calls are also accepted without it. */
   section?: MarkerPair;
-  /** An empty `close` list: a call ends with its arguments (Llama 3's `<|python_tag|>` has no closer). */
+  /** An empty `close` list: a call ends with its arguments (Llama 3's `<|python_tag|>`, Mistral v11's `[ARGS]{…}`). */
   call: MarkerPair;
   header: HeaderReader;
   args: CodecFactory;

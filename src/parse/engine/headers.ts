@@ -1,6 +1,6 @@
 import type { HeaderReader, HeaderResult } from './grammar.js';
 import { MarkerSet } from './markers.js';
-import { skipWhitespace } from './trim.js';
+import { isWhitespace, skipWhitespace } from './trim.js';
 
 /** Headers longer than this are garbage, not a name still arriving. */
 export const MAX_HEADER = 512;
@@ -69,3 +69,67 @@ function endOfHeader(read: ReadResult, message: string): HeaderResult {
   if (read.status === 'error') return { status: 'error', at: read.at, message };
   return { status: 'more' };
 }
+
+/**
+ * Picks a reader by the header's first non-space character: one opener may start two syntaxes (Mistral's
+ * `[TOOL_CALLS]` opens either a JSON list of calls or `NAME[ARGS]`).
+ */
+export function byLead(readers: Readonly<Record<string, HeaderReader>>, otherwise: HeaderReader): HeaderReader {
+  return (buf, pos, final) => {
+    const start = skipWhitespace(buf, pos);
+    if (start >= buf.length) return final ? otherwise(buf, pos, final) : { status: 'more' };
+    return (readers[buf[start]!] ?? otherwise)(buf, pos, final);
+  };
+}
+
+export interface MarkedNameOptions {
+  /** Ends the name and starts the arguments; consumed unless listed in `keep`. */
+  delimiters: readonly string[];
+  keep?: readonly string[];
+  /** Between the name and a delimiter: a marker followed by the call id (`[CALL_ID]`). */
+  idMarker?: string;
+}
+
+/**
+ * `NAME[ID_MARKER ID]DELIMITER` where NAME and ID are unbroken words (no space, quote, bracket or brace): text that
+ * is not a call (prose after a stray opener) fails at its first such character instead of waiting for a delimiter.
+ */
+export function markedName(options: MarkedNameOptions): HeaderReader {
+  const delimiters = new MarkerSet(options.delimiters);
+  const keep = new Set(options.keep ?? []);
+  const idMarker = options.idMarker;
+  return (buf, pos) => {
+    const start = skipWhitespace(buf, pos);
+    const nameEnd = wordEnd(buf, start);
+    if (nameEnd === undefined) return { status: 'error', at: start, message: 'overlong call name' };
+    let end = nameEnd;
+    let id: string | undefined;
+    if (idMarker !== undefined && nameEnd < buf.length && buf.startsWith(idMarker.slice(0, buf.length - nameEnd), nameEnd)) {
+      if (buf.length - nameEnd < idMarker.length) return { status: 'more' };
+      const idEnd = wordEnd(buf, nameEnd + idMarker.length);
+      if (idEnd === undefined) return { status: 'error', at: nameEnd, message: 'overlong call id' };
+      id = buf.slice(nameEnd + idMarker.length, idEnd);
+      end = idEnd;
+    }
+    if (end >= buf.length) return { status: 'more' };
+    const marker = delimiters.at(buf, end);
+    if (marker === undefined) {
+      if (delimiters.couldStartAt(buf, end)) return { status: 'more' };
+      return { status: 'error', at: end, message: `call name not followed by ${options.delimiters.join(' or ')}` };
+    }
+    const name = buf.slice(start, nameEnd);
+    const after = keep.has(marker) ? end : end + marker.length;
+    return id === undefined || id.length === 0 ? { status: 'ok', end: after, name } : { status: 'ok', end: after, name, id };
+  };
+}
+
+/** End of the word at `pos` (at most MAX_HEADER characters), or undefined when it runs longer. */
+function wordEnd(buf: string, pos: number): number | undefined {
+  const limit = Math.min(buf.length, pos + MAX_HEADER + 1);
+  let i = pos;
+  while (i < limit && !NOT_IN_WORD.has(buf.charCodeAt(i)) && !isWhitespace(buf.charCodeAt(i))) i++;
+  return i - pos > MAX_HEADER ? undefined : i;
+}
+
+/** Characters that end a name or id: JSON and marker punctuation. */
+const NOT_IN_WORD = new Set([...'[]{}()<>"\',;'].map((c) => c.charCodeAt(0)));

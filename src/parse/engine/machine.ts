@@ -403,8 +403,18 @@ class GrammarMachine implements ParserCore, CallSink {
     if (result.pos > this.pos) this.consume(result.pos - this.pos);
     if (result.status === 'more') return false;
     if (result.status === 'error') this.failing(result.code, result.message);
+    else if (result.status === 'next') this.nextCall();
     else this.mode = 'tail';
     return true;
+  }
+
+  /** The codec ended the open call, if any, and reads on (a JSON list of calls): the next call starts here. */
+  private nextCall(): void {
+    if (this.callStarted) this.emit({ kind: 'call-end', end: this.base + this.pos });
+    this.callStarted = false;
+    this.raw = new TextBuffer();
+    this.pendingWs = '';
+    this.callStart = this.base + this.pos;
   }
 
   private endCall(consumeClose: boolean): void {
@@ -412,7 +422,8 @@ class GrammarMachine implements ParserCore, CallSink {
       const marker = this.m.tail.at(this.buf, this.pos) ?? this.m.skip.at(this.buf, this.pos) ?? '';
       this.consume(marker.length);
     }
-    this.emit({ kind: 'call-end', end: this.base + this.pos });
+    // A list codec may end its structure after its last call already ended (`next`, then `done`).
+    if (this.callStarted) this.emit({ kind: 'call-end', end: this.base + this.pos });
     this.callStarted = false;
     this.codec = undefined;
     this.raw = undefined;

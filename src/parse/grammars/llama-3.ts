@@ -1,6 +1,6 @@
 import { familyInfo } from '../../families/info.js';
 import { firstMatching } from '../engine/codecs/choice.js';
-import { jsonCallObject } from '../engine/codecs/hermes-json.js';
+import { callObject } from '../engine/codecs/hermes-json.js';
 import { pythonCall, startsPythonCall } from '../engine/codecs/python-call.js';
 import { rawTextCall } from '../engine/codecs/raw-text.js';
 import type { Grammar } from '../engine/grammar.js';
@@ -29,7 +29,7 @@ export const llama3Grammar: Grammar = {
   header: noHeader,
   args: firstMatching(
     [
-      { test: (buf, pos) => buf[pos] === '{', codec: jsonCallObject({ requireArguments: true }) },
+      { test: (buf, pos) => buf[pos] === '{', codec: callObject({ requireArguments: true }) },
       { test: startsPythonCall(builtinCall), codec: pythonCall(builtinCall) },
     ],
     rawTextCall({ names: ['code_interpreter', 'python'], key: 'code', end: [...stopStrings, PYTHON_TAG] }),

@@ -1,5 +1,4 @@
-import type { ParseCode } from '../../../types.js';
-import type { ArgsCodec, CallSink, CodecContext, CodecResult } from '../grammar.js';
+import type { ArgsCodec, CallSink, CodecFactory, CodecResult } from '../grammar.js';
 import { isPlainObject } from '../../../util/guards.js';
 import { INVALID, JsonValueScanner, NEED_MORE, tryParseJson } from '../json-scan.js';
 import { skipWhitespace } from '../trim.js';
@@ -10,7 +9,12 @@ const ARGUMENT_KEYS = new Set(['arguments', 'parameters']);
 /** Longest key or name string accepted (characters). */
 const MAX_TOKEN = 4096;
 
-export interface JsonCallOptions {
+export interface CallObjectOptions {
+  /**
+   * A key whose string value is the model's own call id (Mistral's `"id"`). The call then starts once both the name
+   * and the id are known, or at the object's end: the id may come last, and a call's id is fixed when it starts.
+   */
+  idKey?: string;
   /**
    * An object without `arguments`/`parameters` is not a call (Llama 3, whose call objects are bare JSON): the call
    * starts only when its arguments begin. Otherwise it starts at the name and a missing key means `{}`.
@@ -18,25 +22,31 @@ export interface JsonCallOptions {
   requireArguments?: boolean;
 }
 
-/** The JSON call object with options; `hermesJson` is its default form. */
-export function jsonCallObject(options: JsonCallOptions): (context: CodecContext) => ArgsCodec {
-  return (context) => hermesJson(context, options);
-}
-
 /**
  * `{"name": "N", "arguments": {...}}` (Hermes, Qwen2.5, Qwen3). The call starts when the name string is
  * complete; the raw text of the `arguments` (or `parameters`) value is streamed as it arrives, or buffered
  * until the name is known when it comes first. Arguments serialised as a JSON string are decoded.
  */
-export function hermesJson(_context: CodecContext, options: JsonCallOptions = {}): ArgsCodec {
+export const hermesJson: CodecFactory = callObject({});
+
+/** The codec of one JSON call object, with options (see CallObjectOptions). */
+export function callObject(options: CallObjectOptions): CodecFactory {
+  return () => callObjectCodec(options);
+}
+
+function callObjectCodec(options: CallObjectOptions): ArgsCodec {
+  const idKey = options.idKey;
   let state: State = 'open';
   let key: string | undefined;
+  let name: string | undefined;
+  let id: string | undefined;
+  let idSeen = false;
+  /** The arguments value has begun (requireArguments waits for it). */
+  let argsBegun = false;
   let value: JsonValueScanner | undefined;
   /** How far into a pending (not yet consumed) token the scanner already looked. */
   let tokenScanned = 0;
   let started = false;
-  /** The name, read but not started yet (requireArguments: the arguments have not begun). */
-  let pendingName: string | undefined;
   let argsSeen = false;
   let streamingArgs = false;
   /** Whether the value being read is the arguments; decided once when it starts (hot when streaming). */
@@ -114,16 +124,17 @@ export function hermesJson(_context: CodecContext, options: JsonCallOptions = {}
               if (isArgs && c !== '{' && c !== '"') {
                 return { status: 'error', pos, code: 'PARSE_ARGS_NOT_OBJECT', message: 'the arguments are not a JSON object' };
               }
-              if (isArgs && pendingName !== undefined) {
-                const refused = startCall(pendingName, sink);
-                if (refused) return { ...refused, pos };
+              if (isArgs) {
+                argsBegun = true;
+                const refused = tryStart(pos, sink, false);
+                if (refused) return refused;
               }
             }
             if (streamingArgs) {
               const result = streamValue(value, buf, pos, final, emitArgs);
               if (result.status !== 'done') return result;
               pos = result.pos;
-            } else if (!isArgs && (key !== 'name' || started)) {
+            } else if (!isArgs && !(key === 'name' && name === undefined) && !(key === idKey && !idSeen)) {
               // Another key's value: validated and consumed as it arrives, then ignored.
               const end = value.scan(buf, pos, final);
               if (end === INVALID) return fail(value.errorAt, 'invalid JSON in the call object', 'PARSE_BAD_ARGS_JSON');
@@ -165,21 +176,25 @@ export function hermesJson(_context: CodecContext, options: JsonCallOptions = {}
       emitArgs((outer as { value: string }).value);
       return undefined;
     }
-    if (key !== 'name' || started || pendingName !== undefined) return undefined;
     const parsed = tryParseJson(text);
-    if (!parsed.ok || typeof parsed.value !== 'string') return fail(pos, 'the call name is not a string');
-    if (options.requireArguments && !argsSeen) {
-      pendingName = parsed.value;
-      return undefined;
+    if (key === idKey && !idSeen) {
+      idSeen = true;
+      // An id that is not a string is no id: the caller's generator mints one.
+      if (parsed.ok && typeof parsed.value === 'string' && parsed.value.length > 0) id = parsed.value;
+      return tryStart(pos, sink, false);
     }
-    const refused = startCall(parsed.value, sink);
-    return refused && { ...refused, pos };
+    if (!parsed.ok || typeof parsed.value !== 'string') return fail(pos, 'the call name is not a string');
+    name = parsed.value;
+    return tryStart(pos, sink, false);
   }
 
-  function startCall(name: string, sink: CallSink): { status: 'error'; code: ParseCode; message: string } | undefined {
-    pendingName = undefined;
-    const refused = sink.start(name);
-    if (refused) return { status: 'error', code: refused, message: `not a declared tool: ${name}` };
+  /** Starts the call once its name (and, with an idKey, its id or the object's end) is known. */
+  function tryStart(pos: number, sink: CallSink, closing: boolean): CodecResult | undefined {
+    if (started || name === undefined) return undefined;
+    if (idKey !== undefined && !idSeen && !closing) return undefined;
+    if (options.requireArguments && !argsBegun) return undefined;
+    const refused = sink.start(name, id);
+    if (refused) return { status: 'error', pos, code: refused, message: `not a declared tool: ${name}` };
     started = true;
     if (argParts.length > 0) sink.args(argParts.join(''));
     argParts.length = 0;
@@ -188,8 +203,10 @@ export function hermesJson(_context: CodecContext, options: JsonCallOptions = {}
 
   function finish(pos: number, sink: CallSink): CodecResult {
     // A complete object that is no call is reported at its `}`: a stop string after it is no truncation.
-    if (pendingName !== undefined) return fail(pos - 1, 'the call object has no "parameters" or "arguments"');
-    if (!started) return fail(pos - 1, 'the call object has no "name"');
+    if (name === undefined) return fail(pos - 1, 'the call object has no "name"');
+    if (options.requireArguments && !argsBegun) return fail(pos - 1, 'the call object has no "parameters" or "arguments"');
+    const refused = tryStart(pos, sink, true);
+    if (refused) return refused;
     if (!argsSeen) sink.args('{}');
     return { status: 'done', pos };
   }
