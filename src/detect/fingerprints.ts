@@ -17,6 +17,7 @@ export const fingerprints: Record<FamilyId, { all: string[]; none?: string[] }> 
   'glm-4.5': { all: ['<arg_key>', '<arg_value>'] },
   'seed-oss': { all: ['<seed:'] },
   'minimax-m2': { all: ['<minimax:tool_call>'] },
+  'gemma-4': { all: ['<|tool_call>', '<|turn>'] },
 };
 
 export function matchFingerprints(source: string): FamilyId[] {

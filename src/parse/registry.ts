@@ -11,6 +11,7 @@ import { kimiK2Grammar } from './grammars/kimi-k2.js';
 import { qwen3CoderGrammar } from './grammars/qwen3-coder.js';
 import { seedOssGrammar } from './grammars/seed-oss.js';
 import { minimaxM2Grammar } from './grammars/minimax-m2.js';
+import { gemma4Grammar } from './grammars/gemma-4.js';
 import { createHarmonyCore } from './harmony/index.js';
 
 /** Markers of a family's output, for detection and docs. */
@@ -71,6 +72,7 @@ export const parserFamilies: { readonly [Id in FamilyId]: ParserFamily } = {
   'glm-4.5': grammarParser('glm-4.5', glm45Grammar),
   'seed-oss': grammarParser('seed-oss', seedOssGrammar),
   'minimax-m2': grammarParser('minimax-m2', minimaxM2Grammar),
+  'gemma-4': grammarParser('gemma-4', gemma4Grammar),
 };
 
 /** Resolves a family id or alias to its parser; unknown → ChatfmtError UNKNOWN_FAMILY. */

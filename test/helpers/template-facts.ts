@@ -18,4 +18,5 @@ export const keepsWithCalls: Record<FamilyId, { reasoning: boolean; content: boo
   'glm-4.5': { reasoning: true, content: true, calls: 2 },
   'seed-oss': { reasoning: true, content: true, calls: 2 },
   'minimax-m2': { reasoning: true, content: true, calls: 2 },
+  'gemma-4': { reasoning: true, content: true, calls: 2 },
 };

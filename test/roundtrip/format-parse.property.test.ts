@@ -28,6 +28,7 @@ const ownMarkers: Record<FamilyId, string[]> = {
   'glm-4.5': ['<tool_call>', '</tool_call>', '<arg_key>', '</arg_value>', '<think>', '</think>'],
   'seed-oss': ['<seed:tool_call>', '<seed:eos>', '</parameter>', '<parameter=x>', '<function=f>'],
   'minimax-m2': ['<minimax:tool_call>', '</minimax:tool_call>', '<invoke name="', '</parameter>', '</invoke>', '[e~[', '<think>', '</think>'],
+  'gemma-4': ['<|tool_call>', '<tool_call|>', '<|"|>', '<|channel>', '<channel|>', '<turn|>', '<|tool_response>'],
 };
 
 const tools = [

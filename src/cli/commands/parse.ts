@@ -145,6 +145,7 @@ const ASSISTANT_HEADERS: Record<FamilyId, { header: string; keep?: boolean }> = 
   'glm-4.5': { header: '<|assistant|>' },
   'seed-oss': { header: '<seed:bos>assistant' },
   'minimax-m2': { header: ']~b]ai' },
+  'gemma-4': { header: '<|turn>model' },
 };
 
 export function promptTail(prompt: string, family: FamilyId): string {

@@ -60,6 +60,11 @@ export interface MarkerPair {
 export interface Grammar {
   id: string;
   reasoning?: MarkerPair;
+  /**
+   * Text right after a reasoning opener that names the channel and is not reasoning (Gemma's `thought⏎`). Only the
+   * whole label is dropped: `<|channel>thousand…` keeps its text. A doubled opener before it is absorbed too.
+   */
+  reasoningLabel?: string;
   /** A wrapper around consecutive calls (DeepSeek, Kimi). Calls are also accepted without it. */
   section?: MarkerPair;
   call: MarkerPair;

@@ -57,6 +57,8 @@ class GrammarMachine implements ParserCore, CallSink {
   private readonly reasoning = new StreamTrimmer();
   private reasoningMayOpen: boolean;
   private absorbOpener = false;
+  /** A reasoning opener was just read: the channel label (Grammar.reasoningLabel) may follow. */
+  private labelPending = false;
   private tentative: Tentative | undefined;
   private inSection = false;
   /** The open section held a call (so it is structure, not prose mentioning the opener). */
@@ -91,6 +93,8 @@ class GrammarMachine implements ParserCore, CallSink {
       this.mode = 'reasoning';
       this.absorbOpener = true;
       this.reasoningMayOpen = false;
+      const prefix = options.prefix;
+      this.labelPending = this.grammar.reasoning!.open.some((opener) => prefix.endsWith(opener)) && this.grammar.reasoningLabel !== undefined;
     }
   }
 
@@ -145,6 +149,7 @@ class GrammarMachine implements ParserCore, CallSink {
       }
       case 'reasoning': {
         if (this.reasoning.hasText) this.absorbOpener = false;
+        if (this.labelPending && !this.skipLabel(final)) return false;
         return this.text(this.absorbOpener ? this.m.reasoningAtStart : this.m.reasoning, this.reasoning, final);
       }
       case 'section':
@@ -198,6 +203,27 @@ class GrammarMachine implements ParserCore, CallSink {
     return true;
   }
 
+  /**
+   * Drops the channel label (and a doubled opener) right after a reasoning opener; false while the text so far could
+   * still become one of them.
+   */
+  private skipLabel(final: boolean): boolean {
+    const label = this.grammar.reasoningLabel!;
+    const openers = this.grammar.reasoning!.open;
+    for (const piece of [label, ...openers]) {
+      if (this.buf.startsWith(piece, this.pos)) {
+        this.consume(piece.length);
+        if (piece !== label) return this.skipLabel(final);
+        this.labelPending = false;
+        return true;
+      }
+      const rest = this.buf.length - this.pos;
+      if (!final && rest < piece.length && piece.startsWith(this.buf.slice(this.pos))) return false;
+    }
+    this.labelPending = false;
+    return true;
+  }
+
   private onMarker(marker: string): void {
     const role = this.m.role.get(marker)!;
     const mode = this.mode;
@@ -212,8 +238,9 @@ class GrammarMachine implements ParserCore, CallSink {
         // Only before any text: the search set is chosen before the text in front of the hit is released.
         const channel = mode === 'content' ? this.content : this.reasoning;
         const text = this.consume(marker.length);
-        if (channel.hasText) this.release(channel, text);
-        else if (mode === 'content') {
+        if (channel.hasText) return this.release(channel, text);
+        this.labelPending = this.grammar.reasoningLabel !== undefined;
+        if (mode === 'content') {
           this.mode = 'reasoning';
           this.reasoningMayOpen = false;
         }
