@@ -43,6 +43,7 @@ const FAMILIES = [
   ['glm-4.5', 'glm/zai-org-GLM-4.6.jinja', 'glm'],
   ['seed-oss', 'seed-oss/ByteDance-Seed-Seed-OSS-36B-Instruct.jinja', 'seed-oss'],
   ['minimax-m2', 'minimax-m2/unsloth-MiniMax-M2.jinja', 'minimax-m2'],
+  ['gemma-4', 'gemma-4/google-gemma-4-31B-it.2026-07.ollama-fixture.jinja', 'gemma-4'],
 ];
 
 // Delimiters of the deepseek-v3.1 tool prompt (FORMATS.md §2); see templates/deepseek-v3.1.jinja.
