@@ -80,7 +80,7 @@ describe('parse fixture corpus', () => {
   it('has every family, and every family has the core cases', () => {
     const families = new Set(fixtures.map((fixture) => fixture.family));
     expect([...families].sort()).toEqual(
-      ['deepseek-r1', 'deepseek-v3.1', 'glm-4.5', 'gpt-oss', 'hermes', 'kimi-k2', 'minimax-m2', 'qwen2.5', 'qwen3', 'qwen3-coder', 'seed-oss'],
+      ['deepseek-r1', 'deepseek-v3.1', 'gemma-4', 'glm-4.5', 'gpt-oss', 'hermes', 'kimi-k2', 'minimax-m2', 'qwen2.5', 'qwen3', 'qwen3-coder', 'seed-oss'],
     );
     for (const family of families) {
       const names = fixtures.filter((fixture) => fixture.family === family).map((fixture) => fixture.name);

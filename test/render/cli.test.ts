@@ -88,7 +88,7 @@ describe('chatfmt families', () => {
     const { code, out } = await cli(['families', '--json']);
     expect(code).toBe(0);
     const rows = JSON.parse(out) as Array<{ id: string; aliases: string[]; format: string; models: string[] }>;
-    expect(rows.map((r) => r.id)).toEqual(['hermes', 'qwen2.5', 'qwen3', 'qwen3-coder', 'deepseek-v3.1', 'deepseek-r1', 'kimi-k2', 'gpt-oss', 'glm-4.5', 'seed-oss', 'minimax-m2']);
+    expect(rows.map((r) => r.id)).toEqual(['hermes', 'qwen2.5', 'qwen3', 'qwen3-coder', 'deepseek-v3.1', 'deepseek-r1', 'kimi-k2', 'gpt-oss', 'glm-4.5', 'seed-oss', 'minimax-m2', 'gemma-4']);
     expect(rows.every((r) => r.models.length > 0 && r.format.length > 0)).toBe(true);
   });
 });
