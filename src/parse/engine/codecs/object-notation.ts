@@ -87,6 +87,13 @@ class ObjectNotationCodec implements ArgsCodec {
           this.state = 'quoted-key';
           return pos + this.delimiter.length;
         }
+        if (c === ':') {
+          // The empty key, as the template writes it: nothing between the separator and the colon.
+          this.item(sink);
+          sink.args('"":');
+          this.state = 'value';
+          return pos + 1;
+        }
         if (isPunctuation(c)) return fail(pos, 'PARSE_BAD_ARGS_JSON', `expected a key, found "${c}"`);
         this.token = '';
         this.state = 'bare-key';
