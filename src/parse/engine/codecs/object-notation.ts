@@ -8,7 +8,9 @@ export interface ObjectNotationSyntax {
   stringDelimiter: string;
 }
 
-type State = 'start' | 'key' | 'bare-key' | 'quoted-key' | 'colon' | 'value' | 'string' | 'bare' | 'after';
+/** Positions between tokens; the other states are inside a string or a bare token. */
+type Structural = 'start' | 'key' | 'colon' | 'value' | 'after';
+type State = Structural | 'quoted-key' | 'string' | 'bare-key' | 'bare';
 
 /**
  * A JSON-like object notation turned into JSON text as it arrives: bare keys (`{city:…}`) or delimited ones, strings
@@ -58,17 +60,17 @@ class ObjectNotationCodec implements ArgsCodec {
       }
       while (pos < buf.length && isSpace(buf.charCodeAt(pos))) pos++;
       if (pos >= buf.length) return { status: 'more', pos };
-      const result = this.structural(buf, pos, final, sink);
+      const result = this.structural(this.state, buf, pos, final, sink);
       if (typeof result !== 'number') return result;
       pos = result;
     }
   }
 
   /** One step at a structural position (`buf[pos]` is not whitespace); returns the new position or a result. */
-  private structural(buf: string, pos: number, final: boolean, sink: CallSink): number | CodecResult {
+  private structural(state: Structural, buf: string, pos: number, final: boolean, sink: CallSink): number | CodecResult {
     const c = buf[pos]!;
     const inObject = this.stack[this.stack.length - 1] === true;
-    switch (this.state) {
+    switch (state) {
       case 'start':
         if (c === '{') return this.open(true, pos, sink);
         if (this.context.followers.at(buf, pos) !== undefined) {
@@ -128,15 +130,12 @@ class ObjectNotationCodec implements ArgsCodec {
         return pos;
       case 'after':
         if (c === ',') {
-          if (this.pendingComma) return fail(pos, 'PARSE_BAD_ARGS_JSON', 'two commas in a row');
           this.pendingComma = true;
           this.state = inObject ? 'key' : 'value';
           return pos + 1;
         }
         if (c === '}' || c === ']') return this.close(c === '}', pos, sink);
         return fail(pos, 'PARSE_BAD_ARGS_JSON', `expected "," or a closing bracket, found "${c}"`);
-      default:
-        throw new Error(`unreachable state ${this.state}`);
     }
   }
 
