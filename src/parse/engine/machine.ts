@@ -209,17 +209,19 @@ class GrammarMachine implements ParserCore, CallSink {
    */
   private skipLabel(final: boolean): boolean {
     const label = this.grammar.reasoningLabel!;
-    const openers = this.grammar.reasoning!.open;
-    for (const piece of [label, ...openers]) {
-      if (this.buf.startsWith(piece, this.pos)) {
-        this.consume(piece.length);
-        if (piece !== label) return this.skipLabel(final);
+    const pieces = [label, ...this.grammar.reasoning!.open];
+    // A loop, not recursion: a model stuck repeating the opener must not grow the stack.
+    for (;;) {
+      const piece = pieces.find((candidate) => this.buf.startsWith(candidate, this.pos));
+      if (piece === undefined) break;
+      this.consume(piece.length);
+      if (piece === label) {
         this.labelPending = false;
         return true;
       }
-      const rest = this.buf.length - this.pos;
-      if (!final && rest < piece.length && piece.startsWith(this.buf.slice(this.pos))) return false;
     }
+    const rest = this.buf.slice(this.pos);
+    if (!final && pieces.some((piece) => rest.length < piece.length && piece.startsWith(rest))) return false;
     this.labelPending = false;
     return true;
   }
