@@ -220,7 +220,7 @@ class GrammarMachine implements ParserCore, CallSink {
         return true;
       }
     }
-    const rest = this.buf.slice(this.pos);
+    const rest = this.buf.slice(this.pos, this.pos + Math.max(...pieces.map((piece) => piece.length)));
     if (!final && pieces.some((piece) => rest.length < piece.length && piece.startsWith(rest))) return false;
     this.labelPending = false;
     return true;
