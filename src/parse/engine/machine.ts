@@ -93,8 +93,9 @@ class GrammarMachine implements ParserCore, CallSink {
       this.mode = 'reasoning';
       this.absorbOpener = true;
       this.reasoningMayOpen = false;
-      const prefix = options.prefix;
-      this.labelPending = this.grammar.reasoning!.open.some((opener) => prefix.endsWith(opener)) && this.grammar.reasoningLabel !== undefined;
+      // A prompt that ends right at the opener leaves the channel label to the model.
+      const endsAtOpener = this.grammar.reasoning!.open.some((opener) => options.prefix.endsWith(opener));
+      this.labelPending = endsAtOpener && this.grammar.reasoningLabel !== undefined;
     }
   }
 
