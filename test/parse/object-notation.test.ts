@@ -90,6 +90,12 @@ describe('object notation → JSON', () => {
     expect(result.diagnostics[0]).toMatchObject({ code: 'PARSE_BAD_ARGS_JSON', severity: 'warning' });
   });
 
+  it('None, which the older Gemma templates print for null, is read as null with a warning', () => {
+    const result = parse(call('a:None,b:[None]'), { family });
+    expect(JSON.parse(result.tool_calls[0]!.function.arguments)).toEqual({ a: null, b: [null] });
+    expect(result.diagnostics.map((d) => d.severity)).toEqual(['warning', 'warning']);
+  });
+
   it('a bare word is no value: the call is withdrawn, its text kept', () => {
     const text = call('unit:celsius');
     const result = parse(text, { family });

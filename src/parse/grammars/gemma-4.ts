@@ -18,7 +18,8 @@ export const gemma4Grammar: Grammar = {
   reasoningLabel: 'thought\n',
   call: { open: ['<|tool_call>'], close: [CALL_CLOSE] },
   header: nameUntil({ delimiters: ['{', CALL_CLOSE], keep: ['{', CALL_CLOSE], map: callName }),
-  args: objectNotation({ stringDelimiter: '<|"|>' }),
+  // The launch and 2026-04 templates print a null argument as `None` (FORMATS-NEXT §1), so history shows it so.
+  args: objectNotation({ stringDelimiter: '<|"|>', nullAliases: ['None'] }),
   stopStrings: familyInfo['gemma-4'].stopStrings,
   defaultPrefix: '',
 };

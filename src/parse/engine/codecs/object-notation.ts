@@ -6,6 +6,8 @@ import { escapeFragment } from './tagged-args.js';
 export interface ObjectNotationSyntax {
   /** The one token that opens and closes every string (Gemma's `<|"|>`); nothing is escaped between two of them. */
   stringDelimiter: string;
+  /** Bare words read as null, with a warning (templates that print Python's `None` teach the model to write it). */
+  nullAliases?: readonly string[];
 }
 
 /** Positions between tokens; the other states are inside a string or a bare token. */
@@ -23,7 +25,8 @@ type State = Structural | 'quoted-key' | 'string' | 'bare-key' | 'bare';
  * opening delimiter is missing (`query:weather in Tokyo<|"|>`, repaired as SGLang does).
  */
 export function objectNotation(syntax: ObjectNotationSyntax): CodecFactory {
-  return (context: CodecContext) => new ObjectNotationCodec(syntax.stringDelimiter, context);
+  const nulls = new Set(syntax.nullAliases ?? []);
+  return (context: CodecContext) => new ObjectNotationCodec(syntax.stringDelimiter, nulls, context);
 }
 
 class ObjectNotationCodec implements ArgsCodec {
@@ -39,6 +42,7 @@ class ObjectNotationCodec implements ArgsCodec {
 
   constructor(
     private readonly delimiter: string,
+    private readonly nulls: ReadonlySet<string>,
     private readonly context: CodecContext,
   ) {}
 
@@ -235,6 +239,13 @@ class ObjectNotationCodec implements ArgsCodec {
         return end + this.delimiter.length;
       }
       return fail(end, 'PARSE_BAD_ARGS_JSON', `unexpected "${c}" after a bare value`);
+    }
+    if (this.nulls.has(text)) {
+      this.item(sink);
+      sink.args('null');
+      sink.warn('PARSE_BAD_ARGS_JSON', `"${text}" read as null`, end);
+      this.state = 'after';
+      return end;
     }
     if (text !== 'true' && text !== 'false' && text !== 'null' && !isJsonNumber(text)) {
       return fail(end, 'PARSE_BAD_ARGS_JSON', `"${text.slice(0, 40)}" is not a number, true, false, null or a delimited string`);
