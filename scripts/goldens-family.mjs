@@ -46,6 +46,7 @@ const FAMILIES = [
   ['minimax-m2', 'minimax-m2/unsloth-MiniMax-M2.jinja', 'minimax-m2'],
   ['llama-3', 'llama/meta-llama-Llama-3.3-70B-Instruct.jinja', 'llama'],
   ['mistral', 'mistral/mistralai-Mistral-Small-3.2-24B-Instruct-2506.jinja', 'mistral'],
+  ['gemma-4', 'gemma-4/google-gemma-4-31B-it.2026-07.ollama-fixture.jinja', 'gemma-4'],
 ];
 
 // deepseek-v3.2 departs from its reference (llama.cpp's DSML template) in two places, stated in

@@ -2,6 +2,7 @@ import { isChatfmtError } from '../errors.js';
 import { familyInfo, type FamilyId } from '../families/info.js';
 import { loadTemplate, renderConversation, inspectTemplate, type LoadedTemplate, type RenderOptions, type RenderResult } from '../render/index.js';
 import { prepareForTemplate } from '../convert/call-ids.js';
+import { backOffMarker } from '../convert/render-prefixes.js';
 import { importRow } from '../convert/importers/index.js';
 import { parse } from '../parse/index.js';
 import type { Conversation, Message, ParsedMessage, Tool } from '../types.js';
@@ -196,6 +197,8 @@ function promptCut(loaded: LoadedTemplate, conversation: Conversation, index: nu
   const limit = Math.min(prompt.length, full.length);
   while (common < limit && prompt.charCodeAt(common) === full.charCodeAt(common)) common++;
   if (common === full.length) return undefined;
+  // A prompt that pre-fills a marker the turn does not write (Gemma's `<|channel>` vs `<|tool_call>`) shares its `<|`.
+  common = backOffMarker(full, common);
   return { prefix: full.slice(0, common), completion: full.slice(common) };
 }
 

@@ -20,6 +20,7 @@ export const fingerprints: Record<FamilyId, { all: string[]; none?: string[] }> 
   'minimax-m2': { all: ['<minimax:tool_call>'] },
   'llama-3': { all: ['<|start_header_id|>', '<|eot_id|>'], none: ['<|im_start|>'] },
   mistral: { all: ['[INST]', '[TOOL_CALLS]'] },
+  'gemma-4': { all: ['<|tool_call>', '<|turn>'] },
 };
 
 export function matchFingerprints(source: string): FamilyId[] {

@@ -16,6 +16,7 @@ export const familyIds = [
   'minimax-m2',
   'llama-3',
   'mistral',
+  'gemma-4',
 ] as const;
 export type FamilyId = (typeof familyIds)[number];
 
@@ -192,6 +193,18 @@ export const familyInfo = {
     stopStrings: ['</s>'],
     argumentsForm: 'object',
     example: '[TOOL_CALLS]get_weather[CALL_ID]a1b2c3d4e[ARGS]{"city": "Paris"}',
+  },
+  'gemma-4': {
+    id: 'gemma-4',
+    aliases: ['gemma4', 'gemma', 'gemma-4-it'],
+    format: '<|tool_call>call:NAME{key:<|"|>text<|"|>,n:1}<tool_call|> (object notation, <|"|> strings), <|channel>thought⏎…<channel|> reasoning',
+    models: ['google/gemma-4-31B-it', 'google/gemma-4-26B-A4B-it', 'google/gemma-4-E4B-it', 'google/gemma-4-E2B-it'],
+    templateFile: 'gemma-4.jinja',
+    officialTemplate: 'gemma-4/google-gemma-4-31B-it.2026-07.ollama-fixture.jinja',
+    specialTokens: { bos_token: '<bos>', eos_token: '<turn|>', pad_token: '<pad>' },
+    stopStrings: ['<turn|>', '<|tool_response>'],
+    argumentsForm: 'object',
+    example: '<|tool_call>call:get_weather{city:<|"|>Paris<|"|>}<tool_call|>',
   },
 } as const satisfies { [Id in FamilyId]: FamilyInfo<Id> };
 

@@ -14,6 +14,7 @@ import { deepseekV32Grammar } from './grammars/deepseek-v3.2.js';
 import { minimaxM2Grammar } from './grammars/minimax-m2.js';
 import { llama3Grammar } from './grammars/llama-3.js';
 import { mistralGrammar } from './grammars/mistral.js';
+import { gemma4Grammar } from './grammars/gemma-4.js';
 import { createHarmonyCore } from './harmony/index.js';
 import { randomNineCharId, type IdGenerator } from './ids.js';
 
@@ -80,6 +81,7 @@ export const parserFamilies: { readonly [Id in FamilyId]: ParserFamily } = {
   'minimax-m2': grammarParser('minimax-m2', minimaxM2Grammar),
   'llama-3': grammarParser('llama-3', llama3Grammar),
   mistral: { ...grammarParser('mistral', mistralGrammar), idGenerator: randomNineCharId },
+  'gemma-4': grammarParser('gemma-4', gemma4Grammar),
 };
 
 /** Resolves a family id or alias to its parser; unknown → ChatfmtError UNKNOWN_FAMILY. */

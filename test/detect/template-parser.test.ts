@@ -93,3 +93,13 @@ describe.skipIf(!hasShared)('parserForTemplate on the Llama 3 templates', () => 
     });
   }
 });
+
+describe.skipIf(!hasShared)('parserForTemplate on the older Gemma 4 revisions', () => {
+  it('verifies gemma-4 by reading the probe renders back, although the template writes the probe keys sorted', () => {
+    for (const revision of ['launch', '2026-04']) {
+      const found = parserForTemplate(loadTemplate({ template: join(sharedDir, 'templates', 'official', 'gemma-4', `google-gemma-4-31B-it.${revision}.jinja`) }));
+      expect(found, revision).toMatchObject({ family: 'gemma-4', method: 'render-equivalence' });
+      expect(found.evidence, revision).toContain('the gemma-4 parser reads the probe renders back');
+    }
+  });
+});

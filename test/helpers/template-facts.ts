@@ -22,4 +22,5 @@ export const keepsWithCalls: Record<FamilyId, { reasoning: boolean; content: boo
   // Meta's template writes one call per message and drops the content next to it.
   'llama-3': { reasoning: false, content: false, calls: 1 },
   mistral: { reasoning: false, content: false, calls: 2 },
+  'gemma-4': { reasoning: true, content: true, calls: 2 },
 };

@@ -180,6 +180,12 @@ export const wireFamilies: Record<string, FamilyWriter> = {
         : `[TOOL_CALLS] [${calls.map((call) => JSON.stringify({ arguments: call.arguments, name: call.name })).join(', ')}]`,
     reasoning: (text) => ({ text: `[THINK]${text}[/THINK]` }),
   },
+  'gemma-4': {
+    // Values are strings written between <|"|> delimiters: raw, nothing escaped (no generated value holds <|"|>).
+    calls: (calls) =>
+      calls.map((call) => `<|tool_call>call:${call.name}{${Object.entries(call.arguments).map(([k, v]) => `${k}:<|"|>${v as string}<|"|>`).join(',')}}<tool_call|>`).join(''),
+    reasoning: (text) => ({ text: `<|channel>thought\n${text}<channel|>` }),
+  },
   'seed-oss': {
     xmlValues: 'bare',
     calls: (calls) => calls.map((call) => `<seed:tool_call>\n<function=${call.name}>\n${xmlParams(call, '')}</function>\n</seed:tool_call>`).join('\n'),

@@ -80,3 +80,15 @@ describe.skipIf(!hasShared)('detect, mistral generations', () => {
     }
   });
 });
+
+describe.skipIf(!hasShared)('detect, gemma-4', () => {
+  it('names all three revisions of the Gemma 4 template gemma-4, the July one (our counterpart) on every probe', () => {
+    // The launch and 2026-04 files render tool loops and reasoning differently (FORMATS-NEXT §1), so they match on
+    // fewer probes; the family is still theirs.
+    for (const revision of ['launch', '2026-04', '2026-07.ollama-fixture']) {
+      const [best] = detectFamily(loadTemplate({ template: official(`gemma-4/google-gemma-4-31B-it.${revision}.jinja`) }));
+      expect(best, revision).toMatchObject({ family: 'gemma-4', method: 'render-equivalence' });
+      if (revision.startsWith('2026-07')) expect(best?.score).toBe(1);
+    }
+  });
+});

@@ -17,6 +17,14 @@ describe('template checks', () => {
     }
   });
 
+  it('gemma-4 round-trips the valid rows, calls answered in the same model turn included', async () => {
+    // Gemma's prompt pre-fills `<|channel>…` where a history turn writes `<|tool_call>`: the cut backs off to the marker.
+    for (const file of ['valid/openai.jsonl', 'valid/sharegpt.jsonl']) {
+      const issues = await collect(validateDataset(join(datasets, file), { family: 'gemma-4' }));
+      expect(issues.filter((i) => i.severity === 'error'), file).toEqual([]);
+    }
+  });
+
   it('a template error carries the template message; --no-round-trip skips the parse step', async () => {
     const file = join(datasets, 'template', 'qwen3.jsonl');
     const issues = await collect(validateDataset(file, { family: 'qwen3', roundTrip: false }));

@@ -149,6 +149,7 @@ const ASSISTANT_HEADERS: Record<FamilyId, { header: string; also?: readonly stri
   'llama-3': { header: '<|start_header_id|>assistant<|end_header_id|>' },
   // No generation prompt: the reply follows [/INST] or, after tool results, [/TOOL_RESULTS].
   mistral: { header: '[/INST]', also: ['[/TOOL_RESULTS]'] },
+  'gemma-4': { header: '<|turn>model' },
 };
 
 export function promptTail(prompt: string, family: FamilyId): string {

@@ -69,6 +69,11 @@ export interface Grammar {
    * as llama.cpp and vLLM read it). By default a call there is tentative and may end reasoning (FORMATS §0.6).
    */
   reasoningHoldsCalls?: boolean;
+  /**
+   * Text right after a reasoning opener that names the channel and is not reasoning (Gemma's `thought⏎`). Only the
+   * whole label is dropped: `<|channel>thousand…` keeps its text. A doubled opener before it is absorbed too.
+   */
+  reasoningLabel?: string;
   /** A wrapper around consecutive calls (DeepSeek, Kimi). Calls are also accepted without it. */
   section?: MarkerPair;
   /** An empty `close` list: a call ends with its arguments (Llama 3's `<|python_tag|>`, Mistral v11's `[ARGS]{…}`). */

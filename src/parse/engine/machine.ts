@@ -57,6 +57,8 @@ class GrammarMachine implements ParserCore, CallSink {
   private readonly reasoning = new StreamTrimmer();
   private reasoningMayOpen: boolean;
   private absorbOpener = false;
+  /** A reasoning opener was just read: the channel label (Grammar.reasoningLabel) may follow. */
+  private labelPending = false;
   private tentative: Tentative | undefined;
   private inSection = false;
   /** The open section held a call (so it is structure, not prose mentioning the opener). */
@@ -95,6 +97,9 @@ class GrammarMachine implements ParserCore, CallSink {
       this.mode = 'reasoning';
       this.absorbOpener = true;
       this.reasoningMayOpen = false;
+      // A prompt that ends right at the opener leaves the channel label to the model.
+      const endsAtOpener = this.grammar.reasoning!.open.some((opener) => options.prefix.endsWith(opener));
+      this.labelPending = endsAtOpener && this.grammar.reasoningLabel !== undefined;
     }
   }
 
@@ -149,6 +154,7 @@ class GrammarMachine implements ParserCore, CallSink {
       }
       case 'reasoning': {
         if (this.reasoning.hasText) this.absorbOpener = false;
+        if (this.labelPending && !this.skipLabel(final)) return false;
         return this.text(this.absorbOpener ? this.m.reasoningAtStart : this.m.reasoning, this.reasoning, final);
       }
       case 'section':
@@ -225,6 +231,29 @@ class GrammarMachine implements ParserCore, CallSink {
     return true;
   }
 
+  /**
+   * Drops the channel label (and a doubled opener) right after a reasoning opener; false while the text so far could
+   * still become one of them.
+   */
+  private skipLabel(final: boolean): boolean {
+    const label = this.grammar.reasoningLabel!;
+    const pieces = [label, ...this.grammar.reasoning!.open];
+    // A loop, not recursion: a model stuck repeating the opener must not grow the stack.
+    for (;;) {
+      const piece = pieces.find((candidate) => this.buf.startsWith(candidate, this.pos));
+      if (piece === undefined) break;
+      this.consume(piece.length);
+      if (piece === label) {
+        this.labelPending = false;
+        return true;
+      }
+    }
+    const rest = this.buf.slice(this.pos, this.pos + Math.max(...pieces.map((piece) => piece.length)));
+    if (!final && pieces.some((piece) => rest.length < piece.length && piece.startsWith(rest))) return false;
+    this.labelPending = false;
+    return true;
+  }
+
   private onMarker(marker: string): void {
     const role = this.m.role.get(marker)!;
     const mode = this.mode;
@@ -239,8 +268,9 @@ class GrammarMachine implements ParserCore, CallSink {
         // Only before any text: the search set is chosen before the text in front of the hit is released.
         const channel = mode === 'content' ? this.content : this.reasoning;
         const text = this.consume(marker.length);
-        if (channel.hasText) this.release(channel, text);
-        else if (mode === 'content') {
+        if (channel.hasText) return this.release(channel, text);
+        this.labelPending = this.grammar.reasoningLabel !== undefined;
+        if (mode === 'content') {
           this.mode = 'reasoning';
           this.reasoningMayOpen = false;
         }

@@ -360,7 +360,7 @@ const SHORT_FRAGMENT = 64;
  * JSON escaping of a string value's fragment. Streamed in small chunks, most fragments need no
  * escaping, and checking that is far cheaper than a JSON.stringify call per chunk.
  */
-function escapeFragment(text: string): string {
+export function escapeFragment(text: string): string {
   if (text.length > SHORT_FRAGMENT) return jsonStringFragment(text);
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);

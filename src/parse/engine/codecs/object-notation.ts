@@ -1,0 +1,285 @@
+import type { ParseCode } from '../../../types.js';
+import type { ArgsCodec, CallSink, CodecContext, CodecFactory, CodecResult } from '../grammar.js';
+import { isJsonNumber } from '../../args/json-text.js';
+import { escapeFragment } from './tagged-args.js';
+
+export interface ObjectNotationSyntax {
+  /** The one token that opens and closes every string (Gemma's `<|"|>`); nothing is escaped between two of them. */
+  stringDelimiter: string;
+  /** Bare words read as null, with a warning (templates that print Python's `None` teach the model to write it). */
+  nullAliases?: readonly string[];
+}
+
+/** Positions between tokens; the other states are inside a string or a bare token. */
+type Structural = 'start' | 'key' | 'colon' | 'value' | 'after';
+type State = Structural | 'quoted-key' | 'string' | 'bare-key' | 'bare';
+
+/**
+ * A JSON-like object notation turned into JSON text as it arrives: bare keys (`{city:…}`) or delimited ones, strings
+ * wrapped in a delimiter token with raw text between, bare literals (numbers, true, false, null), nested objects and
+ * arrays. Keys are quoted in the output; strings stream as escaped fragments. A bare literal is written only once it
+ * ends (a `tru` or the `4` of `42` could still grow, `108.` is not a number yet), and a delimiter split across chunks
+ * is held, so no prefix of the output ever needs taking back.
+ *
+ * Tolerated, each with a warning: a trailing comma (`[42,]`), an empty value (`key:}` → `""`), and a string whose
+ * opening delimiter is missing (`query:weather in Tokyo<|"|>`, repaired as SGLang does).
+ */
+export function objectNotation(syntax: ObjectNotationSyntax): CodecFactory {
+  const nulls = new Set(syntax.nullAliases ?? []);
+  return (context: CodecContext) => new ObjectNotationCodec(syntax.stringDelimiter, nulls, context);
+}
+
+class ObjectNotationCodec implements ArgsCodec {
+  private state: State = 'start';
+  /** Open containers, innermost last: true = object. */
+  private readonly stack: boolean[] = [];
+  /** A comma was read and is written only when another item follows (so `[42,]` stays valid JSON). */
+  private pendingComma = false;
+  /** The bare key or bare literal read so far (never re-scanned: each feed scans only new text). */
+  private token = '';
+  /** Half a surrogate pair held back from a string fragment. */
+  private held = '';
+
+  constructor(
+    private readonly delimiter: string,
+    private readonly nulls: ReadonlySet<string>,
+    private readonly context: CodecContext,
+  ) {}
+
+  feed(buf: string, pos: number, final: boolean, sink: CallSink): CodecResult {
+    for (;;) {
+      if (this.state === 'string' || this.state === 'quoted-key') {
+        const end = this.readString(buf, pos, sink);
+        if (end < 0) return { status: 'more', pos: -end - 1 };
+        pos = end;
+        continue;
+      }
+      if (this.state === 'bare' || this.state === 'bare-key') {
+        const read = this.readToken(buf, pos, final);
+        if (read.more) return { status: 'more', pos: read.at };
+        const next = this.endToken(buf, read.at, sink);
+        if (typeof next !== 'number') return next;
+        pos = next;
+        continue;
+      }
+      while (pos < buf.length && isSpace(buf.charCodeAt(pos))) pos++;
+      if (pos >= buf.length) return { status: 'more', pos };
+      const result = this.structural(this.state, buf, pos, final, sink);
+      if (typeof result !== 'number') return result;
+      pos = result;
+    }
+  }
+
+  /** One step at a structural position (`buf[pos]` is not whitespace); returns the new position or a result. */
+  private structural(state: Structural, buf: string, pos: number, final: boolean, sink: CallSink): number | CodecResult {
+    const c = buf[pos]!;
+    const inObject = this.stack[this.stack.length - 1] === true;
+    switch (state) {
+      case 'start':
+        if (c === '{') return this.open(true, pos, sink);
+        if (this.context.followers.at(buf, pos) !== undefined) {
+          // `call:NAME<tool_call|>`: no braces at all is an empty argument list.
+          sink.args('{}');
+          return { status: 'done', pos };
+        }
+        if (!final && this.context.followers.couldStartAt(buf, pos)) return { status: 'more', pos };
+        return fail(pos, 'PARSE_ARGS_NOT_OBJECT', 'the arguments are not an object');
+      case 'key':
+        if (c === '}') return this.close(true, pos, sink);
+        if (this.startsDelimiter(buf, pos, final)) {
+          if (buf.length - pos < this.delimiter.length) return { status: 'more', pos };
+          this.item(sink);
+          sink.args('"');
+          this.state = 'quoted-key';
+          return pos + this.delimiter.length;
+        }
+        if (c === ':') {
+          // The empty key, as the template writes it: nothing between the separator and the colon.
+          this.item(sink);
+          sink.args('"":');
+          this.state = 'value';
+          return pos + 1;
+        }
+        if (isPunctuation(c)) return fail(pos, 'PARSE_BAD_ARGS_JSON', `expected a key, found "${c}"`);
+        this.token = '';
+        this.state = 'bare-key';
+        return pos;
+      case 'colon':
+        if (c !== ':') return fail(pos, 'PARSE_BAD_ARGS_JSON', 'expected ":" after a key');
+        this.state = 'value';
+        return pos + 1;
+      case 'value':
+        if (c === '{' || c === '[') {
+          this.item(sink);
+          return this.open(c === '{', pos, sink);
+        }
+        if (c === ']' && !inObject) return this.close(false, pos, sink);
+        if ((c === '}' || c === ',') && inObject) {
+          // `key:}`: no value at all reads as an empty string (vLLM's reading).
+          sink.args('""');
+          sink.warn('PARSE_BAD_ARGS_JSON', 'a key without a value; read as ""', pos);
+          this.state = 'after';
+          return pos;
+        }
+        if (this.startsDelimiter(buf, pos, final)) {
+          if (buf.length - pos < this.delimiter.length) return { status: 'more', pos };
+          this.item(sink);
+          sink.args('"');
+          this.state = 'string';
+          return pos + this.delimiter.length;
+        }
+        if (isPunctuation(c)) return fail(pos, 'PARSE_BAD_ARGS_JSON', `expected a value, found "${c}"`);
+        this.token = '';
+        this.state = 'bare';
+        return pos;
+      case 'after':
+        if (c === ',') {
+          this.pendingComma = true;
+          this.state = inObject ? 'key' : 'value';
+          return pos + 1;
+        }
+        if (c === '}' || c === ']') return this.close(c === '}', pos, sink);
+        return fail(pos, 'PARSE_BAD_ARGS_JSON', `expected "," or a closing bracket, found "${c}"`);
+    }
+  }
+
+  private open(object: boolean, pos: number, sink: CallSink): number {
+    this.stack.push(object);
+    sink.args(object ? '{' : '[');
+    this.pendingComma = false;
+    this.state = object ? 'key' : 'value';
+    return pos + 1;
+  }
+
+  private close(object: boolean, pos: number, sink: CallSink): number | CodecResult {
+    if (this.stack.pop() !== object) return fail(pos, 'PARSE_BAD_ARGS_JSON', `unbalanced "${object ? '}' : ']'}"`);
+    if (this.pendingComma) sink.warn('PARSE_BAD_ARGS_JSON', 'a trailing comma before a closing bracket; ignored', pos);
+    this.pendingComma = false;
+    sink.args(object ? '}' : ']');
+    this.state = 'after';
+    return this.stack.length === 0 ? { status: 'done', pos: pos + 1 } : pos + 1;
+  }
+
+  /** Writes the comma owed to the item that starts now. */
+  private item(sink: CallSink): void {
+    if (this.pendingComma) sink.args(',');
+    this.pendingComma = false;
+  }
+
+  /**
+   * String text up to the closing delimiter, streamed as escaped fragments. Returns the position after the delimiter,
+   * or `-(stop + 1)` when more text is needed, `stop` being where a possible partial delimiter begins.
+   */
+  private readString(buf: string, pos: number, sink: CallSink): number {
+    const close = buf.indexOf(this.delimiter, pos);
+    const stop = close >= 0 ? close : buf.length - this.partialDelimiter(buf, pos);
+    let text = this.held + buf.slice(pos, stop);
+    this.held = '';
+    if (close < 0) {
+      const last = text.charCodeAt(text.length - 1);
+      // Half a surrogate pair escaped alone would differ from the whole character escaped at once.
+      if (last >= 0xd800 && last <= 0xdbff) {
+        this.held = text.slice(-1);
+        text = text.slice(0, -1);
+      }
+      if (text.length > 0) sink.args(escapeFragment(text));
+      return -stop - 1;
+    }
+    if (this.state === 'quoted-key') {
+      sink.args(`${escapeFragment(text)}":`);
+      this.state = 'colon';
+      return close + this.delimiter.length;
+    }
+    sink.args(`${escapeFragment(text)}"`);
+    this.state = 'after';
+    return close + this.delimiter.length;
+  }
+
+  /**
+   * Scans a bare key or literal on from `pos` into `token`; returns where it ends (`buf[end]` is what ended it) or,
+   * with `more`, where scanning stopped (the end, or a possible partial delimiter).
+   */
+  private readToken(buf: string, pos: number, final: boolean): { at: number; more: boolean } {
+    let i = pos;
+    let more = true;
+    for (; i < buf.length; i++) {
+      const c = buf.charCodeAt(i);
+      if (c === 58 /* : */ || c === 44 /* , */ || c === 125 /* } */ || c === 93 /* ] */ || c === 123 /* { */ || c === 91 /* [ */) {
+        more = false;
+        break;
+      }
+      if (c === 60 /* < */ && this.startsDelimiter(buf, i, final)) {
+        more = buf.length - i < this.delimiter.length;
+        break;
+      }
+    }
+    this.token += buf.slice(pos, i);
+    return { at: i, more };
+  }
+
+  /** The token ended at `buf[end]`; writes it and returns where to go on, or why the arguments are broken. */
+  private endToken(buf: string, end: number, sink: CallSink): number | CodecResult {
+    const c = buf[end]!;
+    const text = this.token.trim();
+    this.token = '';
+    if (this.state === 'bare-key') {
+      if (c !== ':' || text === '') return fail(end, 'PARSE_BAD_ARGS_JSON', 'a bare key without ":"');
+      this.item(sink);
+      sink.args(`${JSON.stringify(text)}:`);
+      this.state = 'value';
+      return end + 1;
+    }
+    if (c !== ',' && c !== '}' && c !== ']') {
+      if (c === '<' && text !== '') {
+        // `key:text<|"|>`: the model dropped the opening delimiter; the text up to the closing one is the string.
+        this.item(sink);
+        sink.args(JSON.stringify(text));
+        sink.warn('PARSE_BAD_ARGS_JSON', 'a string without its opening delimiter; read up to the closing one', end);
+        this.state = 'after';
+        return end + this.delimiter.length;
+      }
+      return fail(end, 'PARSE_BAD_ARGS_JSON', `unexpected "${c}" after a bare value`);
+    }
+    if (this.nulls.has(text)) {
+      this.item(sink);
+      sink.args('null');
+      sink.warn('PARSE_BAD_ARGS_JSON', `"${text}" read as null`, end);
+      this.state = 'after';
+      return end;
+    }
+    if (text !== 'true' && text !== 'false' && text !== 'null' && !isJsonNumber(text)) {
+      return fail(end, 'PARSE_BAD_ARGS_JSON', `"${text.slice(0, 40)}" is not a number, true, false, null or a delimited string`);
+    }
+    this.item(sink);
+    sink.args(text);
+    this.state = 'after';
+    return end;
+  }
+
+  /** Whether `buf[at..]` is the delimiter or, before the end of output, could still become it. */
+  private startsDelimiter(buf: string, at: number, final: boolean): boolean {
+    const have = Math.min(this.delimiter.length, buf.length - at);
+    if (buf.slice(at, at + have) !== this.delimiter.slice(0, have)) return false;
+    return have === this.delimiter.length || !final;
+  }
+
+  /** Length of the longest tail of `buf[from..]` that is a proper prefix of the delimiter. */
+  private partialDelimiter(buf: string, from: number): number {
+    for (let n = Math.min(this.delimiter.length - 1, buf.length - from); n > 0; n--) {
+      if (this.delimiter.startsWith(buf.slice(buf.length - n))) return n;
+    }
+    return 0;
+  }
+}
+
+function fail(pos: number, code: ParseCode, message: string): CodecResult {
+  return { status: 'error', pos, code, message };
+}
+
+function isSpace(code: number): boolean {
+  return code === 32 || code === 10 || code === 13 || code === 9;
+}
+
+function isPunctuation(c: string): boolean {
+  return c === ':' || c === ',' || c === '}' || c === ']';
+}
