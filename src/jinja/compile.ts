@@ -179,6 +179,24 @@ export class Compiler {
     const run = (s: RenderState, f: Frame, iterable: unknown, depth0: number): void => {
       let items = iterate(iterable);
       const inner = f.child();
+      // jinja2 filters lazily: each item's condition is evaluated just before its body runs, so a body that changes
+      // what the condition reads (a namespace) decides which later items pass. Only `loop` (length, last) needs the
+      // filtered list up front.
+      if (test && !usesLoop) {
+        let ran = 0;
+        let scope = inner.child();
+        for (const item of items) {
+          assign(inner, item);
+          if (!truthy(test(s, inner))) continue;
+          if (++s.iterations > LIMITS.loopIterations) throw new LimitError('too many loop iterations');
+          if (bodyAssigns && ran > 0) scope = inner.child();
+          ran++;
+          assign(scope, item);
+          if (body(s, scope) === 1) break;
+        }
+        if (ran === 0) runBody(otherwise, s, inner);
+        return;
+      }
       if (test) {
         const kept: unknown[] = [];
         for (const item of items) {
