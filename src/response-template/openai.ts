@@ -1,0 +1,348 @@
+import type { IdGenerator } from '../parse/ids.js';
+import type { Delta, Diagnostic, ParsedMessage, ParsedToolCall } from '../types.js';
+import type { ResponseEvent, ResponseParser } from './index.js';
+
+/**
+ * transformers' dict → chatfmt's OpenAI message. Field names are the template's choice: `content`, `tool_calls`, and
+ * `reasoning_content` or `thinking` (both read, in the dict's key order) are used; other fields (`role`, `score`, …)
+ * have no OpenAI place and are left out.
+ */
+
+export const REASONING_FIELDS: readonly string[] = ['reasoning_content', 'thinking'];
+const CONTENT_FIELD = 'content';
+const CALLS_FIELD = 'tool_calls';
+
+type Target = 'content' | 'reasoning';
+
+function targetOf(field: string): Target | undefined {
+  if (field === CONTENT_FIELD) return 'content';
+  return REASONING_FIELDS.includes(field) ? 'reasoning' : undefined;
+}
+
+/** A field value as message text: strings as they are, a list of strings joined, anything else as JSON. */
+function textOf(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined || value === null) return '';
+  if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return value.join('');
+  return JSON.stringify(value);
+}
+
+interface CallShape {
+  name: string;
+  arguments: string;
+  id?: string;
+}
+
+/** A `tool_calls` value (one call or a list) as calls; entries without a function name are reported, not guessed. */
+function callsOf(value: unknown, problems: string[]): CallShape[] {
+  if (value === undefined || value === null) return [];
+  const list = Array.isArray(value) ? value : [value];
+  const calls: CallShape[] = [];
+  for (const entry of list) {
+    const record = isRecord(entry) ? entry : undefined;
+    const fn = record && isRecord(record.function) ? record.function : record;
+    if (!fn || typeof fn.name !== 'string' || fn.name.length === 0) {
+      problems.push(`a tool_calls entry without a function name: ${JSON.stringify(entry)}`);
+      continue;
+    }
+    const args = fn.arguments;
+    calls.push({
+      name: fn.name,
+      arguments: typeof args === 'string' ? args : args === undefined || args === null ? '{}' : JSON.stringify(args),
+      ...(record && typeof record.id === 'string' && record.id.length > 0 ? { id: record.id } : {}),
+    });
+  }
+  return calls;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Maps transformers' dict onto `{content, reasoning_content, tool_calls}`: absent → null, arguments as JSON text, ids
+ * the template captured kept, others minted by `idGenerator`.
+ */
+export function toOpenAIMessage(dict: Record<string, unknown>, idGenerator: IdGenerator): ParsedMessage {
+  const problems: string[] = [];
+  const reasoning = Object.keys(dict)
+    .filter((key) => REASONING_FIELDS.includes(key))
+    .map((key) => textOf(dict[key]))
+    .join('');
+  const content = textOf(dict[CONTENT_FIELD]);
+  const tool_calls: ParsedToolCall[] = callsOf(dict[CALLS_FIELD], problems).map((call, index) => ({
+    id: call.id ?? idGenerator({ index, name: call.name }),
+    type: 'function',
+    function: { name: call.name, arguments: call.arguments },
+  }));
+  return {
+    role: 'assistant',
+    content: content.length > 0 ? content : null,
+    reasoning_content: reasoning.length > 0 ? reasoning : null,
+    tool_calls,
+    diagnostics: problems.map((message) => ({ code: 'PARSE_BAD_CALL_SYNTAX', severity: 'warning', message })),
+  };
+}
+
+/** What a field of the template needs to stream as text. */
+interface FieldPlan {
+  target?: Target;
+  /** Chunks are the value's text (a `text` field without transform): streamed as they come, Python-stripped. */
+  streams: boolean;
+  strip: boolean;
+  /** Put between two regions' values: the field's `join`, '' for lists and overwrites. */
+  separator: string;
+  /** A literal close of the field, skipped when raw text is recovered after a failure. */
+  closes: string[];
+}
+
+function planFields(template: Record<string, unknown>): Map<string, FieldPlan> {
+  const plans = new Map<string, FieldPlan>();
+  const fields = isRecord(template.fields) ? template.fields : {};
+  for (const [name, raw] of Object.entries(fields)) {
+    const spec = isRecord(raw) ? raw : {};
+    const args = isRecord(spec.content_args) ? spec.content_args : {};
+    const target = targetOf(name);
+    plans.set(name, {
+      ...(target ? { target } : {}),
+      streams: (spec.content ?? 'text') === 'text' && spec.transform === undefined,
+      strip: args.strip !== false,
+      separator: typeof spec.join === 'string' ? spec.join : '',
+      closes: typeof spec.close === 'string' ? [spec.close] : Array.isArray(spec.close) ? spec.close.filter((c): c is string => typeof c === 'string') : [],
+    });
+  }
+  return plans;
+}
+
+/** Python's `str.isspace()` set, which `str.strip()` removes (not JS `trim()`'s: U+FEFF stays, \x1c–\x1f and \x85 go). */
+export function isPythonSpace(char: string): boolean {
+  const c = char.charCodeAt(0);
+  return (
+    (c >= 0x09 && c <= 0x0d) || (c >= 0x1c && c <= 0x20) || c === 0x85 || c === 0xa0 || c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000
+  );
+}
+
+interface OpenRegion {
+  field: string;
+  plan: FieldPlan;
+  raw: string;
+  /** Characters of the region's value already streamed (the separator excluded). */
+  emitted: number;
+  separatorSent: boolean;
+  /** Where its last chunk ends in the generation; settled (`accounted`) when the region closes without error. */
+  end: number;
+}
+
+/** The executor raised: carries what transformers would throw, for the diagnostic. */
+export interface TemplateFailure {
+  message: string;
+}
+
+/**
+ * Streams a response-template parser as chatfmt's OpenAI deltas. Text fields stream as their regions grow (leading and
+ * trailing whitespace held, as Python's strip would drop it); other values and calls go out when their region closes.
+ * `finish` checks the stream against the mapped dict: a missing tail is sent, a difference is a warning.
+ * When the template's parser raises (bad JSON in a call, a truncated call), chatfmt's policy applies instead of
+ * transformers' exception: what was settled stays, the raw text from the failing region on follows as content, and an
+ * error diagnostic says what transformers raised.
+ */
+export class OpenAIResponseStream {
+  private readonly plans: Map<string, FieldPlan>;
+  private region: OpenRegion | undefined;
+  /** Regions each field has stored, for separators. */
+  private readonly stored = new Map<string, number>();
+  private readonly sent: Record<Target, string> = { content: '', reasoning: '' };
+  private readonly sentCalls: CallShape[] = [];
+  private generation = '';
+  /** How far into the generation the deltas account for (end of the last chunk settled). */
+  private accounted = 0;
+  private failed = false;
+  private finished = false;
+  private pendingInitial: ResponseEvent[];
+
+  constructor(
+    private readonly parser: ResponseParser,
+    template: Record<string, unknown>,
+    private readonly idGenerator: IdGenerator,
+    private readonly label: string,
+    private readonly describe: (error: unknown) => TemplateFailure,
+  ) {
+    this.plans = planFields(template);
+    this.pendingInitial = parser.initialEvents;
+  }
+
+  push(chunk: string): Delta[] {
+    const deltas: Delta[] = [];
+    if (this.failed) {
+      if (chunk) deltas.push({ content: chunk });
+      return deltas;
+    }
+    this.generation += chunk;
+    this.flushInitial(deltas);
+    try {
+      this.apply(this.parser.feed(chunk), deltas);
+    } catch (error) {
+      this.fail(error, deltas);
+    }
+    return deltas;
+  }
+
+  finish(): Delta[] {
+    if (this.finished) return [];
+    this.finished = true;
+    const deltas: Delta[] = [];
+    if (this.failed) return deltas;
+    this.flushInitial(deltas);
+    let message: Record<string, unknown>;
+    try {
+      const result = this.parser.finalize();
+      this.apply(result.events, deltas);
+      message = result.message;
+    } catch (error) {
+      this.fail(error, deltas);
+      return deltas;
+    }
+    this.reconcile(message, deltas);
+    return deltas;
+  }
+
+  private flushInitial(deltas: Delta[]): void {
+    if (this.pendingInitial.length === 0) return;
+    const events = this.pendingInitial;
+    this.pendingInitial = [];
+    this.apply(events, deltas, true);
+  }
+
+  private newRegion(field: string, plan: FieldPlan): OpenRegion {
+    return { field, plan, raw: '', emitted: 0, separatorSent: false, end: this.accounted };
+  }
+
+  /** `prefix`: the events of the prompt's tail, whose text is not in the generation. */
+  private apply(events: ResponseEvent[], deltas: Delta[], prefix = false): void {
+    for (const event of events) {
+      const plan = this.plans.get(event.field) ?? { streams: false, strip: true, separator: '', closes: [] };
+      if (event.type === 'region_open') {
+        this.region = this.newRegion(event.field, plan);
+      } else if (event.type === 'region_chunk') {
+        const region = this.region ?? (this.region = this.newRegion(event.field, plan));
+        region.raw += event.text;
+        if (prefix) region.end = this.accounted;
+        else this.align(region, event.text);
+        if (plan.target && plan.streams) this.streamText(region, plan.target, false, deltas);
+      } else {
+        this.close(event.field, plan, event.value, deltas);
+        this.region = undefined;
+      }
+    }
+  }
+
+  /** Moves the region's end past a chunk: chunks are verbatim slices of the input, in order. */
+  private align(region: OpenRegion, text: string): void {
+    if (text.length === 0) return;
+    const at = this.generation.indexOf(text, region.end);
+    if (at >= 0) region.end = at + text.length;
+  }
+
+  private streamText(region: OpenRegion, target: Target, closing: boolean, deltas: Delta[]): void {
+    let text = region.raw;
+    if (region.plan.strip) {
+      let start = 0;
+      while (start < text.length && isPythonSpace(text[start]!)) start++;
+      let end = text.length;
+      // Trailing whitespace may be stripped at the close, so it waits for more text.
+      while (end > start && isPythonSpace(text[end - 1]!)) end--;
+      text = text.slice(start, end);
+    }
+    const piece = text.slice(region.emitted);
+    if (piece.length === 0 && !closing) return;
+    region.emitted = text.length;
+    this.sendText(region, target, piece, deltas);
+  }
+
+  private sendText(region: OpenRegion, target: Target, piece: string, deltas: Delta[]): void {
+    let text = piece;
+    if (!region.separatorSent) {
+      region.separatorSent = true;
+      if ((this.stored.get(region.field) ?? 0) > 0) text = region.plan.separator + text;
+    }
+    if (text.length === 0) return;
+    this.sent[target] += text;
+    deltas.push(target === 'content' ? { content: text } : { reasoning_content: text });
+  }
+
+  private close(field: string, plan: FieldPlan, value: unknown, deltas: Delta[]): void {
+    const region = this.region?.field === field ? this.region : this.newRegion(field, plan);
+    if (plan.target) {
+      const text = textOf(value);
+      if (plan.streams && typeof value === 'string' && region.emitted <= text.length) {
+        // The region's value is authoritative; what streamed was its beginning.
+        this.sendText(region, plan.target, text.slice(region.emitted), deltas);
+      } else this.sendText(region, plan.target, text, deltas);
+    } else if (field === CALLS_FIELD) {
+      const problems: string[] = [];
+      for (const call of callsOf(value, problems)) this.sendCall(call, deltas);
+      for (const message of problems) deltas.push({ diagnostics: [this.diagnostic('PARSE_BAD_CALL_SYNTAX', 'warning', message)] });
+    }
+    this.stored.set(field, (this.stored.get(field) ?? 0) + 1);
+    this.accounted = Math.max(this.accounted, region.end);
+    this.skipClose(plan);
+  }
+
+  /** After a region closed, its literal close (when one is right there) is settled text too. */
+  private skipClose(plan: FieldPlan): void {
+    for (const close of plan.closes) {
+      if (this.generation.startsWith(close, this.accounted)) {
+        this.accounted += close.length;
+        return;
+      }
+    }
+  }
+
+  private sendCall(call: CallShape, deltas: Delta[]): void {
+    const index = this.sentCalls.length;
+    this.sentCalls.push(call);
+    const id = call.id ?? this.idGenerator({ index, name: call.name });
+    deltas.push({ tool_calls: [{ index, id, type: 'function', function: { name: call.name, arguments: call.arguments } }] });
+  }
+
+  private fail(error: unknown, deltas: Delta[]): void {
+    this.failed = true;
+    const { message } = this.describe(error);
+    const span: [number, number] = [this.accounted, this.generation.length];
+    deltas.push({ diagnostics: [{ ...this.diagnostic('PARSE_RESPONSE_TEMPLATE', 'error', `${message}; the unparsed text is kept as content`), span }] });
+    const raw = this.generation.slice(this.accounted);
+    if (raw.length > 0) {
+      this.sent.content += raw;
+      deltas.push({ content: raw });
+    }
+  }
+
+  /** The stream against transformers' dict: send what is missing; say so where they cannot agree. */
+  private reconcile(dict: Record<string, unknown>, deltas: Delta[]): void {
+    const mapped = toOpenAIMessage(dict, () => '');
+    const differs: string[] = [];
+    for (const target of ['reasoning', 'content'] as const) {
+      const want = (target === 'content' ? mapped.content : mapped.reasoning_content) ?? '';
+      const have = this.sent[target];
+      if (want === have) continue;
+      if (want.startsWith(have)) {
+        const rest = want.slice(have.length);
+        this.sent[target] += rest;
+        deltas.push(target === 'content' ? { content: rest } : { reasoning_content: rest });
+      } else differs.push(target === 'content' ? 'content' : 'reasoning_content');
+    }
+    const sameCalls =
+      mapped.tool_calls.length === this.sentCalls.length &&
+      mapped.tool_calls.every((call, i) => call.function.name === this.sentCalls[i]!.name && call.function.arguments === this.sentCalls[i]!.arguments);
+    if (!sameCalls) differs.push('tool_calls');
+    if (differs.length > 0) {
+      const message = `${differs.join(', ')} differ from transformers' dict: the template stores a later region over an earlier one, and chatfmt keeps both`;
+      deltas.push({ diagnostics: [this.diagnostic('PARSE_RESPONSE_TEMPLATE', 'warning', message)] });
+    }
+  }
+
+  private diagnostic(code: Diagnostic['code'], severity: Diagnostic['severity'], message: string): Diagnostic {
+    return { code, severity, message, family: this.label };
+  }
+}
