@@ -11,3 +11,4 @@ export * from './dataset/index.js';
 export * from './convert/index.js';
 export * from './detect/index.js';
 export * from './format/index.js';
+export * from './response-template/index.js';
