@@ -1,0 +1,273 @@
+import { CompiledTemplate, compileResponseTemplate, type CompiledResponseTemplate, type Delimiter, type FieldSpec } from './compile.js';
+import { castToolCalls, toolProperties, type ToolProperties } from './coerce.js';
+import { isDirty, runContentParser, type ParseEnv } from './content.js';
+import { RegionError, ResponseTemplateError, type ResponseTemplatePhase } from './errors.js';
+import { setKey } from './pyjson.js';
+import { isDict, pyRepr, pyTypeName } from './python.js';
+import { RegexBudgetError, type RegexMatch, type RegexStats } from './regex/index.js';
+import { applyTransform } from './transform.js';
+
+export type ResponseEvent =
+  | { type: 'region_open'; field: string }
+  | { type: 'region_chunk'; field: string; text: string; dirty: boolean }
+  | { type: 'region_close'; field: string; value: unknown };
+
+export interface ResponseParserOptions {
+  /** transformers' required keyword: a string ('' = opt out); null/undefined → ResponseTemplateError ValueError. */
+  prefix: string | null | undefined;
+  /** OpenAI tool dicts ({type:'function', function:{name, parameters}}) or bare {name, parameters}. */
+  tools?: readonly unknown[] | null;
+}
+
+export interface ResponseParser {
+  readonly initialEvents: ResponseEvent[];
+  feed(text: string): ResponseEvent[];
+  finalize(): { message: Record<string, unknown>; events: ResponseEvent[] };
+  /** Regex matcher steps spent so far (bounded by template size × text length; exposed to show it stays so). */
+  readonly stats: Readonly<RegexStats>;
+}
+
+interface Candidate { field: FieldSpec; isOpen: boolean; match: RegexMatch; delim: Delimiter }
+
+/** transformers' ResponseParser: one pass over prefix + generation, regions opened and closed by delimiters (§4). */
+class Executor implements ResponseParser {
+  readonly initialEvents: ResponseEvent[];
+  readonly stats: RegexStats = { steps: 0 };
+  private buffer: string;
+  private pos = 0;
+  private current: FieldSpec | null;
+  private opened = false;
+  private body = '';
+  private captures: Record<string, unknown> = {};
+  private readonly output: Record<string, unknown>;
+  private readonly tools: ToolProperties | null;
+  private readonly env: ParseEnv;
+  private done = false;
+
+  constructor(private readonly tpl: CompiledTemplate, options: ResponseParserOptions) {
+    const argError = (type: 'ValueError' | 'TypeError', message: string): never => {
+      throw new ResponseTemplateError('RESPONSE_TEMPLATE_ARGUMENT', type, 'load', message);
+    };
+    const prefix = options?.prefix;
+    if (prefix === null || prefix === undefined) argError('ValueError', "prefix is required: pass the rendered prompt, or '' to parse the generation alone");
+    if (typeof prefix !== 'string') argError('TypeError', `prefix must be a str, not ${pyTypeName(prefix)}`);
+    const tools = options.tools;
+    if (tools !== undefined && tools !== null && !Array.isArray(tools)) argError('TypeError', `tools must be a list of tool dicts, not ${pyTypeName(tools)}`);
+    if (tools) {
+      const props = toolProperties(tools);
+      if (typeof props === 'number') argError('TypeError', `tools[${props}] must be a tool dict ({type, function: {name, parameters}} or {name, parameters})`);
+      this.tools = props as ToolProperties;
+    } else this.tools = null;
+    this.env = { stats: this.stats, patterns: tpl.patterns };
+    this.output = deepCopy(tpl.defaults) as Record<string, unknown>;
+    this.current = tpl.implicit;
+    this.buffer = this.guard('load', () => afterLastAnchor(tpl, prefix as string, this.stats));
+    this.initialEvents = this.guard('load', () => this.run(false, 'load'));
+  }
+
+  feed(text: string): ResponseEvent[] {
+    if (this.done) throw new ResponseTemplateError('RESPONSE_TEMPLATE_STATE', 'RuntimeError', 'feed', 'feed() called after finalize()');
+    if (typeof text !== 'string') throw new ResponseTemplateError('RESPONSE_TEMPLATE_ARGUMENT', 'TypeError', 'feed', `feed() takes a str, not ${pyTypeName(text)}`);
+    this.buffer += text;
+    return this.guard('feed', () => this.run(false, 'feed'));
+  }
+
+  finalize(): { message: Record<string, unknown>; events: ResponseEvent[] } {
+    if (this.done) throw new ResponseTemplateError('RESPONSE_TEMPLATE_STATE', 'RuntimeError', 'finalize', 'finalize() called twice');
+    const events = this.guard('finalize', () => this.run(true, 'finalize'));
+    for (const f of this.tpl.fields) {
+      if (!f.optional && !Object.hasOwn(this.output, f.name)) {
+        throw new ResponseTemplateError('RESPONSE_TEMPLATE_VALUE', 'ValueError', 'finalize', `required field ${pyRepr(f.name)} is missing from the response`);
+      }
+    }
+    for (const key of Object.keys(this.output)) {
+      if (!Object.hasOwn(this.tpl.defaults, key) && isEmpty(this.output[key])) delete this.output[key];
+    }
+    this.done = true;
+    return { message: this.output, events };
+  }
+
+  /** Maps internal failures to ResponseTemplateError with the phase of the call that raised. */
+  private guard<T>(phase: ResponseTemplatePhase, fn: () => T): T {
+    try {
+      return fn();
+    } catch (e) {
+      if (e instanceof RegionError) {
+        throw new ResponseTemplateError(e.limit ? 'RESPONSE_TEMPLATE_LIMIT' : 'RESPONSE_TEMPLATE_VALUE', e.pythonType, phase, e.message);
+      }
+      if (e instanceof RegexBudgetError) {
+        throw new ResponseTemplateError('RESPONSE_TEMPLATE_LIMIT', 'RuntimeError', phase, 'response template: a pattern exceeded the regex step budget on this text (pathological pattern)');
+      }
+      throw e;
+    }
+  }
+
+  /** Delimiters looked for now: inside an explicit region only its close, otherwise every open plus the implicit close. */
+  private watchList(): Array<{ field: FieldSpec; isOpen: boolean; delim: Delimiter }> {
+    const cur = this.current;
+    if (cur && cur.open) return cur.close ? [{ field: cur, isOpen: false, delim: cur.close }] : [];
+    const list = this.tpl.fields.filter((f) => f.open).map((f) => ({ field: f, isOpen: true, delim: f.open! }));
+    const implicit = this.tpl.implicit;
+    if (implicit?.close) list.push({ field: implicit, isOpen: false, delim: implicit.close });
+    return list;
+  }
+
+  private run(final: boolean, phase: ResponseTemplatePhase): ResponseEvent[] {
+    const events: ResponseEvent[] = [];
+    let stalled = 0;
+    for (;;) {
+      const end = this.buffer.length;
+      let hold = end;
+      const found: Candidate[] = [];
+      for (const w of this.watchList()) {
+        const r = w.delim.re.search(this.buffer, this.pos, !final, this.stats);
+        if (!r) continue;
+        if (r.partial) { hold = Math.min(hold, r.start); continue; }
+        const m = r.match;
+        if (!final && m.end === end && (m.start === m.end || w.delim.canGrow)) { hold = Math.min(hold, m.start); continue; }
+        found.push({ ...w, match: m });
+      }
+      const best = found.filter((c) => c.match.start < hold).sort(compareCandidates)[0];
+      if (!best) {
+        if (final) {
+          this.accumulate(this.buffer.slice(this.pos), events);
+          this.pos = end;
+          this.closeRegion(events);
+        } else {
+          this.accumulate(this.buffer.slice(this.pos, hold), events);
+          this.pos = hold;
+        }
+        return events;
+      }
+      const before = this.pos;
+      this.accumulate(this.buffer.slice(this.pos, best.match.start), events);
+      this.pos = best.match.end;
+      if (best.isOpen) {
+        this.closeRegion(events);
+        this.openRegion(best, events);
+      } else {
+        const wasOpened = this.opened;
+        Object.assign(this.captures, namedGroups(best));
+        this.closeRegion(events);
+        if (best.match.start === best.match.end && !wasOpened) return events;
+      }
+      stalled = this.pos === before ? stalled + 1 : 0;
+      if (stalled > 2 * this.tpl.fields.length + 2) {
+        throw new ResponseTemplateError('RESPONSE_TEMPLATE_LIMIT', 'RuntimeError', phase, 'response template: delimiters keep matching the empty string without advancing');
+      }
+    }
+  }
+
+  private accumulate(text: string, events: ResponseEvent[]): void {
+    const f = this.current;
+    if (!f || text === '') return;
+    if (!this.opened) {
+      this.opened = true;
+      events.push({ type: 'region_open', field: f.name });
+    }
+    this.body += text;
+    events.push({ type: 'region_chunk', field: f.name, text, dirty: isDirty(f.content) });
+  }
+
+  private openRegion(c: Candidate, events: ResponseEvent[]): void {
+    this.current = c.field;
+    this.opened = true;
+    this.body = '';
+    this.captures = namedGroups(c);
+    events.push({ type: 'region_open', field: c.field.name });
+  }
+
+  /** Parses, transforms, casts and stores the open region's value; the state is untouched if that fails. */
+  private closeRegion(events: ResponseEvent[]): void {
+    const f = this.current;
+    if (f && this.opened) {
+      const value = this.value(f);
+      this.store(f, value);
+      events.push({ type: 'region_close', field: f.name, value });
+    }
+    this.current = this.tpl.implicit;
+    this.opened = false;
+    this.body = '';
+    this.captures = {};
+  }
+
+  private value(f: FieldSpec): unknown {
+    let value = runContentParser(f.content, this.body, f.contentArgs, this.env);
+    if (f.transform !== undefined) {
+      if (f.transformEach) {
+        if (!Array.isArray(value)) throw new RegionError('ValueError', `field ${pyRepr(f.name)}: transform_each needs the content to be a list, got ${pyTypeName(value)}`);
+        value = value.map((item) => {
+          if (!isDict(item)) throw new RegionError('ValueError', `field ${pyRepr(f.name)}: transform_each needs a list of dicts, got an element of type ${pyTypeName(item)}`);
+          return applyTransform(f.transform, { ...this.captures, ...item });
+        });
+      } else value = applyTransform(f.transform, { ...this.captures, content: value });
+    }
+    if (this.tools) value = castToolCalls(value, this.tools);
+    if (f.join !== undefined && typeof value !== 'string') {
+      throw new RegionError('ValueError', `field ${pyRepr(f.name)}: 'join' needs every match to parse to a str, got ${pyTypeName(value)}`);
+    }
+    return value;
+  }
+
+  private store(f: FieldSpec, value: unknown): void {
+    const has = Object.hasOwn(this.output, f.name);
+    const previous = this.output[f.name];
+    if (f.join !== undefined) setKey(this.output, f.name, has ? `${String(previous)}${f.join}${value as string}` : value);
+    else if (f.repeats) {
+      if (has && Array.isArray(previous)) previous.push(value);
+      else setKey(this.output, f.name, [value]);
+    } else setKey(this.output, f.name, value);
+  }
+}
+
+function compareCandidates(a: Candidate, b: Candidate): number {
+  return a.match.start - b.match.start
+    || (b.match.end - b.match.start) - (a.match.end - a.match.start)
+    || (a.isOpen ? 0 : 1) - (b.isOpen ? 0 : 1)
+    || (a.field.name < b.field.name ? -1 : a.field.name > b.field.name ? 1 : 0);
+}
+
+/** Named groups that took part in the match (a capture of '' counts; a group that did not participate does not). */
+function namedGroups(c: Candidate): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, index] of c.delim.re.names) {
+    const text = c.match.groups[index];
+    if (text !== undefined) setKey(out, name, text);
+  }
+  return out;
+}
+
+/** The prefix after the last start-anchor match; the whole prefix when the anchor never occurs. */
+function afterLastAnchor(tpl: CompiledTemplate, prefix: string, stats: RegexStats): string {
+  if (prefix === '') return '';
+  const matches = tpl.anchor.finditer(prefix, stats);
+  const last = matches[matches.length - 1];
+  return last ? prefix.slice(last.end) : prefix;
+}
+
+function isEmpty(value: unknown): boolean {
+  if (value === null || value === undefined || value === '') return true;
+  if (Array.isArray(value)) return value.length === 0;
+  return isDict(value) && Object.keys(value).length === 0;
+}
+
+function deepCopy(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(deepCopy);
+  if (isDict(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) setKey(out, k, deepCopy(v));
+    return out;
+  }
+  return value;
+}
+
+export function createResponseParser(template: CompiledResponseTemplate | unknown, options: ResponseParserOptions): ResponseParser {
+  return new Executor(compileResponseTemplate(template) as CompiledTemplate, options);
+}
+
+/** transformers' `parse_response(text, template, prefix=…, tools=…)`: create, feed the whole text, finalize. */
+export function parseResponse(text: string, template: CompiledResponseTemplate | unknown, options: ResponseParserOptions): Record<string, unknown> {
+  const parser = createResponseParser(template, options);
+  parser.feed(text);
+  return parser.finalize().message;
+}
