@@ -30,7 +30,9 @@ export type ErrorCode =
   // feed() or finalize() after finalize();
   | 'RESPONSE_TEMPLATE_STATE'
   // a safety limit: regex step budget, JSON nesting depth, a template that stops making progress.
-  | 'RESPONSE_TEMPLATE_LIMIT';
+  | 'RESPONSE_TEMPLATE_LIMIT'
+  // a legacy response_schema whose x-regex structure chatfmt cannot convert to a response template.
+  | 'RESPONSE_SCHEMA_UNSUPPORTED';
 
 export class ChatfmtError extends Error {
   readonly code: ErrorCode;

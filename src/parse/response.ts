@@ -1,4 +1,4 @@
-import { ChatfmtError, isChatfmtError } from '../errors.js';
+import { ChatfmtError } from '../errors.js';
 import {
   compileResponseTemplate,
   createResponseParser,
@@ -48,16 +48,9 @@ export function isResponseTemplateOptions(options: object): options is ResponseT
   return 'responseTemplate' in options && (options as { responseTemplate?: unknown }).responseTemplate !== undefined;
 }
 
-/** The executor's errors as chatfmt errors (they carry the Python exception type); everything else passes. */
-export function asChatfmtError(error: unknown): unknown {
-  if (isChatfmtError(error) || !(error instanceof ResponseTemplateError)) return error;
-  return new ChatfmtError('INPUT_INVALID', (error as Error).message, { cause: error });
-}
-
 /** The executor raised on the model's output (feed or finalize), not on the template (load). */
 export function isOutputMismatch(error: unknown): boolean {
-  const cause = error instanceof ResponseTemplateError ? error : (error as { cause?: unknown } | undefined)?.cause;
-  return cause instanceof ResponseTemplateError && cause.phase !== 'load';
+  return error instanceof ResponseTemplateError && error.phase !== 'load';
 }
 
 function templateSource(options: ResponseTemplateParseOptions): Record<string, unknown> {
@@ -70,42 +63,23 @@ function templateSource(options: ResponseTemplateParseOptions): Record<string, u
 }
 
 function newParser(options: ResponseTemplateParseOptions): ResponseParser {
-  try {
-    const compiled = compileResponseTemplate(options.responseTemplate);
-    return createResponseParser(compiled, { prefix: options.prefix ?? '', tools: options.tools ?? null });
-  } catch (error) {
-    throw asChatfmtError(error);
-  }
+  // The executor's errors are ChatfmtErrors carrying transformers' Python exception type (`pythonType`).
+  return createResponseParser(compileResponseTemplate(options.responseTemplate), { prefix: options.prefix ?? '', tools: options.tools ?? null });
 }
 
-/** Dict mode: transformers' parser, errors as ChatfmtError. */
+/** Dict mode: transformers' parser under chatfmt's push/finish names. */
 export function createResponseStreamParser(options: ResponseTemplateParseOptions): ResponseStreamParser {
   const parser = newParser(options);
-  return {
-    initialEvents: parser.initialEvents,
-    push(chunk) {
-      try {
-        return parser.feed(chunk);
-      } catch (error) {
-        throw asChatfmtError(error);
-      }
-    },
-    finish() {
-      try {
-        return parser.finalize();
-      } catch (error) {
-        throw asChatfmtError(error);
-      }
-    },
-  };
+  return { initialEvents: parser.initialEvents, push: (chunk) => parser.feed(chunk), finish: () => parser.finalize() };
 }
 
 /** OpenAI mode: deltas. Template errors (load time) still throw: they are the caller's, not the model's. */
 export function createOpenAIResponseParser(options: ResponseTemplateParseOptions): OpenAIResponseStream {
-  const parser = newParser(options);
   const describe = (error: unknown) => {
     if (error instanceof ResponseTemplateError) return { message: `${error.pythonType}: ${error.message}` };
     return { message: error instanceof Error ? error.message : String(error) };
   };
-  return new OpenAIResponseStream(parser, templateSource(options), options.idGenerator ?? randomCallId, 'response-template', describe);
+  const compiled = compileResponseTemplate(options.responseTemplate);
+  const create = () => createResponseParser(compiled, { prefix: options.prefix ?? '', tools: options.tools ?? null });
+  return new OpenAIResponseStream(create, templateSource(options), options.idGenerator ?? randomCallId, 'response-template', describe);
 }

@@ -56,6 +56,9 @@ export function createStreamParser(options: ParseOptions | ResponseTemplateParse
     if (options.output === 'openai') return new LimitedParser(createOpenAIResponseParser(options));
     return createResponseStreamParser(options);
   }
+  if (options.family === undefined || options.family === null) {
+    throw new ChatfmtError('INPUT_INVALID', 'parse needs a family (or a parser from deriveParser) or a responseTemplate');
+  }
   const family = typeof options.family === 'string' ? parserFamily(options.family) : options.family;
   const core = family.createCore({
     tools: indexTools(options.tools ?? undefined),

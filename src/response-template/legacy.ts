@@ -17,7 +17,7 @@ export function responseTemplateFromSchema(schema: Record<string, unknown>): Rec
     return convert(schema);
   } catch (error) {
     if (error instanceof RegexShapeError || error instanceof Unsupported) {
-      throw new ChatfmtError('INPUT_INVALID', `response_schema cannot be converted to a response template: ${error.message}`);
+      throw new ChatfmtError('RESPONSE_SCHEMA_UNSUPPORTED', `response_schema cannot be converted to a response template: ${error.message}`);
     }
     throw error;
   }
@@ -75,7 +75,8 @@ function convert(schema: Json): Json {
       if (!Object.keys(properties).some((name) => containsNamed(later, name))) literalAlternatives(later, stops);
     }
     const closes = [...new Set(stops)].filter((text) => !opens.some((open) => open.length > 0 && (open.startsWith(text) || text.startsWith(open))));
-    fields[implicit.name] = { ...(closes.length > 0 ? { close: closes } : {}), ...textParser(properties[implicit.name] as Json) };
+    // Pieces joined: a newline after a call opens a new region, which would otherwise overwrite the text before it.
+    fields[implicit.name] = { ...(closes.length > 0 ? { close: closes } : {}), ...textParser(properties[implicit.name] as Json), repeats: true, join: '' };
   }
   // Legacy schemas took no prefix, so there is no assistant header to anchor on: a prefix, if given, is used whole.
   return { ...(Object.keys(defaults).length > 0 ? { defaults } : {}), start_anchor_pattern: '\\A', fields: ordered(fields) };
@@ -142,7 +143,7 @@ function iteratorField(property: Json): { field: Json; open: string } {
   const top = parseRegex(property['x-regex-iterator'] as string);
   if (top.length !== 1) throw new Unsupported('an x-regex-iterator that is an alternation');
   const parts = top[0]!;
-  const at = parts.findIndex((part) => unquantified(part).t === 'group' && (unquantified(part) as { kind: string }).kind === 'capture');
+  const at = parts.findIndex((part) => part.t === 'group' && part.kind === 'capture');
   if (at < 0) throw new Unsupported('an x-regex-iterator without a capturing group');
   const open = parts.slice(0, at);
   const close = parts.slice(at + 1);

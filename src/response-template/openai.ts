@@ -1,6 +1,8 @@
 import type { IdGenerator } from '../parse/ids.js';
 import type { Delta, Diagnostic, ParsedMessage, ParsedToolCall } from '../types.js';
 import type { ResponseEvent, ResponseParser } from './index.js';
+import { PyRegex } from './regex/index.js';
+import { isPySpaceCp } from './regex/unicode.js';
 
 /**
  * transformers' dict → chatfmt's OpenAI message. Field names are the template's choice: `content`, `tool_calls`, and
@@ -92,9 +94,33 @@ interface FieldPlan {
   strip: boolean;
   /** Put between two regions' values: the field's `join`, '' for lists and overwrites. */
   separator: string;
-  /** A literal close of the field, skipped when raw text is recovered after a failure. */
-  closes: string[];
+  /** The field's close, to step over it after the region closed (so raw text recovered after a failure starts right). */
+  close?: (text: string) => number;
 }
+
+/** How long the close at the start of `text` is (0: none there). */
+function closeMatcher(spec: Record<string, unknown>): ((text: string) => number) | undefined {
+  const literals = typeof spec.close === 'string' ? [spec.close] : Array.isArray(spec.close) ? spec.close.filter((c): c is string => typeof c === 'string') : [];
+  if (literals.length > 0) return (text) => Math.max(0, ...literals.filter((l) => text.startsWith(l)).map((l) => l.length));
+  if (typeof spec.close_pattern !== 'string') return undefined;
+  let regex: PyRegex;
+  try {
+    regex = new PyRegex(spec.close_pattern);
+  } catch {
+    return undefined;
+  }
+  return (text) => {
+    try {
+      const found = regex.search(text, 0, false);
+      return found && !found.partial && found.match.start === 0 ? found.match.end : 0;
+    } catch {
+      return 0;
+    }
+  };
+}
+
+/** Delimiters are short: looking this far past a region's end is enough to step over its close. */
+const CLOSE_WINDOW = 4096;
 
 function planFields(template: Record<string, unknown>): Map<string, FieldPlan> {
   const plans = new Map<string, FieldPlan>();
@@ -108,19 +134,11 @@ function planFields(template: Record<string, unknown>): Map<string, FieldPlan> {
       streams: (spec.content ?? 'text') === 'text' && spec.transform === undefined,
       strip: args.strip !== false,
       separator: typeof spec.join === 'string' ? spec.join : '',
-      closes: typeof spec.close === 'string' ? [spec.close] : Array.isArray(spec.close) ? spec.close.filter((c): c is string => typeof c === 'string') : [],
     });
+    const close = closeMatcher(spec);
+    if (close) plans.get(name)!.close = close;
   }
   return plans;
-}
-
-/** Python's `str.isspace()` set, which `str.strip()` removes (not JS `trim()`'s: U+FEFF stays, \x1c–\x1f and \x85 go). */
-export function isPythonSpace(char: string): boolean {
-  const c = char.charCodeAt(0);
-  return (
-    (c >= 0x09 && c <= 0x0d) || (c >= 0x1c && c <= 0x20) || c === 0x85 || c === 0xa0 || c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000
-  );
 }
 
 interface OpenRegion {
@@ -160,16 +178,19 @@ export class OpenAIResponseStream {
   private failed = false;
   private finished = false;
   private pendingInitial: ResponseEvent[];
+  private parser: ResponseParser;
 
+  /** `create`: a fresh parser of the same template and options (replayed after a failure, see `recover`). */
   constructor(
-    private readonly parser: ResponseParser,
+    private readonly create: () => ResponseParser,
     template: Record<string, unknown>,
     private readonly idGenerator: IdGenerator,
     private readonly label: string,
     private readonly describe: (error: unknown) => TemplateFailure,
   ) {
     this.plans = planFields(template);
-    this.pendingInitial = parser.initialEvents;
+    this.parser = create();
+    this.pendingInitial = this.parser.initialEvents;
   }
 
   push(chunk: string): Delta[] {
@@ -182,10 +203,27 @@ export class OpenAIResponseStream {
     this.flushInitial(deltas);
     try {
       this.apply(this.parser.feed(chunk), deltas);
-    } catch (error) {
-      this.fail(error, deltas);
+    } catch {
+      this.recover(chunk, deltas);
     }
     return deltas;
+  }
+
+  /**
+   * A feed that raises loses the events it had produced before (a call that closed earlier in the same chunk). So the
+   * chunk is replayed a code point at a time on a fresh parser that has seen everything before it: the events up to the
+   * failure are kept, and the result does not depend on how the text was chunked.
+   */
+  private recover(chunk: string, deltas: Delta[]): void {
+    const fresh = this.create();
+    try {
+      fresh.feed(this.generation.slice(0, this.generation.length - chunk.length));
+      for (const char of chunk) this.apply(fresh.feed(char), deltas);
+    } catch (error) {
+      this.fail(error, deltas);
+      return;
+    }
+    this.parser = fresh;
   }
 
   finish(): Delta[] {
@@ -221,7 +259,7 @@ export class OpenAIResponseStream {
   /** `prefix`: the events of the prompt's tail, whose text is not in the generation. */
   private apply(events: ResponseEvent[], deltas: Delta[], prefix = false): void {
     for (const event of events) {
-      const plan = this.plans.get(event.field) ?? { streams: false, strip: true, separator: '', closes: [] };
+      const plan = this.plans.get(event.field) ?? { streams: false, strip: true, separator: '' };
       if (event.type === 'region_open') {
         this.region = this.newRegion(event.field, plan);
       } else if (event.type === 'region_chunk') {
@@ -248,10 +286,10 @@ export class OpenAIResponseStream {
     let text = region.raw;
     if (region.plan.strip) {
       let start = 0;
-      while (start < text.length && isPythonSpace(text[start]!)) start++;
+      while (start < text.length && isPySpaceCp(text.charCodeAt(start))) start++;
       let end = text.length;
       // Trailing whitespace may be stripped at the close, so it waits for more text.
-      while (end > start && isPythonSpace(text[end - 1]!)) end--;
+      while (end > start && isPySpaceCp(text.charCodeAt(end - 1))) end--;
       text = text.slice(start, end);
     }
     const piece = text.slice(region.emitted);
@@ -289,14 +327,9 @@ export class OpenAIResponseStream {
     this.skipClose(plan);
   }
 
-  /** After a region closed, its literal close (when one is right there) is settled text too. */
+  /** After a region closed, its close delimiter (when it is right there) is settled text too. */
   private skipClose(plan: FieldPlan): void {
-    for (const close of plan.closes) {
-      if (this.generation.startsWith(close, this.accounted)) {
-        this.accounted += close.length;
-        return;
-      }
-    }
+    if (plan.close) this.accounted += plan.close(this.generation.slice(this.accounted, this.accounted + CLOSE_WINDOW));
   }
 
   private sendCall(call: CallShape, deltas: Delta[]): void {
