@@ -18,7 +18,11 @@ export interface ExportedResponseTemplate {
   family: FamilyId;
   /** The `response_template` dict: no keys transformers would reject. */
   template: Record<string, unknown>;
-  /** 'exact': transformers' dict, mapped to OpenAI, equals chatfmt's parse on well-formed output. */
+  /**
+   * 'exact': transformers' dict, mapped to OpenAI, equals chatfmt's parse on well-formed output except where a common
+   * loss applies (markers inside arguments, text after a stop string, drafts in closed reasoning); 'partial': the
+   * family's own losses (listed first) apply too.
+   */
   verdict: ExportVerdict;
   /** What the template does differently from chatfmt's parser; never empty (the common gaps come last). */
   losses: string[];
@@ -29,7 +33,9 @@ export const COMMON_LOSSES: readonly string[] = [
   'no call ids (transformers emits none; chatfmt mints call_… ids when mapping to OpenAI) and no call index',
   'a malformed or truncated call makes transformers raise (ValueError) instead of keeping its raw text as content with a diagnostic',
   'tools= casts arguments with Python int()/float() and never un-types a value; chatfmt types by JSON Schema',
-  'a call close written inside a JSON string ends the call early (templates cannot skip markers inside strings)',
+  'a marker written inside an argument (a JSON string or a raw value) is still a marker: a call close there ends the call early',
+  'text after a stop string is joined to the text before it without the whitespace between them',
+  'call markup inside a closed reasoning block (a draft, or prose naming the marker) ends the reasoning there instead of staying reasoning',
   'content and reasoning use `repeats` + `join`, which vLLM\'s response-template adapter does not accept (transformers does)',
 ];
 
@@ -68,6 +74,8 @@ interface FamilyPlan {
   losses: string[];
   /** Literal anchors beyond the assistant header (prompts that end after a tool result). */
   anchors?: string[];
+  /** Optional section openers before the call opener (default: the grammar's section opens). */
+  section?: string[];
 }
 
 const xmlParameter = (valueNewline: boolean): Field => ({
@@ -79,6 +87,10 @@ const xmlParameter = (valueNewline: boolean): Field => ({
   },
 });
 
+const REEMITTED_THINK = 'a <think> the model writes again after a <think> prefill stays in the reasoning text';
+const UNTYPED = 'values stay strings unless tools= types them (chatfmt also types plain JSON literals without a schema)';
+const PYTHON_LITERALS = 'Python-literal values ({\'timeout\': 5}, [\'a\']) stay strings (chatfmt reads them for object and array parameters)';
+
 const PLANS: Record<FamilyId, FamilyPlan> = {
   hermes: hermesPlan(),
   'qwen2.5': hermesPlan(),
@@ -87,8 +99,9 @@ const PLANS: Record<FamilyId, FamilyPlan> = {
     call: { header: '<function=(?P<name>[^>\\n]+)>', opener: '(?:<tool_call>\\s*)?', close: { close: ['</function>'] }, args: xmlParameter(true) },
     verdict: 'partial',
     losses: [
-      'parameter values stay strings unless tools= types them (chatfmt also types plain JSON literals without a schema)',
-      'a parameter without </parameter> is not recovered',
+      UNTYPED,
+      PYTHON_LITERALS,
+      'a parameter without </parameter> is not recovered (the call loses it)',
       'a stray </tool_call> in text is dropped (it closes content, so that calls written without <tool_call> also parse)',
     ],
   },
@@ -109,8 +122,10 @@ const PLANS: Record<FamilyId, FamilyPlan> = {
       args: { content: 'json' },
     },
     verdict: 'partial',
-    losses: ['a call without its ```json fence is not recognised (it stays content)'],
+    losses: ['a call without its ```json fence is not recognised (it stays content)', REEMITTED_THINK],
     anchors: ['<｜tool▁outputs▁end｜>'],
+    // Some distills write the short `<｜tool▁calls｜>` before the call opener, as a section opener.
+    section: [...deepseek.callsBegin, deepseek.callsShort],
   },
   'kimi-k2': {
     call: {
@@ -120,7 +135,7 @@ const PLANS: Record<FamilyId, FamilyPlan> = {
       transform: { id: '{id}', ...CALL_TRANSFORM },
     },
     verdict: 'partial',
-    losses: ['a bare counter id (`functions.0`) naming the only declared tool is not a call', 'ids are kept in the dict as `id` (vLLM\'s adapter drops them)'],
+    losses: ['a bare counter id (`functions.0`) naming the only declared tool is not a call (it stays content)', 'ids are kept in the dict as `id` (vLLM\'s adapter drops them)'],
   },
   'gpt-oss': {
     // Harmony has no grammar: its template is written out in harmonyTemplate().
@@ -140,15 +155,12 @@ const PLANS: Record<FamilyId, FamilyPlan> = {
       args: { content: 'xml-inline', content_args: { tag_pattern: '<arg_key>\\s*(?P<key>.*?)\\s*</arg_key>\\s*<arg_value>\\n?(?P<value>.*?)\\n?</arg_value>' } },
     },
     verdict: 'partial',
-    losses: ['argument values stay strings unless tools= types them (chatfmt also types plain JSON literals without a schema)'],
+    losses: [UNTYPED],
   },
   'seed-oss': {
     call: { header: '\\s*<function=(?P<name>[^>\\n]+)>', close: { close_pattern: '</function>\\s*</seed:tool_call>' }, args: xmlParameter(true) },
     verdict: 'partial',
-    losses: [
-      'parameter values stay strings unless tools= types them (chatfmt also types plain JSON literals without a schema)',
-      '<seed:cot_budget_reflect> blocks written in content stay content (chatfmt moves them to reasoning)',
-    ],
+    losses: [UNTYPED, PYTHON_LITERALS, '<seed:cot_budget_reflect> blocks written in content stay content (chatfmt moves them to reasoning)'],
   },
   'minimax-m2': {
     call: {
@@ -157,15 +169,15 @@ const PLANS: Record<FamilyId, FamilyPlan> = {
       args: { content: 'xml-inline', content_args: { tag_pattern: '<parameter name="(?P<key>[^"]+)">(?P<value>.*?)</parameter>' } },
     },
     verdict: 'partial',
-    losses: ['parameter values stay strings unless tools= types them (chatfmt also types plain JSON literals without a schema)'],
+    losses: [UNTYPED],
   },
 };
 
 function hermesPlan(): FamilyPlan {
   return {
     call: { header: '', close: { close: ['</tool_call>'] }, args: { content: 'json' }, transform: { type: 'function', function: '{content}' } },
-    verdict: 'exact',
-    losses: ['the `"parameters"` key some models write for `"arguments"` is not renamed'],
+    verdict: 'partial',
+    losses: ['the `"parameters"` key some models write for `"arguments"` is not read (the call gets no arguments)', REEMITTED_THINK],
   };
 }
 
@@ -174,12 +186,12 @@ const pieces = { content: 'text', repeats: true, join: '' };
 
 function grammarTemplate(id: FamilyId, grammar: Grammar, plan: FamilyPlan): Record<string, unknown> {
   const { header } = ASSISTANT_HEADERS[id];
-  const defaultPrefix = parserFamilies[id].defaultPrefix;
-  const anchors = [header, ...(plan.anchors ?? [])];
-  // A prompt that closes reasoning (DeepSeek-V3.1's non-thinking `</think>`) must not leave that close in content.
-  if (grammar.reasoning?.close.includes(defaultPrefix)) anchors.push(header + defaultPrefix, defaultPrefix);
-  const callOpeners = [...(grammar.section?.open ?? []), ...grammar.call.open, ...(grammar.bareOpen ?? [])];
-  const section = grammar.section ? `(?:${anyOf(grammar.section.open)}\\s*)?` : '';
+  // A prompt that closes reasoning (DeepSeek-V3.1's non-thinking `</think>`, a Seed budget-0 prefill) is prompt, not
+  // output: anchoring after the close keeps its reasoning out of the dict and its close out of content.
+  const anchors = [header, ...(grammar.reasoning?.close ?? []), ...(plan.anchors ?? [])];
+  const sectionOpens = plan.section ?? grammar.section?.open;
+  const callOpeners = [...(sectionOpens ?? []), ...grammar.call.open, ...(grammar.bareOpen ?? [])];
+  const section = sectionOpens ? `(?:${anyOf(sectionOpens)}\\s*)?` : '';
   const opener = plan.call.opener ?? anyOf(grammar.call.open);
   const fields: Record<string, Field> = {};
   if (grammar.reasoning) {

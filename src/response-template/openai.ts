@@ -216,11 +216,15 @@ export class OpenAIResponseStream {
    */
   private recover(chunk: string, deltas: Delta[]): void {
     const fresh = this.create();
+    let at = this.generation.length - chunk.length;
     try {
-      fresh.feed(this.generation.slice(0, this.generation.length - chunk.length));
-      for (const char of chunk) this.apply(fresh.feed(char), deltas);
+      fresh.feed(this.generation.slice(0, at));
+      for (const char of chunk) {
+        at += char.length;
+        this.apply(fresh.feed(char), deltas);
+      }
     } catch (error) {
-      this.fail(error, deltas);
+      this.fail(error, deltas, at);
       return;
     }
     this.parser = fresh;
@@ -339,10 +343,11 @@ export class OpenAIResponseStream {
     deltas.push({ tool_calls: [{ index, id, type: 'function', function: { name: call.name, arguments: call.arguments } }] });
   }
 
-  private fail(error: unknown, deltas: Delta[]): void {
+  /** `at`: where the text that made the parser raise ends (the span ends there, whatever the chunking). */
+  private fail(error: unknown, deltas: Delta[], at = this.generation.length): void {
     this.failed = true;
     const { message } = this.describe(error);
-    const span: [number, number] = [this.accounted, this.generation.length];
+    const span: [number, number] = [this.accounted, at];
     deltas.push({ diagnostics: [{ ...this.diagnostic('PARSE_RESPONSE_TEMPLATE', 'error', `${message}; the unparsed text is kept as content`), span }] });
     const raw = this.generation.slice(this.accounted);
     if (raw.length > 0) {
