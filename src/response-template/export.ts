@@ -202,8 +202,10 @@ function grammarTemplate(id: FamilyId, grammar: Grammar, plan: FamilyPlan): Reco
       ...pieces,
     };
   }
+  const open = `${section}${opener}${plan.call.header}`;
   fields.tool_calls = {
-    open_pattern: `${section}${opener}${plan.call.header}`,
+    // A plain literal opener (Hermes' `<tool_call>`) is written as one.
+    ...(open === anyOf(grammar.call.open) && grammar.call.open.length === 1 ? { open: grammar.call.open[0] } : { open_pattern: open }),
     ...plan.call.close,
     repeats: true,
     ...plan.call.args,

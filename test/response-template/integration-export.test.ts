@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import {
   accumulateDeltas,
@@ -63,6 +64,18 @@ function templateParse(fixture: ParseFixture, chunks?: readonly string[]): Parse
   return accumulateDeltas(deltas);
 }
 
+const hasPythonRegex = spawnSync('python3', ['-c', 'import regex'], { encoding: 'utf8' }).status === 0;
+
+function patternsOf(template: Record<string, unknown>): string[] {
+  const patterns = typeof template.start_anchor_pattern === 'string' ? [template.start_anchor_pattern] : [];
+  for (const field of Object.values(template.fields as Record<string, Record<string, unknown>>)) {
+    for (const key of ['open_pattern', 'close_pattern']) if (typeof field[key] === 'string') patterns.push(field[key] as string);
+    const tag = (field.content_args as { tag_pattern?: unknown } | undefined)?.tag_pattern;
+    if (typeof tag === 'string') patterns.push(tag);
+  }
+  return patterns;
+}
+
 const fixtures = loadParseFixtures().filter(wellFormed);
 const byFamily = new Map<string, ParseFixture[]>();
 for (const fixture of fixtures) byFamily.set(fixture.family, [...(byFamily.get(fixture.family) ?? []), fixture]);
@@ -74,6 +87,14 @@ describe('exportResponseTemplate', () => {
     expect(Object.keys(exported.template).every((key) => ['version', 'defaults', 'fields', 'start_anchor', 'start_anchor_pattern'].includes(key))).toBe(true);
     expect(exported.losses.slice(-COMMON_LOSSES.length)).toEqual([...COMMON_LOSSES]);
     if (exported.verdict === 'partial') expect(exported.losses.length).toBeGreaterThan(COMMON_LOSSES.length);
+  });
+
+  it.skipIf(!hasPythonRegex)('every pattern compiles with the Python `regex` module transformers uses (DOTALL)', () => {
+    const patterns = familyIds.flatMap((id) => patternsOf(exportResponseTemplate(id).template));
+    const script = 'import json,sys,regex\nfor p in json.load(sys.stdin): regex.compile(p, regex.DOTALL)\nprint("ok")';
+    const result = spawnSync('python3', ['-c', script], { input: JSON.stringify(patterns), encoding: 'utf8' });
+    expect(result.stderr).toBe('');
+    expect(result.stdout.trim()).toBe('ok');
   });
 
   it('resolves aliases and variants to their family, and refuses unknown ids with a coded error', () => {
