@@ -144,7 +144,9 @@ function planFields(template: Record<string, unknown>): Map<string, FieldPlan> {
 interface OpenRegion {
   field: string;
   plan: FieldPlan;
-  raw: string;
+  /** Stripping as text arrives: leading whitespace is dropped until `started`; trailing whitespace waits in `held`. */
+  started: boolean;
+  held: string;
   /** Characters of the region's value already streamed (the separator excluded). */
   emitted: number;
   separatorSent: boolean;
@@ -257,7 +259,7 @@ export class OpenAIResponseStream {
   }
 
   private newRegion(field: string, plan: FieldPlan): OpenRegion {
-    return { field, plan, raw: '', emitted: 0, separatorSent: false, end: this.accounted };
+    return { field, plan, started: false, held: '', emitted: 0, separatorSent: false, end: this.accounted };
   }
 
   /** `prefix`: the events of the prompt's tail, whose text is not in the generation. */
@@ -268,10 +270,9 @@ export class OpenAIResponseStream {
         this.region = this.newRegion(event.field, plan);
       } else if (event.type === 'region_chunk') {
         const region = this.region ?? (this.region = this.newRegion(event.field, plan));
-        region.raw += event.text;
         if (prefix) region.end = this.accounted;
         else this.align(region, event.text);
-        if (plan.target && plan.streams) this.streamText(region, plan.target, false, deltas);
+        if (plan.target && plan.streams) this.streamText(region, plan.target, event.text, deltas);
       } else {
         this.close(event.field, plan, event.value, deltas);
         this.region = undefined;
@@ -286,19 +287,26 @@ export class OpenAIResponseStream {
     if (at >= 0) region.end = at + text.length;
   }
 
-  private streamText(region: OpenRegion, target: Target, closing: boolean, deltas: Delta[]): void {
-    let text = region.raw;
+  /** A chunk of a text region, as the part of Python's strip() of the whole region it settles (linear in the chunk). */
+  private streamText(region: OpenRegion, target: Target, chunk: string, deltas: Delta[]): void {
+    let piece = chunk;
     if (region.plan.strip) {
-      let start = 0;
-      while (start < text.length && isPySpaceCp(text.charCodeAt(start))) start++;
-      let end = text.length;
-      // Trailing whitespace may be stripped at the close, so it waits for more text.
-      while (end > start && isPySpaceCp(text.charCodeAt(end - 1))) end--;
-      text = text.slice(start, end);
+      piece = '';
+      let from = 0;
+      if (!region.started) {
+        while (from < chunk.length && isPySpaceCp(chunk.charCodeAt(from))) from++;
+        if (from === chunk.length) return;
+        region.started = true;
+      }
+      let end = chunk.length;
+      while (end > from && isPySpaceCp(chunk.charCodeAt(end - 1))) end--;
+      if (end > from) {
+        piece = region.held + chunk.slice(from, end);
+        region.held = chunk.slice(end);
+      } else region.held += chunk.slice(from);
     }
-    const piece = text.slice(region.emitted);
-    if (piece.length === 0 && !closing) return;
-    region.emitted = text.length;
+    if (piece.length === 0) return;
+    region.emitted += piece.length;
     this.sendText(region, target, piece, deltas);
   }
 
