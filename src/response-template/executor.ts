@@ -53,16 +53,13 @@ class Executor implements ResponseParser {
     if (typeof prefix !== 'string') argError('TypeError', `prefix must be a str, not ${pyTypeName(prefix)}`);
     const tools = options.tools;
     if (tools !== undefined && tools !== null && !Array.isArray(tools)) argError('TypeError', `tools must be a list of tool dicts, not ${pyTypeName(tools)}`);
-    if (tools) {
-      const props = toolProperties(tools);
-      if (typeof props === 'number') argError('TypeError', `tools[${props}] must be a tool dict ({type, function: {name, parameters}} or {name, parameters})`);
-      this.tools = props as ToolProperties;
-    } else this.tools = null;
+    const props = toolProperties(tools ?? []);
+    this.tools = props.size > 0 ? props : null;
     this.env = { stats: this.stats, patterns: tpl.patterns };
     this.output = deepCopy(tpl.defaults) as Record<string, unknown>;
     this.current = tpl.implicit;
     this.buffer = this.guard('load', () => afterLastAnchor(tpl, prefix as string, this.stats));
-    this.initialEvents = this.guard('load', () => this.run(false, 'load'));
+    this.initialEvents = this.buffer === '' ? [] : this.guard('load', () => this.run(false, 'load'));
   }
 
   feed(text: string): ResponseEvent[] {
@@ -75,10 +72,9 @@ class Executor implements ResponseParser {
   finalize(): { message: Record<string, unknown>; events: ResponseEvent[] } {
     if (this.done) throw new ResponseTemplateError('RESPONSE_TEMPLATE_STATE', 'RuntimeError', 'finalize', 'finalize() called twice');
     const events = this.guard('finalize', () => this.run(true, 'finalize'));
-    for (const f of this.tpl.fields) {
-      if (!f.optional && !Object.hasOwn(this.output, f.name)) {
-        throw new ResponseTemplateError('RESPONSE_TEMPLATE_VALUE', 'ValueError', 'finalize', `required field ${pyRepr(f.name)} is missing from the response`);
-      }
+    const missing = this.tpl.fields.filter((f) => !f.optional && !Object.hasOwn(this.output, f.name)).map((f) => pyRepr(f.name));
+    if (missing.length > 0) {
+      throw new ResponseTemplateError('RESPONSE_TEMPLATE_VALUE', 'ValueError', 'finalize', `Required response_template fields missing from parsed output: [${missing.join(', ')}]`);
     }
     for (const key of Object.keys(this.output)) {
       if (!Object.hasOwn(this.tpl.defaults, key) && isEmpty(this.output[key])) delete this.output[key];
@@ -146,8 +142,8 @@ class Executor implements ResponseParser {
         this.closeRegion(events);
         this.openRegion(best, events);
       } else {
+        // Close captures are not in the transform's scope (transformers keeps only the open's).
         const wasOpened = this.opened;
-        Object.assign(this.captures, namedGroups(best));
         this.closeRegion(events);
         if (best.match.start === best.match.end && !wasOpened) return events;
       }
@@ -210,11 +206,14 @@ class Executor implements ResponseParser {
   }
 
   private store(f: FieldSpec, value: unknown): void {
-    const has = Object.hasOwn(this.output, f.name);
     const previous = this.output[f.name];
-    if (f.join !== undefined) setKey(this.output, f.name, has ? `${String(previous)}${f.join}${value as string}` : value);
-    else if (f.repeats) {
-      if (has && Array.isArray(previous)) previous.push(value);
+    if (f.join !== undefined) {
+      if (previous !== null && previous !== undefined && typeof previous !== 'string') {
+        throw new RegionError('TypeError', `field ${pyRepr(f.name)}: cannot join onto a ${pyTypeName(previous)} already in the output`);
+      }
+      setKey(this.output, f.name, previous === null || previous === undefined ? value : `${previous}${f.join}${value as string}`);
+    } else if (f.repeats) {
+      if (Array.isArray(previous)) previous.push(value);
       else setKey(this.output, f.name, [value]);
     } else setKey(this.output, f.name, value);
   }

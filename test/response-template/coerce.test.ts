@@ -29,6 +29,11 @@ describe('tools= casting follows Python int()/float()', () => {
     expect(coerceToolArgument(raw, types)).toEqual(expected);
   });
 
+  it('schema types: nullable adds null once; oneOf reads like anyOf', () => {
+    expect(toolSchemaTypes({ type: ['integer', 'null'], nullable: true })).toEqual(['integer', 'null']);
+    expect(toolSchemaTypes({ oneOf: [{ type: 'integer' }, { type: 'null' }] })).toEqual(['integer', 'null']);
+  });
+
   it('casts at region close, so the event value is already typed, and leaves undeclared keys alone', () => {
     const template = {
       start_anchor: '<a>',

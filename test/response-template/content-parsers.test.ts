@@ -74,6 +74,10 @@ describe('content parsers with Python semantics (§5)', () => {
     const args = { tag_pattern: '<(?P<key>\\w+)>(?P<value>.*?)</(?P=key)>', value_parser: { name: 'json', args: { allow_non_json: true } } };
     expect(parse('<a>1</a> junk <b>x</b><a>[2]</a>', 'xml-inline', args)).toEqual({ a: [2], b: 'x' });
     expect(parse('<a>1</a><a>2</a><a>3</a>', 'xml-inline', { ...args, merge_duplicates: true })).toEqual({ a: [1, 2, 3] });
+    // transformers' merge: a first value that is already a list takes the duplicates in.
+    expect(parse('<a>[1]</a><a>2</a>', 'xml-inline', { ...args, merge_duplicates: true })).toEqual({ a: [1, 2] });
+    expect(parse('<k=a>', 'xml-inline', { tag_pattern: '<k=(?P<key>\\w+)(?:=(?P<value>\\w+))?>' })).toEqual({ a: null });
+    expect(valueError('<a>1</a>', 'xml-inline', { tag_pattern: '<(?P<key>a)>|<(b)>' }).message).toContain("'key'");
     expect(valueError('<a>1</a>', 'xml-inline').message).toContain('tag_pattern');
     expect(valueError('<a>1</a>', 'xml-inline', { tag_pattern: '<(\\w+)>' }).message).toContain("'key'");
   });

@@ -9,11 +9,11 @@ const INVALID: Record<string, string> = {
   'test-interpolation': 'interpolation',
   'test-join-bad-type': 'must be a string',
   'test-join-no-repeats': 'repeats',
-  'test-literal-bad-open-1': 'non-empty',
-  'test-literal-bad-open-2': 'non-empty',
-  'test-literal-bad-open-3': 'non-empty',
-  'test-literal-bad-open-4': 'non-empty',
-  'test-named-groups-no-transform': 'named groups',
+  'test-literal-bad-open-1': 'at least one literal',
+  'test-literal-bad-open-2': 'cannot be empty',
+  'test-literal-bad-open-3': 'only strings',
+  'test-literal-bad-open-4': 'string or list of strings',
+  'test-named-groups-no-transform': 'named group',
   'test-two-implicit': 'implicit',
   'test-unknown-parser': 'unknown content parser',
   'test-version-2': 'version',
@@ -84,6 +84,8 @@ describe('load-time validation', () => {
     expect(() => createResponseParser(t, { prefix: undefined })).toThrow(/prefix is required/);
     const badPrefix = loadError(t, 5 as unknown as string);
     expect([badPrefix.pythonType, badPrefix.code]).toEqual(['TypeError', 'RESPONSE_TEMPLATE_ARGUMENT']);
-    expect(() => createResponseParser(t, { prefix: '', tools: ['f'] })).toThrow(/tools\[0\]/);
+    // Entries that are not tool dicts are skipped, as transformers skips them.
+    expect(createResponseParser(t, { prefix: '', tools: ['f', 1] }).feed('x')).toHaveLength(2);
+    expect(() => createResponseParser(t, { prefix: '', tools: 'f' as unknown as [] })).toThrow(/tools must be a list/);
   });
 });
