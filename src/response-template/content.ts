@@ -71,7 +71,7 @@ function parseJson(body: string, args: Args, env: ParseEnv): unknown {
   const spans: string[] = [];
   const delims = args['string_delims'];
   if (delims !== undefined && delims !== null && pyTruthy(delims)) {
-    if (text.includes('\x01') || text.includes('\x02')) throw new RegionError('ValueError', 'json body contains the reserved characters \\x01/\\x02 used by string_delims');
+    if (text.includes('\x01') || text.includes('\x02')) throw new RegionError('ValueError', 'json: input contains reserved sentinel characters (\\x01/\\x02); cannot parse safely.');
     if (!Array.isArray(delims)) throw new RegionError('TypeError', 'string_delims must be a list of [open, close] pairs');
     for (const pair of delims) {
       if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'string' || typeof pair[1] !== 'string') {
@@ -88,8 +88,15 @@ function parseJson(body: string, args: Args, env: ParseEnv): unknown {
   } catch (e) {
     if (!(e instanceof JsonDecodeError)) throw e;
     if (flag(args, 'allow_non_json', false)) return textOf(body, args);
-    throw new RegionError('ValueError', `invalid JSON in region body: ${e.message}`);
+    throw new RegionError('ValueError', text === body
+      ? `json parser could not parse region as JSON. Content: ${clip(body)} Error: ${e.message}`
+      : `json: could not parse after dialect transforms. Original: ${clip(body)} Transformed: ${clip(text)} Error: ${e.message}`);
   }
+}
+
+/** Python repr of model text for an error message, cut so the message stays readable. */
+function clip(text: string): string {
+  return text.length > 200 ? `${pyRepr(text.slice(0, 200))}…(${text.length} chars)` : pyRepr(text);
 }
 
 /** `re.sub(pattern, fn, text)` with group 1 handed to `fn`. */
@@ -112,7 +119,7 @@ function valueParser(args: Args): ((value: string, env: ParseEnv) => unknown) | 
 
 function parseXmlInline(body: string, args: Args, env: ParseEnv): Record<string, unknown> {
   const source = args['tag_pattern'];
-  if (source === undefined || source === null) throw new RegionError('ValueError', "xml-inline content parser requires content_args 'tag_pattern'");
+  if (source === undefined || source === null) throw new RegionError('ValueError', "xml-inline: 'tag_pattern' content_arg is required");
   if (typeof source !== 'string') throw new RegionError('TypeError', `tag_pattern must be a str, not ${pyTypeName(source)}`);
   const re = compilePattern(source, env);
   const keyGroup = re.groupIndex('key');
@@ -122,7 +129,7 @@ function parseXmlInline(body: string, args: Args, env: ParseEnv): Record<string,
   const out: Record<string, unknown> = {};
   for (const m of re.finditer(body, env.stats)) {
     const key = keyGroup === undefined ? undefined : m.groups[keyGroup];
-    if (key === undefined) throw new RegionError('ValueError', `xml-inline: tag_pattern must have a named group 'key' that takes part in every match (pattern ${pyRepr(source)})`);
+    if (key === undefined) throw new RegionError('ValueError', `xml-inline: tag_pattern must have a named group 'key' (that takes part in every match). Pattern: ${source}`);
     // A value group that did not take part is Python's None; parsers need a str, so they get ''.
     const raw = valueGroup === undefined ? '' : m.groups[valueGroup];
     const value = parse ? parse(raw ?? '', env) : raw ?? null;

@@ -49,7 +49,7 @@ class Executor implements ResponseParser {
       throw new ResponseTemplateError('RESPONSE_TEMPLATE_ARGUMENT', type, 'load', message);
     };
     const prefix = options?.prefix;
-    if (prefix === null || prefix === undefined) argError('ValueError', "prefix is required: pass the rendered prompt, or '' to parse the generation alone");
+    if (prefix === null || prefix === undefined) argError('ValueError', "ResponseParser/parse_response requires `prefix` (the chat prompt sent before generation, which may pre-write part of the message); pass prefix '' to opt out explicitly");
     if (typeof prefix !== 'string') argError('TypeError', `prefix must be a str, not ${pyTypeName(prefix)}`);
     const tools = options.tools;
     if (tools !== undefined && tools !== null && !Array.isArray(tools)) argError('TypeError', `tools must be a list of tool dicts, not ${pyTypeName(tools)}`);
@@ -63,14 +63,14 @@ class Executor implements ResponseParser {
   }
 
   feed(text: string): ResponseEvent[] {
-    if (this.done) throw new ResponseTemplateError('RESPONSE_TEMPLATE_STATE', 'RuntimeError', 'feed', 'feed() called after finalize()');
+    if (this.done) throw new ResponseTemplateError('RESPONSE_TEMPLATE_STATE', 'RuntimeError', 'feed', 'ResponseParser already finalized');
     if (typeof text !== 'string') throw new ResponseTemplateError('RESPONSE_TEMPLATE_ARGUMENT', 'TypeError', 'feed', `feed() takes a str, not ${pyTypeName(text)}`);
     this.buffer += text;
     return this.guard('feed', () => this.run(false, 'feed'));
   }
 
   finalize(): { message: Record<string, unknown>; events: ResponseEvent[] } {
-    if (this.done) throw new ResponseTemplateError('RESPONSE_TEMPLATE_STATE', 'RuntimeError', 'finalize', 'finalize() called twice');
+    if (this.done) throw new ResponseTemplateError('RESPONSE_TEMPLATE_STATE', 'RuntimeError', 'finalize', 'ResponseParser already finalized');
     const events = this.guard('finalize', () => this.run(true, 'finalize'));
     const missing = this.tpl.fields.filter((f) => !f.optional && !Object.hasOwn(this.output, f.name)).map((f) => pyRepr(f.name));
     if (missing.length > 0) {
@@ -191,16 +191,16 @@ class Executor implements ResponseParser {
     let value = runContentParser(f.content, this.body, f.contentArgs, this.env);
     if (f.transform !== undefined) {
       if (f.transformEach) {
-        if (!Array.isArray(value)) throw new RegionError('ValueError', `field ${pyRepr(f.name)}: transform_each needs the content to be a list, got ${pyTypeName(value)}`);
+        if (!Array.isArray(value)) throw new RegionError('ValueError', `Field ${pyRepr(f.name)}: transform_each requires the parsed content to be a list, got ${pyTypeName(value)}.`);
         value = value.map((item) => {
-          if (!isDict(item)) throw new RegionError('ValueError', `field ${pyRepr(f.name)}: transform_each needs a list of dicts, got an element of type ${pyTypeName(item)}`);
+          if (!isDict(item)) throw new RegionError('ValueError', `Field ${pyRepr(f.name)}: transform_each requires each list element to be a dict, got ${pyTypeName(item)}.`);
           return applyTransform(f.transform, { ...this.captures, ...item });
         });
       } else value = applyTransform(f.transform, { ...this.captures, content: value });
     }
     if (this.tools) value = castToolCalls(value, this.tools);
     if (f.join !== undefined && typeof value !== 'string') {
-      throw new RegionError('ValueError', `field ${pyRepr(f.name)}: 'join' needs every match to parse to a str, got ${pyTypeName(value)}`);
+      throw new RegionError('ValueError', `Field ${pyRepr(f.name)}: 'join' requires each match to parse to a string, got ${pyTypeName(value)}.`);
     }
     return value;
   }
@@ -209,7 +209,7 @@ class Executor implements ResponseParser {
     const previous = this.output[f.name];
     if (f.join !== undefined) {
       if (previous !== null && previous !== undefined && typeof previous !== 'string') {
-        throw new RegionError('TypeError', `field ${pyRepr(f.name)}: cannot join onto a ${pyTypeName(previous)} already in the output`);
+        throw new RegionError('TypeError', `Field ${pyRepr(f.name)}: cannot join onto a ${pyTypeName(previous)} already in the output`);
       }
       setKey(this.output, f.name, previous === null || previous === undefined ? value : `${previous}${f.join}${value as string}`);
     } else if (f.repeats) {

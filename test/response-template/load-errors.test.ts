@@ -81,7 +81,7 @@ describe('load-time validation', () => {
   it('requires prefix (ValueError), takes only a str and tool dicts (TypeError)', () => {
     const t = { start_anchor: 'a', fields: { content: {} } };
     expect(loadError(t, null).pythonType).toBe('ValueError');
-    expect(() => createResponseParser(t, { prefix: undefined })).toThrow(/prefix is required/);
+    expect(() => createResponseParser(t, { prefix: undefined })).toThrow(/requires `prefix`/);
     const badPrefix = loadError(t, 5 as unknown as string);
     expect([badPrefix.pythonType, badPrefix.code]).toEqual(['TypeError', 'RESPONSE_TEMPLATE_ARGUMENT']);
     // Entries that are not tool dicts are skipped, as transformers skips them.
