@@ -1,16 +1,16 @@
 import { pyJsonLoads, setKey } from './pyjson.js';
-import { isDict, pyFloat, pyInt, pyStrip } from './python.js';
+import { isDict, pyFloat, pyInt, pyStrip, pyTruthy } from './python.js';
 
 /** Tool name → its parameters' `properties` (missing → {}), from OpenAI tool dicts or bare {name, parameters}. */
 export type ToolProperties = Map<string, Record<string, unknown>>;
 
-/** Returns the map, or the index of the first entry that is not a tool dict. */
-export function toolProperties(tools: readonly unknown[]): ToolProperties | number {
+/** Entries that are not tool dicts, or have no string name, are skipped (transformers skips them too). */
+export function toolProperties(tools: readonly unknown[]): ToolProperties {
   const map: ToolProperties = new Map();
-  for (const [k, tool] of tools.entries()) {
-    if (!isDict(tool)) return k;
-    const fn = isDict(tool['function']) ? tool['function'] : tool;
-    if (typeof fn['name'] !== 'string') continue;
+  for (const tool of tools) {
+    if (!isDict(tool)) continue;
+    const fn = Object.hasOwn(tool, 'function') ? tool['function'] : tool;
+    if (!isDict(fn) || typeof fn['name'] !== 'string') continue;
     const params = isDict(fn['parameters']) ? fn['parameters'] : {};
     map.set(fn['name'], isDict(params['properties']) ? params['properties'] : {});
   }
@@ -28,7 +28,7 @@ export function schemaTypes(schema: unknown): string[] {
     const branches = schema[key];
     if (Array.isArray(branches)) for (const b of branches) types.push(...schemaTypes(b));
   }
-  if (schema['nullable'] === true) types.push('null');
+  if (pyTruthy(schema['nullable']) && !types.includes('null')) types.push('null');
   return types;
 }
 
@@ -74,7 +74,7 @@ export function coerceValue(raw: string, types: readonly string[]): unknown {
  */
 export function castToolCalls(value: unknown, tools: ToolProperties): unknown {
   if (Array.isArray(value)) {
-    for (const item of value) castCall(item, tools);
+    for (const item of value) castToolCalls(item, tools);
     return value;
   }
   castCall(value, tools);
@@ -96,7 +96,7 @@ function castCall(call: unknown, tools: ToolProperties): void {
   }
 }
 
-/** castToolCalls against a tools list (OpenAI or bare tool dicts); entries that are not dicts are skipped. */
+/** castToolCalls against a tools list (OpenAI or bare tool dicts). */
 export function castWithTools(value: unknown, tools: readonly unknown[]): unknown {
-  return castToolCalls(value, toolProperties(tools.filter(isDict)) as ToolProperties);
+  return castToolCalls(value, toolProperties(tools));
 }

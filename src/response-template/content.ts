@@ -26,14 +26,19 @@ export function runContentParser(name: unknown, body: string, args: unknown, env
   }
   const a: Args = args ?? {};
   switch (name) {
-    case 'text': return flag(a, 'strip', true) ? pyStrip(body) : body;
-    case 'int': return pyInt(pyStrip(body));
-    case 'float': return pyFloat(pyStrip(body));
-    case 'bool': { const t = pyStrip(body).toLowerCase(); return t === 'true' || t === '1'; }
+    case 'text': return textOf(body, a);
+    case 'int': return pyInt(textOf(body, a));
+    case 'float': return pyFloat(textOf(body, a));
+    case 'bool': { const t = textOf(body, a).toLowerCase(); return t === 'true' || t === '1'; }
     case 'json': return parseJson(body, a, env);
     case 'xml-inline': return parseXmlInline(body, a, env);
     case 'kv-lines': return parseKvLines(body, a, env);
   }
+}
+
+/** The `text` parser, which the scalar parsers read through (so `strip: false` reaches them too). */
+function textOf(body: string, args: Args): string {
+  return flag(args, 'strip', true) ? pyStrip(body) : body;
 }
 
 function flag(args: Args, key: string, fallback: boolean): boolean {
@@ -66,7 +71,7 @@ function parseJson(body: string, args: Args, env: ParseEnv): unknown {
   const spans: string[] = [];
   const delims = args['string_delims'];
   if (delims !== undefined && delims !== null && pyTruthy(delims)) {
-    if (text.includes('\x01') || text.includes('\x02')) throw new RegionError('ValueError', 'json body contains the reserved characters \\x01/\\x02 used by string_delims');
+    if (text.includes('\x01') || text.includes('\x02')) throw new RegionError('ValueError', 'json: input contains reserved sentinel characters (\\x01/\\x02); cannot parse safely.');
     if (!Array.isArray(delims)) throw new RegionError('TypeError', 'string_delims must be a list of [open, close] pairs');
     for (const pair of delims) {
       if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'string' || typeof pair[1] !== 'string') {
@@ -82,9 +87,16 @@ function parseJson(body: string, args: Args, env: ParseEnv): unknown {
     return pyJsonLoads(text);
   } catch (e) {
     if (!(e instanceof JsonDecodeError)) throw e;
-    if (flag(args, 'allow_non_json', false)) return flag(args, 'strip', true) ? pyStrip(body) : body;
-    throw new RegionError('ValueError', `invalid JSON in region body: ${e.message}`);
+    if (flag(args, 'allow_non_json', false)) return textOf(body, args);
+    throw new RegionError('ValueError', text === body
+      ? `json parser could not parse region as JSON. Content: ${clip(body)} Error: ${e.message}`
+      : `json: could not parse after dialect transforms. Original: ${clip(body)} Transformed: ${clip(text)} Error: ${e.message}`);
   }
+}
+
+/** Python repr of model text for an error message, cut so the message stays readable. */
+function clip(text: string): string {
+  return text.length > 200 ? `${pyRepr(text.slice(0, 200))}…(${text.length} chars)` : pyRepr(text);
 }
 
 /** `re.sub(pattern, fn, text)` with group 1 handed to `fn`. */
@@ -107,24 +119,24 @@ function valueParser(args: Args): ((value: string, env: ParseEnv) => unknown) | 
 
 function parseXmlInline(body: string, args: Args, env: ParseEnv): Record<string, unknown> {
   const source = args['tag_pattern'];
-  if (source === undefined || source === null) throw new RegionError('ValueError', "xml-inline content parser requires content_args 'tag_pattern'");
+  if (source === undefined || source === null) throw new RegionError('ValueError', "xml-inline: 'tag_pattern' content_arg is required");
   if (typeof source !== 'string') throw new RegionError('TypeError', `tag_pattern must be a str, not ${pyTypeName(source)}`);
   const re = compilePattern(source, env);
   const keyGroup = re.groupIndex('key');
-  if (keyGroup === undefined) throw new RegionError('ValueError', `tag_pattern ${pyRepr(source)} has no named group 'key'`);
   const valueGroup = re.groupIndex('value');
   const parse = valueParser(args);
   const merge = flag(args, 'merge_duplicates', false);
   const out: Record<string, unknown> = {};
-  const merged = new Set<string>();
   for (const m of re.finditer(body, env.stats)) {
-    const key = m.groups[keyGroup];
-    if (key === undefined) continue;
-    const raw = valueGroup === undefined ? '' : m.groups[valueGroup] ?? '';
-    const value = parse ? parse(raw, env) : raw;
+    const key = keyGroup === undefined ? undefined : m.groups[keyGroup];
+    if (key === undefined) throw new RegionError('ValueError', `xml-inline: tag_pattern must have a named group 'key' (that takes part in every match). Pattern: ${source}`);
+    // A value group that did not take part is Python's None; parsers need a str, so they get ''.
+    const raw = valueGroup === undefined ? '' : m.groups[valueGroup];
+    const value = parse ? parse(raw ?? '', env) : raw ?? null;
     if (merge && Object.hasOwn(out, key)) {
-      if (merged.has(key)) (out[key] as unknown[]).push(value);
-      else { setKey(out, key, [out[key], value]); merged.add(key); }
+      // As transformers does: a first value that is already a list takes the duplicates in.
+      if (!Array.isArray(out[key])) setKey(out, key, [out[key]]);
+      (out[key] as unknown[]).push(value);
     } else setKey(out, key, value);
   }
   return out;

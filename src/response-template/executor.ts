@@ -49,36 +49,32 @@ class Executor implements ResponseParser {
       throw new ResponseTemplateError('RESPONSE_TEMPLATE_ARGUMENT', type, 'load', message);
     };
     const prefix = options?.prefix;
-    if (prefix === null || prefix === undefined) argError('ValueError', "prefix is required: pass the rendered prompt, or '' to parse the generation alone");
+    if (prefix === null || prefix === undefined) argError('ValueError', "ResponseParser/parse_response requires `prefix` (the chat prompt sent before generation, which may pre-write part of the message); pass prefix '' to opt out explicitly");
     if (typeof prefix !== 'string') argError('TypeError', `prefix must be a str, not ${pyTypeName(prefix)}`);
     const tools = options.tools;
     if (tools !== undefined && tools !== null && !Array.isArray(tools)) argError('TypeError', `tools must be a list of tool dicts, not ${pyTypeName(tools)}`);
-    if (tools) {
-      const props = toolProperties(tools);
-      if (typeof props === 'number') argError('TypeError', `tools[${props}] must be a tool dict ({type, function: {name, parameters}} or {name, parameters})`);
-      this.tools = props as ToolProperties;
-    } else this.tools = null;
+    const props = toolProperties(tools ?? []);
+    this.tools = props.size > 0 ? props : null;
     this.env = { stats: this.stats, patterns: tpl.patterns };
     this.output = deepCopy(tpl.defaults) as Record<string, unknown>;
     this.current = tpl.implicit;
     this.buffer = this.guard('load', () => afterLastAnchor(tpl, prefix as string, this.stats));
-    this.initialEvents = this.guard('load', () => this.run(false, 'load'));
+    this.initialEvents = this.buffer === '' ? [] : this.guard('load', () => this.run(false, 'load'));
   }
 
   feed(text: string): ResponseEvent[] {
-    if (this.done) throw new ResponseTemplateError('RESPONSE_TEMPLATE_STATE', 'RuntimeError', 'feed', 'feed() called after finalize()');
+    if (this.done) throw new ResponseTemplateError('RESPONSE_TEMPLATE_STATE', 'RuntimeError', 'feed', 'ResponseParser already finalized');
     if (typeof text !== 'string') throw new ResponseTemplateError('RESPONSE_TEMPLATE_ARGUMENT', 'TypeError', 'feed', `feed() takes a str, not ${pyTypeName(text)}`);
     this.buffer += text;
     return this.guard('feed', () => this.run(false, 'feed'));
   }
 
   finalize(): { message: Record<string, unknown>; events: ResponseEvent[] } {
-    if (this.done) throw new ResponseTemplateError('RESPONSE_TEMPLATE_STATE', 'RuntimeError', 'finalize', 'finalize() called twice');
+    if (this.done) throw new ResponseTemplateError('RESPONSE_TEMPLATE_STATE', 'RuntimeError', 'finalize', 'ResponseParser already finalized');
     const events = this.guard('finalize', () => this.run(true, 'finalize'));
-    for (const f of this.tpl.fields) {
-      if (!f.optional && !Object.hasOwn(this.output, f.name)) {
-        throw new ResponseTemplateError('RESPONSE_TEMPLATE_VALUE', 'ValueError', 'finalize', `required field ${pyRepr(f.name)} is missing from the response`);
-      }
+    const missing = this.tpl.fields.filter((f) => !f.optional && !Object.hasOwn(this.output, f.name)).map((f) => pyRepr(f.name));
+    if (missing.length > 0) {
+      throw new ResponseTemplateError('RESPONSE_TEMPLATE_VALUE', 'ValueError', 'finalize', `Required response_template fields missing from parsed output: [${missing.join(', ')}]`);
     }
     for (const key of Object.keys(this.output)) {
       if (!Object.hasOwn(this.tpl.defaults, key) && isEmpty(this.output[key])) delete this.output[key];
@@ -146,8 +142,8 @@ class Executor implements ResponseParser {
         this.closeRegion(events);
         this.openRegion(best, events);
       } else {
+        // Close captures are not in the transform's scope (transformers keeps only the open's).
         const wasOpened = this.opened;
-        Object.assign(this.captures, namedGroups(best));
         this.closeRegion(events);
         if (best.match.start === best.match.end && !wasOpened) return events;
       }
@@ -195,26 +191,29 @@ class Executor implements ResponseParser {
     let value = runContentParser(f.content, this.body, f.contentArgs, this.env);
     if (f.transform !== undefined) {
       if (f.transformEach) {
-        if (!Array.isArray(value)) throw new RegionError('ValueError', `field ${pyRepr(f.name)}: transform_each needs the content to be a list, got ${pyTypeName(value)}`);
+        if (!Array.isArray(value)) throw new RegionError('ValueError', `Field ${pyRepr(f.name)}: transform_each requires the parsed content to be a list, got ${pyTypeName(value)}.`);
         value = value.map((item) => {
-          if (!isDict(item)) throw new RegionError('ValueError', `field ${pyRepr(f.name)}: transform_each needs a list of dicts, got an element of type ${pyTypeName(item)}`);
+          if (!isDict(item)) throw new RegionError('ValueError', `Field ${pyRepr(f.name)}: transform_each requires each list element to be a dict, got ${pyTypeName(item)}.`);
           return applyTransform(f.transform, { ...this.captures, ...item });
         });
       } else value = applyTransform(f.transform, { ...this.captures, content: value });
     }
     if (this.tools) value = castToolCalls(value, this.tools);
     if (f.join !== undefined && typeof value !== 'string') {
-      throw new RegionError('ValueError', `field ${pyRepr(f.name)}: 'join' needs every match to parse to a str, got ${pyTypeName(value)}`);
+      throw new RegionError('ValueError', `Field ${pyRepr(f.name)}: 'join' requires each match to parse to a string, got ${pyTypeName(value)}.`);
     }
     return value;
   }
 
   private store(f: FieldSpec, value: unknown): void {
-    const has = Object.hasOwn(this.output, f.name);
     const previous = this.output[f.name];
-    if (f.join !== undefined) setKey(this.output, f.name, has ? `${String(previous)}${f.join}${value as string}` : value);
-    else if (f.repeats) {
-      if (has && Array.isArray(previous)) previous.push(value);
+    if (f.join !== undefined) {
+      if (previous !== null && previous !== undefined && typeof previous !== 'string') {
+        throw new RegionError('TypeError', `Field ${pyRepr(f.name)}: cannot join onto a ${pyTypeName(previous)} already in the output`);
+      }
+      setKey(this.output, f.name, previous === null || previous === undefined ? value : `${previous}${f.join}${value as string}`);
+    } else if (f.repeats) {
+      if (Array.isArray(previous)) previous.push(value);
       else setKey(this.output, f.name, [value]);
     } else setKey(this.output, f.name, value);
   }

@@ -38,16 +38,18 @@ export function applyTransform(transform: unknown, scope: Record<string, unknown
   return transform;
 }
 
+function available(obj: Record<string, unknown>): string {
+  return `[${Object.keys(obj).sort().map(pyRepr).join(', ')}]`;
+}
+
 function lookup(path: string, scope: Record<string, unknown>): unknown {
   const [root, ...rest] = path.split('.');
-  if (!Object.hasOwn(scope, root!)) throw new RegionError('KeyError', pyRepr(root!) + ` (transform placeholder {${path}} names no capture or content)`);
+  if (!Object.hasOwn(scope, root!)) throw new RegionError('KeyError', `transform placeholder '{${path}}' is not defined. Available: ${available(scope)}`);
   let value = scope[root!];
-  let walked = root!;
   for (const key of rest) {
-    if (!isDict(value)) throw new RegionError('ValueError', `transform placeholder {${path}}: cannot index into ${pyTypeName(value)} at '${walked}'`);
-    if (!Object.hasOwn(value, key)) throw new RegionError('ValueError', `transform placeholder {${path}}: missing key '${key}' in '${walked}'`);
+    if (!isDict(value)) throw new RegionError('ValueError', `transform placeholder '{${path}}' cannot index into ${pyTypeName(value)} at '${key}'`);
+    if (!Object.hasOwn(value, key)) throw new RegionError('ValueError', `transform placeholder '{${path}}' is missing key '${key}'. Available: ${available(value)}`);
     value = value[key];
-    walked += `.${key}`;
   }
   return value;
 }

@@ -110,7 +110,6 @@ class Parser {
     const min = m[1] === '' ? 0 : Number(m[1]);
     const max = m[2] === undefined ? min : m[3] === '' ? Infinity : Number(m[3]);
     if (max < min) this.fail('min repeat greater than max repeat');
-    if (min > 1000 || (max !== Infinity && max > 1000)) this.fail('repeat counts above 1000 are not supported');
     return { min, max };
   }
 
