@@ -53,7 +53,7 @@ describe('chatfmt parse --template <folder with a response template>', () => {
     const strict = await cli(['parse', '--template', model('qwen3-response-template')], broken);
     expect(strict.code).toBe(1);
     expect(strict.out).toBe('');
-    expect(strict.err).toMatch(/^chatfmt: invalid JSON in region body: [^\n]+\n$/);
+    expect(strict.err).toMatch(/^chatfmt: ValueError: json parser could not parse region as JSON\. [^\n]+\n$/);
     const lenient = await cli(['parse', '--template', model('qwen3-response-template'), '--openai'], broken);
     expect(lenient.code).toBe(0);
     expect(JSON.parse(lenient.out)).toMatchObject({ content: broken, diagnostics: [{ code: 'PARSE_RESPONSE_TEMPLATE', severity: 'error' }] });

@@ -5,8 +5,10 @@ import {
   accumulateDeltas,
   ChatfmtError,
   createStreamParser,
+  detectFamily,
   exportResponseTemplate,
   loadTemplate,
+  matchResponseTemplate,
   parse,
   parseResponse,
   renderConversation,
@@ -219,5 +221,27 @@ describe('legacy response_schema', () => {
         });
       }
     }
+  });
+});
+
+describe('detect with a response template', () => {
+  it('matchResponseTemplate names the family it was exported from and those it parses like; detectFamily adds the evidence', () => {
+    const loaded = loadTemplate({ template: model('qwen3-response-template') });
+    const match = matchResponseTemplate(loaded)!;
+    expect(match.key).toBe('response_template');
+    expect(match.exported).toBeUndefined();
+    expect(match.agrees).toEqual(['hermes', 'qwen2.5', 'qwen3']);
+    expect(detectFamily(loaded)[0]).toMatchObject({ family: 'qwen3', method: 'render-equivalence' });
+    const exported = { ...loadTemplate({ source: 'x' }), responseTemplate: exportResponseTemplate('glm-4.5').template };
+    expect(matchResponseTemplate(exported)).toMatchObject({ exported: 'glm-4.5', agrees: ['glm-4.5'] });
+    expect(detectFamily(exported)[0]).toMatchObject({ family: 'glm-4.5', method: 'response-template' });
+    expect(matchResponseTemplate(loadTemplate({ source: 'x' }))).toBeUndefined();
+  });
+
+  it('a response template that fails to load agrees with nothing and says why', () => {
+    const broken = { ...loadTemplate({ source: 'x' }), responseTemplate: { fields: {}, start_anchor: 'A' } };
+    const match = matchResponseTemplate(broken)!;
+    expect(match.agrees).toEqual([]);
+    expect(match.evidence.join('\n')).toMatch(/cannot be used: /);
   });
 });

@@ -177,7 +177,10 @@ async function modelFailure(body: () => Promise<number>): Promise<number> {
     return await body();
   } catch (error) {
     const { isOutputMismatch } = await import('../../parse/response.js');
-    if (isOutputMismatch(error)) throw new UserError((error as Error).message.replace(/\s+/g, ' '), EXIT.ISSUES);
+    if (isOutputMismatch(error)) {
+      const { pythonType, message } = error as { pythonType: string; message: string };
+      throw new UserError(`${pythonType}: ${message}`.replace(/\s+/g, ' '), EXIT.ISSUES);
+    }
     throw error;
   }
 }
