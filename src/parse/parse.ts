@@ -6,15 +6,15 @@ import { createStreamParser, MAX_INPUT_CHARS, type ParseOptions, type StreamPars
 
 const BATCH_SLICE = 64 * 1024;
 
-/**
- * Parses a whole completion: the streaming parser fed one chunk, finished, and accumulated, so batch
- * and stream results cannot disagree. Never throws on model output unless `strict`.
- */
 /** With a response template and `output: 'openai'`: chatfmt's message, failures as diagnostics. */
 export function parse(text: string, options: ResponseTemplateParseOptions & { output: 'openai' }): ParsedMessage;
 /** With a response template: transformers' `parse_response` dict, byte-exact; its errors throw (ChatfmtError). */
 export function parse(text: string, options: ResponseTemplateParseOptions & { output?: 'dict' }): Record<string, unknown>;
-// The family form stays last: `ReturnType<typeof parse>` is its ParsedMessage.
+/**
+ * Parses a whole completion: the streaming parser fed one chunk, finished, and accumulated, so batch
+ * and stream results cannot disagree. Never throws on model output unless `strict`.
+ * (The family form stays the last overload: `ReturnType<typeof parse>` is its ParsedMessage.)
+ */
 export function parse(text: string, options: ParseOptions): ParsedMessage;
 export function parse(text: string, options: ParseOptions | ResponseTemplateParseOptions): ParsedMessage | Record<string, unknown> {
   if (typeof text !== 'string') throw new ChatfmtError('INPUT_INVALID', 'parse() expects the completion text as a string');

@@ -40,16 +40,16 @@ export interface StreamParser {
   finish(): Delta[];
 }
 
+/** With a response template: OpenAI deltas (`output: 'openai'`) … */
+export function createStreamParser(options: ResponseTemplateParseOptions & { output: 'openai' }): StreamParser;
+/** … or transformers' events and dict (`output` 'dict', the default). */
+export function createStreamParser(options: ResponseTemplateParseOptions & { output?: 'dict' }): ResponseStreamParser;
 /**
  * One streaming parser per completion. Text is released as it arrives except a tail that could still
  * begin a marker; a call's first delta carries index, id, type and its complete name, later ones only
  * argument fragments. A call found malformed after it started is withdrawn (`withdrawn_tool_calls`)
  * and its raw text follows as content.
  */
-/** With a response template: OpenAI deltas (`output: 'openai'`) … */
-export function createStreamParser(options: ResponseTemplateParseOptions & { output: 'openai' }): StreamParser;
-/** … or transformers' events and dict (`output` 'dict', the default). */
-export function createStreamParser(options: ResponseTemplateParseOptions & { output?: 'dict' }): ResponseStreamParser;
 export function createStreamParser(options: ParseOptions): StreamParser;
 export function createStreamParser(options: ParseOptions | ResponseTemplateParseOptions): StreamParser | ResponseStreamParser {
   if (isResponseTemplateOptions(options)) {

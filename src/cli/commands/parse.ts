@@ -151,15 +151,13 @@ async function responseTemplateParse(file: string | undefined, template: Record<
   }
   return modelFailure(async () => {
     if (flags.stream) {
-      if (file !== undefined && file !== '-') throw new UserError('--stream reads stdin; drop the file argument');
+      // transformers' events, one per line as they settle, then the dict.
       const parser = createStreamParser({ ...options, output: 'dict' });
       const print = (events: unknown[]) => {
         for (const event of events) io.stdout.write(`${JSON.stringify(event)}\n`);
       };
       print(parser.initialEvents);
-      const decoder = new TextDecoder('utf-8');
-      for await (const chunk of io.stdin as AsyncIterable<Buffer | string>) print(parser.push(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true })));
-      print(parser.push(decoder.decode()));
+      await eachStdinText(file, io, (text) => print(parser.push(text)));
       const { message, events } = parser.finish();
       print(events);
       io.stdout.write(`${JSON.stringify({ message })}\n`);
@@ -191,8 +189,6 @@ async function streamParse(options: ParseOptions, io: IO): Promise<number> {
 }
 
 async function streamDeltas(parser: StreamParser, file: string | undefined, flags: { strict?: boolean }, io: IO): Promise<number> {
-  if (file !== undefined && file !== '-') throw new UserError('--stream reads stdin; drop the file argument');
-  const decoder = new TextDecoder('utf-8');
   let failed = false;
   const print = (deltas: Delta[]) => {
     for (const delta of deltas) {
@@ -200,10 +196,15 @@ async function streamDeltas(parser: StreamParser, file: string | undefined, flag
       if (delta.diagnostics?.some((d) => d.severity === 'error')) failed = true;
     }
   };
-  for await (const chunk of io.stdin as AsyncIterable<Buffer | string>) {
-    print(parser.push(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true })));
-  }
-  print(parser.push(decoder.decode()));
+  await eachStdinText(file, io, (text) => print(parser.push(text)));
   print(parser.finish());
   return flags.strict && failed ? EXIT.ISSUES : EXIT.OK;
+}
+
+/** --stream: stdin decoded as it arrives (a multi-byte character split across reads waits for its rest). */
+async function eachStdinText(file: string | undefined, io: IO, take: (text: string) => void): Promise<void> {
+  if (file !== undefined && file !== '-') throw new UserError('--stream reads stdin; drop the file argument');
+  const decoder = new TextDecoder('utf-8');
+  for await (const chunk of io.stdin as AsyncIterable<Buffer | string>) take(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
+  take(decoder.decode());
 }
