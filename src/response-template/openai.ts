@@ -3,6 +3,7 @@ import type { Delta, Diagnostic, ParsedMessage, ParsedToolCall } from '../types.
 import type { ResponseEvent, ResponseParser } from './index.js';
 import { PyRegex } from './regex/index.js';
 import { isPySpaceCp } from './regex/unicode.js';
+import { TextLog } from './text-log.js';
 
 /**
  * transformers' dict → chatfmt's OpenAI message. Field names are the template's choice: `content`, `tool_calls`, and
@@ -105,7 +106,8 @@ function closeMatcher(spec: Record<string, unknown>): ((text: string) => number)
   if (typeof spec.close_pattern !== 'string') return undefined;
   let regex: PyRegex;
   try {
-    regex = new PyRegex(spec.close_pattern);
+    // Anchored: only a close right at the region's end counts.
+    regex = new PyRegex(`\\A(?:${spec.close_pattern})`);
   } catch {
     return undefined;
   }
@@ -119,8 +121,8 @@ function closeMatcher(spec: Record<string, unknown>): ((text: string) => number)
   };
 }
 
-/** Delimiters are short: looking this far past a region's end is enough to step over its close. */
-const CLOSE_WINDOW = 4096;
+/** Delimiters are short: looking this far past a region's end is enough to step over its close (and what it eats). */
+const CLOSE_WINDOW = 256;
 
 function planFields(template: Record<string, unknown>): Map<string, FieldPlan> {
   const plans = new Map<string, FieldPlan>();
@@ -174,7 +176,7 @@ export class OpenAIResponseStream {
   private readonly stored = new Map<string, number>();
   private readonly sent: Record<Target, string> = { content: '', reasoning: '' };
   private readonly sentCalls: CallShape[] = [];
-  private generation = '';
+  private readonly generation = new TextLog();
   /** How far into the generation the deltas account for (end of the last chunk settled). */
   private accounted = 0;
   private failed = false;
@@ -201,7 +203,7 @@ export class OpenAIResponseStream {
       if (chunk) deltas.push({ content: chunk });
       return deltas;
     }
-    this.generation += chunk;
+    this.generation.append(chunk);
     this.flushInitial(deltas);
     try {
       this.apply(this.parser.feed(chunk), deltas);
@@ -283,8 +285,9 @@ export class OpenAIResponseStream {
   /** Moves the region's end past a chunk: chunks are verbatim slices of the input, in order. */
   private align(region: OpenRegion, text: string): void {
     if (text.length === 0) return;
-    const at = this.generation.indexOf(text, region.end);
-    if (at >= 0) region.end = at + text.length;
+    // What follows the region's end is only text the executor had held back plus the latest chunk.
+    const at = this.generation.slice(region.end).indexOf(text);
+    if (at >= 0) region.end += at + text.length;
   }
 
   /** A chunk of a text region, as the part of Python's strip() of the whole region it settles (linear in the chunk). */
@@ -341,7 +344,7 @@ export class OpenAIResponseStream {
 
   /** After a region closed, its close delimiter (when it is right there) is settled text too. */
   private skipClose(plan: FieldPlan): void {
-    if (plan.close) this.accounted += plan.close(this.generation.slice(this.accounted, this.accounted + CLOSE_WINDOW));
+    if (plan.close) this.accounted += plan.close(this.generation.slice(this.accounted, CLOSE_WINDOW));
   }
 
   private sendCall(call: CallShape, deltas: Delta[]): void {
