@@ -44,7 +44,8 @@ async function exportTemplate(id: string, flags: FamiliesFlags, out: IO, io: IO)
     return;
   }
   out.stdout.write(`${JSON.stringify(exported.template, null, 2)}\n`);
-  io.stderr.write(`${exported.family}: ${exported.verdict} for well-formed output; what the template loses against chatfmt's parser:\n`);
+  const verdict = exported.verdict === 'exact' ? 'exact except where every response template differs' : 'partial';
+  io.stderr.write(`${exported.family}: ${verdict}; what the template loses against chatfmt's parser:\n`);
   for (const loss of exported.losses) io.stderr.write(`  - ${loss}\n`);
 }
 
