@@ -43,6 +43,8 @@ class Executor implements ResponseParser {
   private readonly tools: ToolProperties | null;
   private readonly env: ParseEnv;
   private done = false;
+  /** A high surrogate that ended the last chunk: held until its pair arrives, so no delimiter sees half a character. */
+  private pendingHigh = '';
 
   constructor(private readonly tpl: CompiledTemplate, options: ResponseParserOptions) {
     const argError = (type: 'ValueError' | 'TypeError', message: string): never => {
@@ -65,12 +67,18 @@ class Executor implements ResponseParser {
   feed(text: string): ResponseEvent[] {
     if (this.done) throw new ResponseTemplateError('RESPONSE_TEMPLATE_STATE', 'RuntimeError', 'feed', 'ResponseParser already finalized');
     if (typeof text !== 'string') throw new ResponseTemplateError('RESPONSE_TEMPLATE_ARGUMENT', 'TypeError', 'feed', `feed() takes a str, not ${pyTypeName(text)}`);
-    this.buffer += text;
+    let whole = this.pendingHigh + text;
+    const last = whole.charCodeAt(whole.length - 1);
+    this.pendingHigh = last >= 0xd800 && last <= 0xdbff ? whole.slice(-1) : '';
+    if (this.pendingHigh) whole = whole.slice(0, -1);
+    this.buffer += whole;
     return this.guard('feed', () => this.run(false, 'feed'));
   }
 
   finalize(): { message: Record<string, unknown>; events: ResponseEvent[] } {
     if (this.done) throw new ResponseTemplateError('RESPONSE_TEMPLATE_STATE', 'RuntimeError', 'finalize', 'ResponseParser already finalized');
+    this.buffer += this.pendingHigh;
+    this.pendingHigh = '';
     const events = this.guard('finalize', () => this.run(true, 'finalize'));
     const missing = this.tpl.fields.filter((f) => !f.optional && !Object.hasOwn(this.output, f.name)).map((f) => pyRepr(f.name));
     if (missing.length > 0) {

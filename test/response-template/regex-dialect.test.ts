@@ -92,3 +92,12 @@ describe('partial matching while streaming (§8)', () => {
     ]);
   });
 });
+
+describe('chunks that split a surrogate pair', () => {
+  it('an astral delimiter split across chunks still matches', () => {
+    const t = { start_anchor: 's', fields: { x: { open: '\u{1F527}', close: '\u{1F51A}' }, content: {} } };
+    const p = createResponseParser(t, { prefix: '' });
+    for (const unit of 'a\u{1F527}b\u{1F51A}c'.split('')) p.feed(unit);
+    expect(p.finalize().message).toEqual({ content: 'c', x: 'b' });
+  });
+});
