@@ -123,3 +123,21 @@ describe('parser state', () => {
     expect(Object.entries(got)).toEqual([['role', 'assistant'], ['note', ''], ['b', false], ['n', 0]]);
   });
 });
+
+describe('odd content_args and bodies fail as ResponseTemplateError, never as a JS crash', () => {
+  it('holds for every parser', async () => {
+    const fc = (await import('fast-check')).default;
+    const parsers = ['text', 'int', 'float', 'bool', 'json', 'xml-inline', 'kv-lines'];
+    const argValue = fc.oneof(fc.constant(null), fc.boolean(), fc.integer(), fc.string(), fc.array(fc.oneof(fc.string(), fc.array(fc.string()))),
+      fc.record({ name: fc.oneof(fc.constantFrom(...parsers), fc.integer()), args: fc.oneof(fc.constant(null), fc.object()) }));
+    const args = fc.dictionary(fc.constantFrom('strip', 'string_delims', 'unquoted_keys', 'allow_non_json', 'tag_pattern', 'value_parser', 'merge_duplicates', 'line_sep', 'kv_sep'), argValue);
+    fc.assert(fc.property(fc.constantFrom(...parsers), fc.oneof(args, fc.constant(null), fc.integer()), fc.string(), (content, contentArgs, body) => {
+      const t = { start_anchor: '<s>', fields: { v: { open: '<v>', close: '</v>', content, content_args: contentArgs, transform: { x: '{content}' } } } };
+      try {
+        parseResponse(`<v>${body.replaceAll('</v>', '')}</v>`, t, { prefix: '', tools: [{ name: 'x', parameters: { properties: { a: { type: 'integer' } } } }] });
+      } catch (e) {
+        if (!(e instanceof ResponseTemplateError)) throw e;
+      }
+    }), { numRuns: 1500 });
+  });
+});

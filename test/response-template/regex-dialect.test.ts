@@ -41,6 +41,12 @@ describe('Python regex dialect in delimiters (§11)', () => {
     expect(parseResponse('<x>v\x1c</x>', tpl('<x>', '\\s*</x>', { content_args: { strip: false } }), { prefix: '' })).toEqual({ x: 'v\x1c' });
   });
 
+  it('accepts what the regex module accepts: a repeated assertion, a group name used twice', () => {
+    expect(parseResponse('<x>v</x>', tpl('\\b*<x>', '</x>'), { prefix: '' })).toEqual({ x: 'v' });
+    const t = tpl('<(?:a=(?P<n>\\w+)|b=(?P<n>\\d+))>', '</x>', { transform: { n: '{n}' } });
+    expect(parseResponse('<b=42>v</x>', t, { prefix: '' })).toEqual({ x: { n: '42' } });
+  });
+
   it('alternation is leftmost-first, not longest', () => {
     expect(parseResponse('<x>v</x>tail', tpl('<x>', '<|</x>'), { prefix: '' })).toEqual({ x: 'v', content: '/x>tail' });
   });

@@ -79,10 +79,12 @@ class Parser {
   private quantified(atom: Node, start: number): Node {
     const q = this.quantifier();
     if (q === null) return atom;
-    if (atom.t === 'assert' || atom.t === 'empty') this.fail('nothing to repeat', start);
     if (this.peekChar() === '+') this.fail('possessive quantifiers are not supported');
     const greedy = !this.eat('?');
     if (this.quantifierAhead()) this.fail('multiple repeat');
+    // The regex module accepts a repeated assertion: it holds once, or is skipped when zero repeats are allowed.
+    if (atom.t === 'assert' || atom.t === 'empty') return q.min === 0 ? { t: 'empty' } : atom;
+    void start;
     return { t: 'repeat', body: atom, min: q.min, max: q.max, greedy };
   }
 
@@ -185,11 +187,10 @@ class Parser {
 
   private capture(name: string | undefined): Node {
     const at = this.i;
-    const index = ++this.groupCount;
-    if (name !== undefined) {
-      if (this.names.has(name)) this.fail(`redefinition of group name '${name}'`, at);
-      this.names.set(name, index);
-    }
+    // The regex module lets a name repeat: every group of that name is one group (one number, last capture wins).
+    const known = name === undefined ? undefined : this.names.get(name);
+    const index = known ?? ++this.groupCount;
+    if (name !== undefined) this.names.set(name, index);
     return this.closeGroup({ t: 'group', index, body: this.alternation() }, at);
   }
 
