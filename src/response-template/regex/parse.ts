@@ -266,8 +266,8 @@ class Parser {
       prop = this.peekChar() ?? '';
       this.i++;
     }
-    let re: RegExp;
-    try { re = new RegExp(`^\\p{${prop.replace(/^\^/, '')}}$`, 'u'); } catch { this.fail(`unknown property '${prop}'`, at); }
+    const re = propertyRegExp(prop.replace(/^\^/, ''));
+    if (!re) this.fail(`unknown property '${prop}'`, at);
     const negate = (ch === 'P') !== prop.startsWith('^');
     return negate ? (cp) => !re.test(String.fromCodePoint(cp)) : (cp) => re.test(String.fromCodePoint(cp));
   }
@@ -336,4 +336,12 @@ class Parser {
     if (this.peekChar() === 'b') { this.i++; return 8; }
     return this.charEscape(at);
   }
+}
+
+/** `\p{X}` as the regex module resolves a bare name: a category or binary property, else a script. */
+function propertyRegExp(name: string): RegExp | null {
+  for (const form of [name, `Script=${name}`, `Script_Extensions=${name}`]) {
+    try { return new RegExp(`^\\p{${form}}$`, 'u'); } catch { /* try the next reading */ }
+  }
+  return null;
 }
