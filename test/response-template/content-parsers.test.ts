@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createResponseParser, parseResponse, ResponseTemplateError } from '../../src/index.js';
+import { compileResponseTemplate, createResponseParser, parseResponse, ResponseTemplateError } from '../../src/index.js';
 
 function field(content: string, contentArgs?: Record<string, unknown>) {
   return { start_anchor: '<s>', fields: { v: { open: '<v>', close: '</v>', content, ...(contentArgs ? { content_args: contentArgs } : {}) } } };
@@ -95,6 +95,17 @@ describe('content parsers with Python semantics (§5)', () => {
     expect(parseResponse('<c>[{"fn": {"name": "f", "args": {"a": 1}}}]</c>', t, { prefix: '' }))
       .toEqual({ calls: [{ name: 'f', args: { a: 1 }, kind: 'literal {x y}' }] });
     expect(() => parseResponse('<c>{"fn": 1}</c>', t, { prefix: '' })).toThrow(/transform_each/);
+  });
+});
+
+describe('compiled templates', () => {
+  it('compile once, parse many times; the compiled form keeps its source', () => {
+    const source = { start_anchor: '<s>', fields: { r: { open: '<r>', close: '</r>', repeats: true, content: 'int' } } };
+    const compiled = compileResponseTemplate(source);
+    expect(compiled.source).toBe(source);
+    expect(compileResponseTemplate(compiled)).toBe(compiled);
+    expect(parseResponse('<r>1</r><r>2</r>', compiled, { prefix: '' })).toEqual({ r: [1, 2] });
+    expect(parseResponse('<r>3</r>', compiled, { prefix: '<s><r>0</r>' })).toEqual({ r: [0, 3] });
   });
 });
 
