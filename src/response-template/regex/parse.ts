@@ -68,15 +68,14 @@ class Parser {
     for (;;) {
       const ch = this.peekChar();
       if (ch === undefined || ch === '|' || ch === ')') break;
-      const start = this.i;
       const atom = this.atom();
       if (atom === null) continue;
-      items.push(this.quantified(atom, start));
+      items.push(this.quantified(atom));
     }
     return items.length === 0 ? { t: 'empty' } : items.length === 1 ? items[0]! : { t: 'cat', items };
   }
 
-  private quantified(atom: Node, start: number): Node {
+  private quantified(atom: Node): Node {
     const q = this.quantifier();
     if (q === null) return atom;
     if (this.peekChar() === '+') this.fail('possessive quantifiers are not supported');
@@ -84,7 +83,6 @@ class Parser {
     if (this.quantifierAhead()) this.fail('multiple repeat');
     // The regex module accepts a repeated assertion: it holds once, or is skipped when zero repeats are allowed.
     if (atom.t === 'assert' || atom.t === 'empty') return q.min === 0 ? { t: 'empty' } : atom;
-    void start;
     return { t: 'repeat', body: atom, min: q.min, max: q.max, greedy };
   }
 
