@@ -41,7 +41,8 @@ function tryType(raw: string, type: string): unknown {
       case 'number': {
         const f = pyFloat(raw);
         if (!Number.isFinite(f)) return RAW;
-        return f;
+        // Python returns int(f) when the text has no '.': an int has no negative zero.
+        return Number.isInteger(f) && !raw.includes('.') && f === 0 ? 0 : f;
       }
       case 'boolean': {
         const t = pyStrip(raw).toLowerCase();

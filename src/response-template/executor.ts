@@ -4,7 +4,7 @@ import { isDirty, runContentParser, type ParseEnv } from './content.js';
 import { RegionError, ResponseTemplateError, type ResponseTemplatePhase } from './errors.js';
 import { setKey } from './pyjson.js';
 import { isDict, pyRepr, pyTypeName } from './python.js';
-import { RegexBudgetError, type RegexMatch, type RegexStats } from './regex/index.js';
+import { RegexBudgetError, type RegexMatch, type RegexStats, type SearchResult } from './regex/index.js';
 import { applyTransform } from './transform.js';
 
 export type ResponseEvent =
@@ -43,6 +43,9 @@ class Executor implements ResponseParser {
   private readonly tools: ToolProperties | null;
   private readonly env: ParseEnv;
   private done = false;
+  private readonly searches = new Map<Delimiter, { length: number; final: boolean; from: number; result: SearchResult }>();
+  /** A high surrogate that ended the last chunk: held until its pair arrives, so no delimiter sees half a character. */
+  private pendingHigh = '';
 
   constructor(private readonly tpl: CompiledTemplate, options: ResponseParserOptions) {
     const argError = (type: 'ValueError' | 'TypeError', message: string): never => {
@@ -65,12 +68,18 @@ class Executor implements ResponseParser {
   feed(text: string): ResponseEvent[] {
     if (this.done) throw new ResponseTemplateError('RESPONSE_TEMPLATE_STATE', 'RuntimeError', 'feed', 'ResponseParser already finalized');
     if (typeof text !== 'string') throw new ResponseTemplateError('RESPONSE_TEMPLATE_ARGUMENT', 'TypeError', 'feed', `feed() takes a str, not ${pyTypeName(text)}`);
-    this.buffer += text;
+    let whole = this.pendingHigh + text;
+    const last = whole.charCodeAt(whole.length - 1);
+    this.pendingHigh = last >= 0xd800 && last <= 0xdbff ? whole.slice(-1) : '';
+    if (this.pendingHigh) whole = whole.slice(0, -1);
+    this.buffer += whole;
     return this.guard('feed', () => this.run(false, 'feed'));
   }
 
   finalize(): { message: Record<string, unknown>; events: ResponseEvent[] } {
     if (this.done) throw new ResponseTemplateError('RESPONSE_TEMPLATE_STATE', 'RuntimeError', 'finalize', 'ResponseParser already finalized');
+    this.buffer += this.pendingHigh;
+    this.pendingHigh = '';
     const events = this.guard('finalize', () => this.run(true, 'finalize'));
     const missing = this.tpl.fields.filter((f) => !f.optional && !Object.hasOwn(this.output, f.name)).map((f) => pyRepr(f.name));
     if (missing.length > 0) {
@@ -116,7 +125,7 @@ class Executor implements ResponseParser {
       let hold = end;
       const found: Candidate[] = [];
       for (const w of this.watchList()) {
-        const r = w.delim.re.search(this.buffer, this.pos, !final, this.stats);
+        const r = this.search(w.delim, final);
         if (!r) continue;
         if (r.partial) { hold = Math.min(hold, r.start); continue; }
         const m = r.match;
@@ -152,6 +161,23 @@ class Executor implements ResponseParser {
         throw new ResponseTemplateError('RESPONSE_TEMPLATE_LIMIT', 'RuntimeError', phase, 'response template: delimiters keep matching the empty string without advancing');
       }
     }
+  }
+
+  /**
+   * `regex.search(buffer, pos, partial=not final)`, reusing the last result of the same delimiter while the buffer is
+   * unchanged and `pos` has not passed the result's start: whether an attempt at a position matches does not depend
+   * on where the search began, so the answer is the same. Without this every commit would rescan the rest of the
+   * buffer for each delimiter that does not occur (transformers does, which makes long outputs quadratic).
+   */
+  private search(delim: Delimiter, final: boolean): SearchResult {
+    const cached = this.searches.get(delim);
+    if (cached && cached.length === this.buffer.length && cached.final === final && this.pos >= cached.from) {
+      const r = cached.result;
+      if (!r || this.pos <= (r.partial ? r.start : r.match.start)) return r;
+    }
+    const result = delim.re.search(this.buffer, this.pos, !final, this.stats);
+    this.searches.set(delim, { length: this.buffer.length, final, from: this.pos, result });
+    return result;
   }
 
   private accumulate(text: string, events: ResponseEvent[]): void {

@@ -23,7 +23,7 @@ describe.skipIf(!hasResponseTemplates)('tools= casting units (coerce.jsonl)', ()
 describe('tools= casting follows Python int()/float()', () => {
   it.each([
     ['+7', ['integer'], 7], ['007', ['integer'], 7], ['1_000', ['integer'], 1000], ['٣', ['integer'], 3],
-    ['7.0', ['integer'], '7.0'], ['1e3', ['number'], 1000], ['1_0.5', ['number'], 10.5], ['inf', ['number'], 'inf'],
+    ['7.0', ['integer'], '7.0'], ['1e3', ['number'], 1000], ['-0', ['number'], 0], ['-0.0', ['number'], -0], ['1_0.5', ['number'], 10.5], ['inf', ['number'], 'inf'],
     [' None ', ['null'], null], ['[1]', ['object', 'array'], [1]], ['x', ['string', 'integer'], 'x'],
   ])('%j as %j → %j', (raw, types, expected) => {
     expect(coerceToolArgument(raw, types)).toEqual(expected);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createResponseParser, parseResponse, ResponseTemplateError } from '../../src/index.js';
+import { compileResponseTemplate, createResponseParser, parseResponse, ResponseTemplateError } from '../../src/index.js';
 
 function field(content: string, contentArgs?: Record<string, unknown>) {
   return { start_anchor: '<s>', fields: { v: { open: '<v>', close: '</v>', content, ...(contentArgs ? { content_args: contentArgs } : {}) } } };
@@ -98,6 +98,17 @@ describe('content parsers with Python semantics (§5)', () => {
   });
 });
 
+describe('compiled templates', () => {
+  it('compile once, parse many times; the compiled form keeps its source', () => {
+    const source = { start_anchor: '<s>', fields: { r: { open: '<r>', close: '</r>', repeats: true, content: 'int' } } };
+    const compiled = compileResponseTemplate(source);
+    expect(compiled.source).toBe(source);
+    expect(compileResponseTemplate(compiled)).toBe(compiled);
+    expect(parseResponse('<r>1</r><r>2</r>', compiled, { prefix: '' })).toEqual({ r: [1, 2] });
+    expect(parseResponse('<r>3</r>', compiled, { prefix: '<s><r>0</r>' })).toEqual({ r: [0, 3] });
+  });
+});
+
 describe('parser state', () => {
   const t = { start_anchor: '<s>', fields: { content: {} } };
   it('feed/finalize after finalize is a RuntimeError', () => {
@@ -121,5 +132,23 @@ describe('parser state', () => {
     const tpl = { start_anchor: '<s>', defaults: { role: 'assistant', note: '' }, fields: { n: { open: '<n>', close: '</n>', content: 'int' }, b: { open: '<b>', close: '</b>', content: 'bool' } } };
     const got = parseResponse('<b>no</b><n>0</n>', tpl, { prefix: '' });
     expect(Object.entries(got)).toEqual([['role', 'assistant'], ['note', ''], ['b', false], ['n', 0]]);
+  });
+});
+
+describe('odd content_args and bodies fail as ResponseTemplateError, never as a JS crash', () => {
+  it('holds for every parser', async () => {
+    const fc = (await import('fast-check')).default;
+    const parsers = ['text', 'int', 'float', 'bool', 'json', 'xml-inline', 'kv-lines'];
+    const argValue = fc.oneof(fc.constant(null), fc.boolean(), fc.integer(), fc.string(), fc.array(fc.oneof(fc.string(), fc.array(fc.string()))),
+      fc.record({ name: fc.oneof(fc.constantFrom(...parsers), fc.integer()), args: fc.oneof(fc.constant(null), fc.object()) }));
+    const args = fc.dictionary(fc.constantFrom('strip', 'string_delims', 'unquoted_keys', 'allow_non_json', 'tag_pattern', 'value_parser', 'merge_duplicates', 'line_sep', 'kv_sep'), argValue);
+    fc.assert(fc.property(fc.constantFrom(...parsers), fc.oneof(args, fc.constant(null), fc.integer()), fc.string(), (content, contentArgs, body) => {
+      const t = { start_anchor: '<s>', fields: { v: { open: '<v>', close: '</v>', content, content_args: contentArgs, transform: { x: '{content}' } } } };
+      try {
+        parseResponse(`<v>${body.replaceAll('</v>', '')}</v>`, t, { prefix: '', tools: [{ name: 'x', parameters: { properties: { a: { type: 'integer' } } } }] });
+      } catch (e) {
+        if (!(e instanceof ResponseTemplateError)) throw e;
+      }
+    }), { numRuns: 1500 });
   });
 });

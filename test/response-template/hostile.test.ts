@@ -43,6 +43,24 @@ describe('hostile templates and completions stay bounded', () => {
     expect(() => createResponseParser(nested('(?<=a{1,5000})<x>', '</x>'), { prefix: '' })).toThrow(/lookbehind/);
   });
 
+  it.skipIf(!hasResponseTemplates)('many regions: delimiters that never occur are not rescanned after every commit', () => {
+    const call = '<tool_call>{"name": "f", "arguments": {"a": 1}}</tool_call>\n';
+    const { ratio } = growth((n) => [loadTemplate('serve-qwen2'), `${call.repeat(Math.ceil(n / call.length))}done<|im_end|>`]);
+    expect(ratio).toBeLessThan(2.5);
+  });
+
+  it.skipIf(!hasResponseTemplates)('streamed in 256-character chunks: linear work too', () => {
+    const call = '<tool_call>{"name": "f", "arguments": {"a": 1}}</tool_call>\n';
+    const streamed = (n: number) => {
+      const text = call.repeat(Math.ceil(n / call.length));
+      const p = createResponseParser(loadTemplate('serve-qwen2'), { prefix: '' });
+      for (let i = 0; i < text.length; i += 256) p.feed(text.slice(i, i + 256));
+      p.finalize();
+      return p.stats.steps;
+    };
+    expect(streamed(40_000) / streamed(20_000)).toBeLessThan(2.5);
+  });
+
   it.skipIf(!hasResponseTemplates).each([
     ['serve-qwen2', ' '], ['serve-qwen2', '<tool_call'], ['trl-nemotron_3', '</thin'], ['trl-lfm2_5', ',a('], ['gpt-oss', '<|channel|>commentary to=functions.f'],
   ])('%s on a completion of repeated %j: linear work', (name, unit) => {

@@ -41,6 +41,12 @@ describe('Python regex dialect in delimiters (§11)', () => {
     expect(parseResponse('<x>v\x1c</x>', tpl('<x>', '\\s*</x>', { content_args: { strip: false } }), { prefix: '' })).toEqual({ x: 'v\x1c' });
   });
 
+  it('accepts what the regex module accepts: a repeated assertion, a group name used twice', () => {
+    expect(parseResponse('<x>v</x>', tpl('\\b*<x>', '</x>'), { prefix: '' })).toEqual({ x: 'v' });
+    const t = tpl('<(?:a=(?P<n>\\w+)|b=(?P<n>\\d+))>', '</x>', { transform: { n: '{n}' } });
+    expect(parseResponse('<b=42>v</x>', t, { prefix: '' })).toEqual({ x: { n: '42' } });
+  });
+
   it('alternation is leftmost-first, not longest', () => {
     expect(parseResponse('<x>v</x>tail', tpl('<x>', '<|</x>'), { prefix: '' })).toEqual({ x: 'v', content: '/x>tail' });
   });
@@ -90,5 +96,14 @@ describe('partial matching while streaming (§8)', () => {
       { type: 'region_open', field: 'content' }, { type: 'region_chunk', field: 'content', text: 'ok', dirty: false },
       { type: 'region_close', field: 'content', value: 'ok' },
     ]);
+  });
+});
+
+describe('chunks that split a surrogate pair', () => {
+  it('an astral delimiter split across chunks still matches', () => {
+    const t = { start_anchor: 's', fields: { x: { open: '\u{1F527}', close: '\u{1F51A}' }, content: {} } };
+    const p = createResponseParser(t, { prefix: '' });
+    for (const unit of 'a\u{1F527}b\u{1F51A}c'.split('')) p.feed(unit);
+    expect(p.finalize().message).toEqual({ content: 'c', x: 'b' });
   });
 });

@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { safeOffset, splitAt } from '../helpers/chunkings.js';
 import { createResponseParser, parseResponse, ResponseTemplateError, type ResponseParser } from '../../src/index.js';
 import { codePointChunks, hasResponseTemplates, loadTemplate, vectors, type Vector } from './data.js';
 
@@ -76,6 +78,12 @@ describe.skipIf(!hasResponseTemplates)('response-template vectors (transformers 
           if (e.type === 'region_close') { expect(e.field).toBe(open); open = null; }
         }
         expect(open).toBeNull();
+      });
+      it('any chunking gives the same dict', () => {
+        fc.assert(fc.property(fc.array(fc.nat(Math.max(v.input.length, 1)), { maxLength: 12 }), (cuts) => {
+          const chunks = splitAt(v.input, cuts.map((at) => safeOffset(v.input, at)));
+          expect(stream(v, chunks).message).toEqual(v.expected);
+        }), { numRuns: 25 });
       });
     });
   }

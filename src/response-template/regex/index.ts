@@ -66,8 +66,10 @@ export class PyRegex {
     } finally {
       if (stats) stats.steps += ctx.steps;
     }
-    // With nothing at all, the regex module still reports a zero-width partial match at the end.
-    return partial ? { partial: true, start: partialStart >= 0 ? partialStart : n } : null;
+    if (!partial) return null;
+    if (partialStart >= 0) return { partial: true, start: partialStart };
+    // With nothing at all, the regex module still reports a partial match at the end when the pattern needs text.
+    return this.canBeEmpty ? null : { partial: true, start: n };
   }
 
   /** Python `finditer` (3.7+ empty-match rules): non-overlapping complete matches, left to right. */

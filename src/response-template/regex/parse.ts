@@ -68,21 +68,21 @@ class Parser {
     for (;;) {
       const ch = this.peekChar();
       if (ch === undefined || ch === '|' || ch === ')') break;
-      const start = this.i;
       const atom = this.atom();
       if (atom === null) continue;
-      items.push(this.quantified(atom, start));
+      items.push(this.quantified(atom));
     }
     return items.length === 0 ? { t: 'empty' } : items.length === 1 ? items[0]! : { t: 'cat', items };
   }
 
-  private quantified(atom: Node, start: number): Node {
+  private quantified(atom: Node): Node {
     const q = this.quantifier();
     if (q === null) return atom;
-    if (atom.t === 'assert' || atom.t === 'empty') this.fail('nothing to repeat', start);
     if (this.peekChar() === '+') this.fail('possessive quantifiers are not supported');
     const greedy = !this.eat('?');
     if (this.quantifierAhead()) this.fail('multiple repeat');
+    // The regex module accepts a repeated assertion: it holds once, or is skipped when zero repeats are allowed.
+    if (atom.t === 'assert' || atom.t === 'empty') return q.min === 0 ? { t: 'empty' } : atom;
     return { t: 'repeat', body: atom, min: q.min, max: q.max, greedy };
   }
 
@@ -185,11 +185,10 @@ class Parser {
 
   private capture(name: string | undefined): Node {
     const at = this.i;
-    const index = ++this.groupCount;
-    if (name !== undefined) {
-      if (this.names.has(name)) this.fail(`redefinition of group name '${name}'`, at);
-      this.names.set(name, index);
-    }
+    // The regex module lets a name repeat: every group of that name is one group (one number, last capture wins).
+    const known = name === undefined ? undefined : this.names.get(name);
+    const index = known ?? ++this.groupCount;
+    if (name !== undefined) this.names.set(name, index);
     return this.closeGroup({ t: 'group', index, body: this.alternation() }, at);
   }
 
@@ -265,8 +264,8 @@ class Parser {
       prop = this.peekChar() ?? '';
       this.i++;
     }
-    let re: RegExp;
-    try { re = new RegExp(`^\\p{${prop.replace(/^\^/, '')}}$`, 'u'); } catch { this.fail(`unknown property '${prop}'`, at); }
+    const re = propertyRegExp(prop.replace(/^\^/, ''));
+    if (!re) this.fail(`unknown property '${prop}'`, at);
     const negate = (ch === 'P') !== prop.startsWith('^');
     return negate ? (cp) => !re.test(String.fromCodePoint(cp)) : (cp) => re.test(String.fromCodePoint(cp));
   }
@@ -335,4 +334,12 @@ class Parser {
     if (this.peekChar() === 'b') { this.i++; return 8; }
     return this.charEscape(at);
   }
+}
+
+/** `\p{X}` as the regex module resolves a bare name: a category or binary property, else a script. */
+function propertyRegExp(name: string): RegExp | null {
+  for (const form of [name, `Script=${name}`, `Script_Extensions=${name}`]) {
+    try { return new RegExp(`^\\p{${form}}$`, 'u'); } catch { /* try the next reading */ }
+  }
+  return null;
 }
