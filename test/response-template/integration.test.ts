@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   accumulateDeltas,
   ChatfmtError,
+  compileResponseTemplate,
   createStreamParser,
   detectFamily,
   exportResponseTemplate,
@@ -176,6 +177,16 @@ describe("output: 'openai'", () => {
     // Trailing whitespace waits: the region's value is stripped when it closes.
     expect(parser.push('<think>\nStep one, ')).toEqual([{ reasoning_content: 'Step one,' }]);
     expect(parser.push('step two')).toEqual([{ reasoning_content: ' step two' }]);
+  });
+
+  it('takes a compiled template too, and keeps chatfmt\'s stream rules (no push after finish)', () => {
+    const compiled = compileResponseTemplate(template);
+    expect(parse(qwenCompletion, { responseTemplate: compiled, output: 'openai', idGenerator })).toEqual(parse(qwenCompletion, { responseTemplate: template, output: 'openai', idGenerator }));
+    expect(parse(qwenCompletion, { responseTemplate: compiled })).toEqual(parse(qwenCompletion, { responseTemplate: template }));
+    const parser = createStreamParser({ responseTemplate: compiled, output: 'openai' });
+    parser.finish();
+    expect(parser.finish()).toEqual([]);
+    expect(() => parser.push('x')).toThrow(/push\(\) after finish\(\)/);
   });
 
   it('says so when the dict overwrote an earlier region (chatfmt keeps both texts)', () => {
