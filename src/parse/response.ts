@@ -75,11 +75,7 @@ export function createResponseStreamParser(options: ResponseTemplateParseOptions
 
 /** OpenAI mode: deltas. Template errors (load time) still throw: they are the caller's, not the model's. */
 export function createOpenAIResponseParser(options: ResponseTemplateParseOptions): OpenAIResponseStream {
-  const describe = (error: unknown) => {
-    if (error instanceof ResponseTemplateError) return { message: `${error.pythonType}: ${error.message}` };
-    return { message: error instanceof Error ? error.message : String(error) };
-  };
   const compiled = compileResponseTemplate(options.responseTemplate);
   const create = () => createResponseParser(compiled, { prefix: options.prefix ?? '', tools: options.tools ?? null });
-  return new OpenAIResponseStream(create, templateSource(options), options.idGenerator ?? randomCallId, 'response-template', describe);
+  return new OpenAIResponseStream(create, templateSource(options), options.idGenerator ?? randomCallId, 'response-template');
 }

@@ -1,5 +1,6 @@
 import type { IdGenerator } from '../parse/ids.js';
 import type { Delta, Diagnostic, ParsedMessage, ParsedToolCall } from '../types.js';
+import { ResponseTemplateError } from './errors.js';
 import type { ResponseEvent, ResponseParser } from './index.js';
 import { PyRegex } from './regex/index.js';
 import { isPySpaceCp } from './regex/unicode.js';
@@ -156,11 +157,6 @@ interface OpenRegion {
   end: number;
 }
 
-/** The executor raised: carries what transformers would throw, for the diagnostic. */
-export interface TemplateFailure {
-  message: string;
-}
-
 /**
  * Streams a response-template parser as chatfmt's OpenAI deltas. Text fields stream as their regions grow (leading and
  * trailing whitespace held, as Python's strip would drop it); other values and calls go out when their region closes.
@@ -190,7 +186,6 @@ export class OpenAIResponseStream {
     template: Record<string, unknown>,
     private readonly idGenerator: IdGenerator,
     private readonly label: string,
-    private readonly describe: (error: unknown) => TemplateFailure,
   ) {
     this.plans = planFields(template);
     this.parser = create();
@@ -205,11 +200,15 @@ export class OpenAIResponseStream {
     }
     this.generation.append(chunk);
     this.flushInitial(deltas);
+    let events: ResponseEvent[];
     try {
-      this.apply(this.parser.feed(chunk), deltas);
-    } catch {
+      events = this.parser.feed(chunk);
+    } catch (error) {
+      if (!(error instanceof ResponseTemplateError)) throw error;
       this.recover(chunk, deltas);
+      return deltas;
     }
+    this.apply(events, deltas);
     return deltas;
   }
 
@@ -228,6 +227,7 @@ export class OpenAIResponseStream {
         this.apply(fresh.feed(char), deltas);
       }
     } catch (error) {
+      if (!(error instanceof ResponseTemplateError)) throw error;
       this.fail(error, deltas, at);
       return;
     }
@@ -240,16 +240,16 @@ export class OpenAIResponseStream {
     const deltas: Delta[] = [];
     if (this.failed) return deltas;
     this.flushInitial(deltas);
-    let message: Record<string, unknown>;
+    let result: { message: Record<string, unknown>; events: ResponseEvent[] };
     try {
-      const result = this.parser.finalize();
-      this.apply(result.events, deltas);
-      message = result.message;
+      result = this.parser.finalize();
     } catch (error) {
+      if (!(error instanceof ResponseTemplateError)) throw error;
       this.fail(error, deltas);
       return deltas;
     }
-    this.reconcile(message, deltas);
+    this.apply(result.events, deltas);
+    this.reconcile(result.message, deltas);
     return deltas;
   }
 
@@ -355,9 +355,9 @@ export class OpenAIResponseStream {
   }
 
   /** `at`: where the text that made the parser raise ends (the span ends there, whatever the chunking). */
-  private fail(error: unknown, deltas: Delta[], at = this.generation.length): void {
+  private fail(error: ResponseTemplateError, deltas: Delta[], at = this.generation.length): void {
     this.failed = true;
-    const { message } = this.describe(error);
+    const message = `${error.pythonType}: ${error.message}`;
     const span: [number, number] = [this.accounted, at];
     deltas.push({ diagnostics: [{ ...this.diagnostic('PARSE_RESPONSE_TEMPLATE', 'error', `${message}; the unparsed text is kept as content`), span }] });
     const raw = this.generation.slice(this.accounted);
