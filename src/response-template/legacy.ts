@@ -9,8 +9,11 @@ import { containsNamed, literalAlternatives, literalOf, parseRegex, refusedLiter
  *   - one other `(?P<field>…)` → the implicit field, closed by the literals the pattern stops it at;
  * with items parsed by `x-parser` `json` (optionally a `function` object whose own `x-regex` captures `name` and
  * `arguments`) or `gemma4-tool-call`, and the JMESPath transform `{type: 'function', function: @}`. Anything else is
- * refused with RESPONSE_SCHEMA_UNSUPPORTED naming the construct. Differences from running the schema: text values are
- * stripped (legacy kept the regex's exact capture), and the template streams.
+ * refused with RESPONSE_SCHEMA_UNSUPPORTED naming the construct. Differences from running the schema (chatfmt converts,
+ * it does not run legacy schemas): text values are stripped (legacy kept the regex's exact capture); the implicit field
+ * collects every piece of text outside the other fields, joined (the legacy regex read one stretch, so Gemma 4 E2B's
+ * schema, whose content comes after the calls, read calls written after text as content; the template reads them as
+ * calls); the template has no assistant-header anchor (legacy schemas took no prefix), so a prefix is used whole.
  */
 export function responseTemplateFromSchema(schema: Record<string, unknown>): Record<string, unknown> {
   try {
