@@ -125,6 +125,14 @@ describe('chatfmt detect with a response template', () => {
     expect(text.out).toMatch(/\nresponse template: response_template \(parses like [^)]*qwen3[^)]*\)\n/);
   });
 
+  it('says why a response key cannot be used', async () => {
+    const dir = tmp.path + '/unusable';
+    tmp.write('unusable/tokenizer_config.json', JSON.stringify({ chat_template: '{{ messages[0].content }}', response_schema: { type: 'object' } }));
+    const { code, out } = await cli(['detect', dir]);
+    expect(code).toBe(1);
+    expect(out).toMatch(/\nresponse template: unusable\n  - .*response_schema cannot be converted to a response template: no top-level "x-regex"[^\n]*\n$/);
+  });
+
   it('finds the family through an exported template when nothing renders alike', async () => {
     const dir = tmp.path + '/exported';
     tmp.write('exported/tokenizer_config.json', JSON.stringify({ chat_template: '{{ messages[0].content }}', response_template: exportResponseTemplate('kimi-k2').template }));
