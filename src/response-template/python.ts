@@ -1,5 +1,5 @@
-import { isDigitCp, isPySpaceCp } from './regex/unicode.js';
 import { RegionError } from './errors.js';
+import { isDigitCp, isPySpaceCp } from './regex/unicode.js';
 
 /** Python `str.strip()` (no argument): removes `str.isspace()` characters, which is not JS `trim()`'s set. */
 export function pyStrip(text: string): string {

@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compileResponseTemplate, createResponseParser, ResponseTemplateError } from '../../src/index.js';
-import { hasResponseTemplates, loadTemplate, templateNames } from './data.js';
+import { hasResponseTemplates, loadTemplate, rtDir, templateNames } from './data.js';
 
 /** Templates in response-templates/templates that transformers rejects at load, and why (SOURCES.md). */
 const INVALID: Record<string, string> = {
@@ -48,6 +50,15 @@ describe.skipIf(!hasResponseTemplates)('load-time validation of the published te
         expect(compiled.source).toEqual(loadTemplate(name));
       });
     }
+  }
+});
+
+describe.skipIf(!hasResponseTemplates)('the chatfmt family drafts (chatfmt-family-drafts.json)', () => {
+  const drafts = hasResponseTemplates
+    ? (JSON.parse(readFileSync(join(rtDir, 'chatfmt-family-drafts.json'), 'utf8')) as { families: Record<string, unknown> }).families
+    : {};
+  for (const [family, template] of Object.entries(drafts)) {
+    it(`${family}: compiles`, () => expect(compileResponseTemplate(template).source).toBe(template));
   }
 });
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { safeOffset, splitAt } from '../helpers/chunkings.js';
 import { createResponseParser, parseResponse, ResponseTemplateError, type ResponseParser } from '../../src/index.js';
+import { safeOffset, splitAt } from '../helpers/chunkings.js';
 import { codePointChunks, hasResponseTemplates, loadTemplate, vectors, type Vector } from './data.js';
 
 function options(v: Vector) {

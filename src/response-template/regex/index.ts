@@ -54,7 +54,7 @@ export class PyRegex {
       budget: BUDGET_BASE + BUDGET_PER_STATE * this.program.insts.length * (n - pos + 1),
       lookMemo: new Map(), lookVisited: new Map(),
     };
-    const visited = this.program.memo ? new Visited(this.program.insts.length, pos, n) : null;
+    const visited = this.program.memo ? new Visited(this.program, pos, n) : null;
     let partialStart = -1;
     try {
       for (let s = pos; s <= n; s += s < n && cpAt(input, s) > 0xffff ? 2 : 1) {

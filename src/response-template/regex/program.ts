@@ -19,6 +19,12 @@ export interface Program {
   insts: Inst[];
   /** Whether (instruction, position) states can be memoised: true unless the pattern has backreferences. */
   memo: boolean;
+  /**
+   * Memo column of each instruction, -1 for none. Only jump targets are memoised: a path can only reach a state a
+   * second time through one of them, so that suffices to bound the work, and keeps the table small.
+   */
+  memoSlot: Int32Array;
+  memoWidth: number;
 }
 
 /** Instruction budget per pattern (repeat counts are expanded into copies). */
@@ -54,7 +60,16 @@ class Compiler {
     this.emit(root, insts);
     if (saveWhole) insts.push({ op: 'save', slot: 1 });
     insts.push({ op: 'match' });
-    return { insts, memo: this.memo };
+    const targets = new Set<number>([0]);
+    for (const inst of insts) {
+      if (inst.op === 'split') { targets.add(inst.x); targets.add(inst.y); }
+      if (inst.op === 'jmp') targets.add(inst.x);
+      if (inst.op === 'progress') targets.add(inst.exit);
+    }
+    const memoSlot = new Int32Array(insts.length).fill(-1);
+    let memoWidth = 0;
+    for (const pc of [...targets].sort((a, b) => a - b)) if (pc < insts.length) memoSlot[pc] = memoWidth++;
+    return { insts, memo: this.memo, memoSlot, memoWidth };
   }
 
   private push(insts: Inst[], inst: Inst): number {

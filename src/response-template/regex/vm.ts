@@ -26,18 +26,28 @@ export interface SearchContext {
 
 export interface LookResult { ok: boolean; hitEnd: boolean; caps?: Int32Array }
 
+/** Bit table of (memo column, position) states; a Set beyond this many bits, so one search never allocates much. */
+const MAX_BITS = 1 << 26;
+
 export class Visited {
-  private readonly bits: Uint32Array | null;
-  private readonly set: Set<number> | null;
-  constructor(private readonly width: number, private readonly base: number, n: number) {
-    const size = width * (n - base + 1);
-    this.bits = size <= 1 << 24 ? new Uint32Array((size >>> 5) + 1) : null;
-    this.set = this.bits ? null : new Set();
+  private bits: Uint32Array | null = null;
+  private set: Set<number> | null = null;
+  private readonly slots: Int32Array;
+  private readonly width: number;
+  constructor(prog: Program, private readonly base: number, private readonly n: number) {
+    this.slots = prog.memoSlot;
+    this.width = prog.memoWidth;
   }
   /** Marks the state; returns false when it had been seen already. */
   mark(pc: number, pos: number): boolean {
-    if (pos < this.base) return true;
-    const key = (pos - this.base) * this.width + pc;
+    const column = this.slots[pc]!;
+    if (column < 0 || pos < this.base) return true;
+    const key = (pos - this.base) * this.width + column;
+    if (!this.bits && !this.set) {
+      const size = this.width * (this.n - this.base + 1);
+      if (size <= MAX_BITS) this.bits = new Uint32Array((size >>> 5) + 1);
+      else this.set = new Set();
+    }
     if (this.bits) {
       const word = key >>> 5, bit = 1 << (key & 31);
       if (this.bits[word]! & bit) return false;
@@ -179,7 +189,7 @@ function look(ctx: SearchContext, inst: Inst & { op: 'look' }, pos: number, caps
 function lookahead(ctx: SearchContext, inst: Inst & { op: 'look' }, pos: number, caps: Int32Array): LookResult {
   let visited: Visited | null = null;
   if (inst.prog.memo) {
-    visited = ctx.lookVisited.get(inst.id) ?? new Visited(inst.prog.insts.length, ctx.base, ctx.n);
+    visited = ctx.lookVisited.get(inst.id) ?? new Visited(inst.prog, ctx.base, ctx.n);
     ctx.lookVisited.set(inst.id, visited);
   }
   const a: Attempt = { prog: inst.prog, start: pos, caps: Int32Array.from(caps), visited, limit: ctx.n, matchEnd: -1, notEmptyAt: -1, hitEnd: false };
@@ -195,7 +205,7 @@ function lookbehind(ctx: SearchContext, inst: Inst & { op: 'look' }, pos: number
   let start = pos;
   for (let w = 0; w <= inst.maxW && start >= 0; w++) {
     if (w >= inst.minW) {
-      const visited = inst.prog.memo ? new Visited(inst.prog.insts.length, start, pos) : null;
+      const visited = inst.prog.memo ? new Visited(inst.prog, start, pos) : null;
       const a: Attempt = { prog: inst.prog, start, caps: Int32Array.from(caps), visited, limit: pos, matchEnd: pos, notEmptyAt: -1, hitEnd: false };
       if (run(ctx, a)) return { ok: true, hitEnd: false, ...(inst.captures ? { caps: a.caps } : {}) };
     }
