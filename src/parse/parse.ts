@@ -5,11 +5,6 @@ import { isResponseTemplateOptions, type ResponseTemplateParseOptions } from './
 import { createStreamParser, MAX_INPUT_CHARS, type ParseOptions, type StreamParser } from './stream.js';
 
 const BATCH_SLICE = 64 * 1024;
-/**
- * The response-template executor searches every watched delimiter from its position to the end of what it was fed, once
- * per region: small feeds keep that close to linear (a 200 KB marker soup: seconds with 64 KB feeds, under one with these).
- */
-const TEMPLATE_SLICE = 2 * 1024;
 
 /** With a response template and `output: 'openai'`: chatfmt's message, failures as diagnostics. */
 export function parse(text: string, options: ResponseTemplateParseOptions & { output: 'openai' }): ParsedMessage;
@@ -34,8 +29,7 @@ export function parse(text: string, options: ParseOptions | ResponseTemplatePars
   // Fed in slices, the same way a stream is: the result cannot differ, and the engine's per-push event arrays stay
   // small, which keeps time linear on huge inputs (one push of megabytes made the collector the bottleneck).
   const deltas: Delta[] = [];
-  const slice = isResponseTemplateOptions(options) ? TEMPLATE_SLICE : BATCH_SLICE;
-  for (let at = 0; at < text.length; at += slice) for (const delta of parser.push(text.slice(at, at + slice))) deltas.push(delta);
+  for (let at = 0; at < text.length; at += BATCH_SLICE) for (const delta of parser.push(text.slice(at, at + BATCH_SLICE))) deltas.push(delta);
   for (const delta of parser.finish()) deltas.push(delta);
   const message = accumulateDeltas(deltas);
   if (options.strict) {
