@@ -177,7 +177,7 @@ function hermesPlan(): FamilyPlan {
   return {
     call: { header: '', close: { close: ['</tool_call>'] }, args: { content: 'json' }, transform: { type: 'function', function: '{content}' } },
     verdict: 'partial',
-    losses: ['the `"parameters"` key some models write for `"arguments"` is not read (the call gets no arguments)', REEMITTED_THINK],
+    losses: ['the `"parameters"` key some models write for `"arguments"` stays `parameters` in the dict (chatfmt\'s OpenAI mapping reads it; other consumers may not)', REEMITTED_THINK],
   };
 }
 

@@ -49,7 +49,8 @@ function callsOf(value: unknown, problems: string[]): CallShape[] {
       problems.push(`a tool_calls entry without a function name: ${JSON.stringify(entry)}`);
       continue;
     }
-    const args = fn.arguments;
+    // Hermes-style templates pass the model's object through, and some models write "parameters" (chatfmt reads both).
+    const args = fn.arguments ?? fn.parameters;
     calls.push({
       name: fn.name,
       arguments: typeof args === 'string' ? args : args === undefined || args === null ? '{}' : JSON.stringify(args),

@@ -145,8 +145,8 @@ const UNTYPED = 'values stay strings unless tools= types them';
 const PYTHON = 'Python-literal values';
 
 const KNOWN_DIFFERENCES: Record<string, Record<string, string>> = {
-  hermes: { 'formats-1b-close-tag-in-string': IN_ARGUMENT, 'markers-in-string-args': IN_ARGUMENT, 'sglang-parameters-key': '"parameters"', 'stop-string-dropped-text-kept': AFTER_STOP },
-  'qwen2.5': { 'formats-1b-close-tag-in-string': IN_ARGUMENT, 'markers-in-string-args': IN_ARGUMENT, 'sglang-parameters-key': '"parameters"', 'stop-string-dropped-text-kept': AFTER_STOP },
+  hermes: { 'formats-1b-close-tag-in-string': IN_ARGUMENT, 'markers-in-string-args': IN_ARGUMENT, 'stop-string-dropped-text-kept': AFTER_STOP },
+  'qwen2.5': { 'formats-1b-close-tag-in-string': IN_ARGUMENT, 'markers-in-string-args': IN_ARGUMENT, 'stop-string-dropped-text-kept': AFTER_STOP },
   qwen3: {
     'formats-1b-close-tag-in-string': IN_ARGUMENT,
     'lmstudio-1592-tag-prose-in-closed-think': DRAFT,
@@ -154,7 +154,6 @@ const KNOWN_DIFFERENCES: Record<string, Record<string, string>> = {
     'reemitted-think-absorbed': REEMITTED,
     'renderers-80-draft-in-closed-think': DRAFT,
     'renderers-80-draft-in-closed-think-prefilled': DRAFT,
-    'sglang-parameters-key': '"parameters"',
     'stop-string-dropped-text-kept': AFTER_STOP,
   },
   'qwen3-coder': {
