@@ -151,6 +151,8 @@ interface OpenRegion {
   /** Stripping as text arrives: leading whitespace is dropped until `started`; trailing whitespace waits in `held`. */
   started: boolean;
   held: string;
+  /** Whitespace dropped before the region's first text. */
+  dropped: string;
   /** Characters of the region's value already streamed (the separator excluded). */
   emitted: number;
   separatorSent: boolean;
@@ -178,6 +180,7 @@ export class OpenAIResponseStream {
   private accounted = 0;
   private failed = false;
   private finished = false;
+  private trailing = '';
   private pendingInitial: ResponseEvent[];
   private parser: ResponseParser;
 
@@ -262,7 +265,7 @@ export class OpenAIResponseStream {
   }
 
   private newRegion(field: string, plan: FieldPlan): OpenRegion {
-    return { field, plan, started: false, held: '', emitted: 0, separatorSent: false, end: this.accounted };
+    return { field, plan, started: false, held: '', dropped: '', emitted: 0, separatorSent: false, end: this.accounted };
   }
 
   /** `prefix`: the events of the prompt's tail, whose text is not in the generation. */
@@ -299,6 +302,7 @@ export class OpenAIResponseStream {
       let from = 0;
       if (!region.started) {
         while (from < chunk.length && isPySpaceCp(chunk.charCodeAt(from))) from++;
+        region.dropped += chunk.slice(0, from);
         if (from === chunk.length) return;
         region.started = true;
       }
@@ -339,6 +343,8 @@ export class OpenAIResponseStream {
       for (const message of problems) deltas.push({ diagnostics: [this.diagnostic('PARSE_BAD_CALL_SYNTAX', 'warning', message)] });
     }
     this.stored.set(field, (this.stored.get(field) ?? 0) + 1);
+    // Whitespace the strip dropped at the end of a content piece goes back in if raw text follows it after a failure.
+    this.trailing = plan.target === 'content' && plan.streams && plan.strip ? (region.started ? region.held : region.dropped) : '';
     this.accounted = Math.max(this.accounted, region.end);
     this.skipClose(plan);
   }
@@ -361,7 +367,8 @@ export class OpenAIResponseStream {
     const message = `${error.pythonType}: ${error.message}`;
     const span: [number, number] = [this.accounted, at];
     deltas.push({ diagnostics: [{ ...this.diagnostic('PARSE_RESPONSE_TEMPLATE', 'error', `${message}; the unparsed text is kept as content`), span }] });
-    const raw = this.generation.slice(this.accounted);
+    // As chatfmt's families do: the raw text in place, with the whitespace before it (content stays trimmed at its start).
+    const raw = (this.sent.content.length > 0 ? this.trailing : '') + this.generation.slice(this.accounted);
     if (raw.length > 0) {
       this.sent.content += raw;
       deltas.push({ content: raw });

@@ -148,7 +148,10 @@ describe("output: 'openai'", () => {
     const text = 'Checking.\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>\n<tool_call>\n{"name": "f", "arguments": {"a": </tool_call> after';
     const message = parse(text, { responseTemplate: template, output: 'openai', idGenerator });
     expect(message.tool_calls.map((c) => c.function.name)).toEqual(['get_weather']);
+    // TRL's call close eats the newline after the good call, so the raw text starts at the failing call's open.
     expect(message.content).toBe('Checking.<tool_call>\n{"name": "f", "arguments": {"a": </tool_call> after');
+    // Right after text, the raw call keeps the whitespace before it, as a chatfmt family keeps it.
+    expect(parse('Checking.\n<tool_call>\n{"a": </tool_call>', { responseTemplate: template, output: 'openai' }).content).toBe('Checking.\n<tool_call>\n{"a": </tool_call>');
     expect(message.diagnostics).toHaveLength(1);
     expect(message.diagnostics[0]).toMatchObject({ code: 'PARSE_RESPONSE_TEMPLATE', severity: 'error' });
     expect(message.diagnostics[0]!.message).toMatch(/^ValueError: /);
