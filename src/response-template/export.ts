@@ -69,7 +69,8 @@ interface CallShape {
 }
 
 interface FamilyPlan {
-  call: CallShape;
+  /** Every family with a grammar has one; harmony's template is written out whole. */
+  call?: CallShape;
   verdict: ExportVerdict;
   losses: string[];
   /** Literal anchors beyond the assistant header (prompts that end after a tool result). */
@@ -138,8 +139,6 @@ const PLANS: Record<FamilyId, FamilyPlan> = {
     losses: ['a bare counter id (`functions.0`) naming the only declared tool is not a call (it stays content)', 'ids are kept in the dict as `id` (vLLM\'s adapter drops them)'],
   },
   'gpt-oss': {
-    // Harmony has no grammar: its template is written out in harmonyTemplate().
-    call: { header: '', close: {}, args: {} },
     verdict: 'partial',
     losses: [
       'builtin recipients (python, browser.*, container.*) are not calls, and their messages are dropped',
@@ -184,7 +183,7 @@ function hermesPlan(): FamilyPlan {
 /** A text field in chatfmt's convention: every piece trimmed, pieces concatenated. */
 const pieces = { content: 'text', repeats: true, join: '' };
 
-function grammarTemplate(id: FamilyId, grammar: Grammar, plan: FamilyPlan): Record<string, unknown> {
+function grammarTemplate(id: FamilyId, grammar: Grammar, plan: FamilyPlan, call: CallShape): Record<string, unknown> {
   const { header } = ASSISTANT_HEADERS[id];
   // A prompt that closes reasoning (DeepSeek-V3.1's non-thinking `</think>`, a Seed budget-0 prefill) is prompt, not
   // output: anchoring after the close keeps its reasoning out of the dict and its close out of content.
@@ -192,7 +191,7 @@ function grammarTemplate(id: FamilyId, grammar: Grammar, plan: FamilyPlan): Reco
   const sectionOpens = plan.section ?? grammar.section?.open;
   const callOpeners = [...(sectionOpens ?? []), ...grammar.call.open, ...(grammar.bareOpen ?? [])];
   const section = sectionOpens ? `(?:${anyOf(sectionOpens)}\\s*)?` : '';
-  const opener = plan.call.opener ?? anyOf(grammar.call.open);
+  const opener = call.opener ?? anyOf(grammar.call.open);
   const fields: Record<string, Field> = {};
   if (grammar.reasoning) {
     fields.thinking = {
@@ -202,14 +201,14 @@ function grammarTemplate(id: FamilyId, grammar: Grammar, plan: FamilyPlan): Reco
       ...pieces,
     };
   }
-  const open = `${section}${opener}${plan.call.header}`;
+  const open = `${section}${opener}${call.header}`;
   fields.tool_calls = {
     // A plain literal opener (Hermes' `<tool_call>`) is written as one.
     ...(open === anyOf(grammar.call.open) && grammar.call.open.length === 1 ? { open: grammar.call.open[0] } : { open_pattern: open }),
-    ...plan.call.close,
+    ...call.close,
     repeats: true,
-    ...plan.call.args,
-    transform: plan.call.transform ?? CALL_TRANSFORM,
+    ...call.args,
+    transform: call.transform ?? CALL_TRANSFORM,
   };
   // Content is the implicit field; stop strings, section closes and (for bare calls) the call close end a piece.
   const contentCloses = [...grammar.stopStrings, ...(grammar.section?.close ?? []), ...(grammar.bareOpen ? grammar.call.close : [])];
@@ -248,6 +247,7 @@ export function exportResponseTemplate(familyId: string): ExportedResponseTempla
   if (id === undefined) throw new ChatfmtError('UNKNOWN_FAMILY', `unknown family "${familyId}" (known: ${familyIds.join(', ')})`);
   const plan = PLANS[id];
   const grammar = parserFamilies[id].grammar;
-  const template = grammar ? grammarTemplate(id, grammar, plan) : harmonyTemplate();
-  return { family: id, template, verdict: plan.verdict, losses: [...plan.losses, ...COMMON_LOSSES] };
+  const template = grammar && plan.call ? grammarTemplate(id, grammar, plan, plan.call) : harmonyTemplate();
+  // A copy: the caller may edit it, and the plans' arrays must not change.
+  return { family: id, template: structuredClone(template), verdict: plan.verdict, losses: [...plan.losses, ...COMMON_LOSSES] };
 }
