@@ -13,5 +13,5 @@ export * from './detect/index.js';
 export * from './format/index.js';
 export * from './response-template/index.js';
 export { exportResponseTemplate, COMMON_LOSSES, type ExportedResponseTemplate, type ExportVerdict } from './response-template/export.js';
-export { toOpenAIMessage } from './response-template/openai.js';
+export { toOpenAIMessage } from './response-template/openai-message.js';
 export { responseTemplateFromSchema } from './response-template/legacy.js';
