@@ -19,7 +19,20 @@ export type ErrorCode =
   | 'INPUT_INVALID'
   | 'INPUT_TOO_LARGE'
   // parse(..., {strict: true}) found a diagnostic.
-  | 'PARSE_STRICT';
+  | 'PARSE_STRICT'
+  // Response templates (transformers' response_template), each error also naming the Python exception it mirrors:
+  // the template failed validation (load time, ValueError);
+  | 'RESPONSE_TEMPLATE_INVALID'
+  // a call argument transformers rejects (prefix not given, a tools entry that is not a tool dict);
+  | 'RESPONSE_TEMPLATE_ARGUMENT'
+  // a region's body failed its content parser, transform, join or a required field is missing (feed/finalize);
+  | 'RESPONSE_TEMPLATE_VALUE'
+  // feed() or finalize() after finalize();
+  | 'RESPONSE_TEMPLATE_STATE'
+  // a safety limit: regex step budget, JSON nesting depth, a template that stops making progress.
+  | 'RESPONSE_TEMPLATE_LIMIT'
+  // a legacy response_schema whose x-regex structure chatfmt cannot convert to a response template.
+  | 'RESPONSE_SCHEMA_UNSUPPORTED';
 
 export class ChatfmtError extends Error {
   readonly code: ErrorCode;

@@ -11,3 +11,7 @@ export * from './dataset/index.js';
 export * from './convert/index.js';
 export * from './detect/index.js';
 export * from './format/index.js';
+export * from './response-template/index.js';
+export { exportResponseTemplate, COMMON_LOSSES, type ExportedResponseTemplate, type ExportVerdict } from './response-template/export.js';
+export { toOpenAIMessage } from './response-template/openai-message.js';
+export { responseTemplateFromSchema } from './response-template/legacy.js';

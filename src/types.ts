@@ -107,6 +107,12 @@ export type ParseCode =
   | 'PARSE_ARGS_UNWRAPPED'
   /** The template's family was unknown: calls were read with a grammar derived from probe renders. */
   | 'PARSE_GRAMMAR_DERIVED'
+  /**
+   * Parsing with a response template (`output: 'openai'`): an error = the template's parser raised (transformers would
+   * throw), the unparsed raw text follows as content; a warning = the OpenAI message differs from transformers' dict
+   * (a non-repeating field overwritten by a later region keeps both texts here).
+   */
+  | 'PARSE_RESPONSE_TEMPLATE'
   /** More diagnostics than MAX_DIAGNOSTICS (a model looping on a broken marker): the rest are counted, not listed. */
   | 'PARSE_TOO_MANY_DIAGNOSTICS';
 

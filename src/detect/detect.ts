@@ -3,6 +3,7 @@ import { loadTemplate } from '../render/load.js';
 import { renderConversation } from '../render/render.js';
 import type { LoadedTemplate } from '../render/types.js';
 import { matchFingerprints } from './fingerprints.js';
+import { matchResponseTemplate } from './response-template.js';
 import { probeConversations } from './probes.js';
 
 export interface FamilyMatch {
@@ -11,7 +12,8 @@ export interface FamilyMatch {
   variant?: string;
   /** 1 = renders every probe conversation identically to the family template. */
   score: number;
-  method: 'render-equivalence' | 'markers';
+  /** 'response-template': found only through the template's own response template (see matchResponseTemplate). */
+  method: 'render-equivalence' | 'markers' | 'response-template';
   evidence: string[];
 }
 
@@ -20,8 +22,27 @@ const DETECT_NOW = new Date('2025-01-15T12:00:00Z');
 /**
  * Which family a template belongs to, best first: render-equivalence on probe conversations
  * (node-llama-cpp's idea), then template markers as a fallback. Empty when nothing fits.
+ * A template with a response template also has it compared with the families (`matchResponseTemplate`): families it
+ * agrees with gain that evidence and rank first among equal scores, and families found only that way are added.
  */
 export function detectFamily(template: LoadedTemplate): FamilyMatch[] {
+  const found = detectByRendering(template);
+  const response = matchResponseTemplate(template);
+  if (!response) return found;
+  const agreeing = new Set<FamilyId>(response.agrees);
+  const line = (id: FamilyId) =>
+    response.exported === id ? `its ${response.key} is chatfmt's exported ${id} template` : `its ${response.key} parses the ${id} probe completions as chatfmt does`;
+  for (const match of found) if (agreeing.has(match.family)) match.evidence.push(line(match.family));
+  const rank = (match: FamilyMatch) => (match.family === response.exported ? 2 : agreeing.has(match.family) ? 1 : 0);
+  found.sort((a, b) => b.score - a.score || rank(b) - rank(a));
+  if (found.some((match) => match.method === 'render-equivalence')) return found;
+  // Nothing renders alike: the response template is better evidence than markers in the source.
+  const only = response.agrees.filter((id) => !found.some((match) => match.family === id));
+  const extra = only.map((id): FamilyMatch => ({ family: id, score: 0.5, method: 'response-template', evidence: [line(id)] }));
+  return [...extra.sort((a, b) => rank(b) - rank(a)), ...found];
+}
+
+function detectByRendering(template: LoadedTemplate): FamilyMatch[] {
   const matches: FamilyMatch[] = [];
   const ownTokens = Object.keys(template.specialTokens).length > 0;
   const candidateOutputs = ownTokens ? probeOutputs(template) : undefined;

@@ -1,18 +1,31 @@
 import { ChatfmtError } from '../errors.js';
 import type { Delta, ParsedMessage } from '../types.js';
 import { accumulateDeltas } from './accumulate.js';
-import { createStreamParser, MAX_INPUT_CHARS, type ParseOptions } from './stream.js';
+import { isResponseTemplateOptions, type ResponseTemplateParseOptions } from './response.js';
+import { createStreamParser, MAX_INPUT_CHARS, type ParseOptions, type StreamParser } from './stream.js';
 
 const BATCH_SLICE = 64 * 1024;
 
+/** With a response template and `output: 'openai'`: chatfmt's message, failures as diagnostics. */
+export function parse(text: string, options: ResponseTemplateParseOptions & { output: 'openai' }): ParsedMessage;
+/** With a response template: transformers' `parse_response` dict, byte-exact; its errors throw (ChatfmtError). */
+export function parse(text: string, options: ResponseTemplateParseOptions & { output?: 'dict' }): Record<string, unknown>;
 /**
  * Parses a whole completion: the streaming parser fed one chunk, finished, and accumulated, so batch
  * and stream results cannot disagree. Never throws on model output unless `strict`.
+ * (The family form stays the last overload: `ReturnType<typeof parse>` is its ParsedMessage.)
  */
-export function parse(text: string, options: ParseOptions): ParsedMessage {
+export function parse(text: string, options: ParseOptions): ParsedMessage;
+export function parse(text: string, options: ParseOptions | ResponseTemplateParseOptions): ParsedMessage | Record<string, unknown> {
   if (typeof text !== 'string') throw new ChatfmtError('INPUT_INVALID', 'parse() expects the completion text as a string');
   if (text.length > MAX_INPUT_CHARS) throw new ChatfmtError('INPUT_TOO_LARGE', `completion longer than ${MAX_INPUT_CHARS} characters`);
-  const parser = createStreamParser(options);
+  if (isResponseTemplateOptions(options) && options.output !== 'openai') {
+    // transformers' parse_response: one feed, then finalize.
+    const parser = createStreamParser({ ...options, output: 'dict' });
+    parser.push(text);
+    return parser.finish().message;
+  }
+  const parser: StreamParser = isResponseTemplateOptions(options) ? createStreamParser({ ...options, output: 'openai' }) : createStreamParser(options);
   // Fed in slices, the same way a stream is: the result cannot differ, and the engine's per-push event arrays stay
   // small, which keeps time linear on huge inputs (one push of megabytes made the collector the bottleneck).
   const deltas: Delta[] = [];

@@ -3,6 +3,13 @@ import type { Delta, Diagnostic, Tool } from '../types.js';
 import { indexTools, type ParseEvent, type ParserCore } from './core.js';
 import { randomCallId, type IdGenerator } from './ids.js';
 import { parserFamily, type ParserFamily } from './registry.js';
+import {
+  createOpenAIResponseParser,
+  createResponseStreamParser,
+  isResponseTemplateOptions,
+  type ResponseStreamParser,
+  type ResponseTemplateParseOptions,
+} from './response.js';
 
 /** Completions longer than this are refused (INPUT_TOO_LARGE). */
 export const MAX_INPUT_CHARS = 64 * 1024 * 1024;
@@ -33,13 +40,25 @@ export interface StreamParser {
   finish(): Delta[];
 }
 
+/** With a response template: OpenAI deltas (`output: 'openai'`) … */
+export function createStreamParser(options: ResponseTemplateParseOptions & { output: 'openai' }): StreamParser;
+/** … or transformers' events and dict (`output` 'dict', the default). */
+export function createStreamParser(options: ResponseTemplateParseOptions & { output?: 'dict' }): ResponseStreamParser;
 /**
  * One streaming parser per completion. Text is released as it arrives except a tail that could still
  * begin a marker; a call's first delta carries index, id, type and its complete name, later ones only
  * argument fragments. A call found malformed after it started is withdrawn (`withdrawn_tool_calls`)
  * and its raw text follows as content.
  */
-export function createStreamParser(options: ParseOptions): StreamParser {
+export function createStreamParser(options: ParseOptions): StreamParser;
+export function createStreamParser(options: ParseOptions | ResponseTemplateParseOptions): StreamParser | ResponseStreamParser {
+  if (isResponseTemplateOptions(options)) {
+    if (options.output === 'openai') return new LimitedParser(createOpenAIResponseParser(options));
+    return createResponseStreamParser(options);
+  }
+  if (options.family === undefined || options.family === null) {
+    throw new ChatfmtError('INPUT_INVALID', 'parse needs a family (or a parser from deriveParser) or a responseTemplate');
+  }
   const family = typeof options.family === 'string' ? parserFamily(options.family) : options.family;
   const core = family.createCore({
     tools: indexTools(options.tools ?? undefined),
@@ -47,6 +66,27 @@ export function createStreamParser(options: ParseOptions): StreamParser {
     family: family.id,
   });
   return new Driver(core, family.id, options.idGenerator ?? family.idGenerator ?? randomCallId);
+}
+
+/** The input limit and the push-after-finish rule, for parsers that are not the Driver. */
+class LimitedParser implements StreamParser {
+  private total = 0;
+  private finished = false;
+
+  constructor(private readonly inner: StreamParser) {}
+
+  push(chunk: string): Delta[] {
+    if (this.finished) throw new ChatfmtError('INPUT_INVALID', 'push() after finish()');
+    this.total += chunk.length;
+    if (this.total > MAX_INPUT_CHARS) throw new ChatfmtError('INPUT_TOO_LARGE', `completion longer than ${MAX_INPUT_CHARS} characters`);
+    return this.inner.push(chunk);
+  }
+
+  finish(): Delta[] {
+    if (this.finished) return [];
+    this.finished = true;
+    return this.inner.finish();
+  }
 }
 
 class Driver implements StreamParser {

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { ChatfmtError } from '../errors.js';
 import { familyIds, familyInfo, resolveFamilyId, resolveFamilyVariant } from '../families/info.js';
 import { compileTemplate, type CompiledTemplate } from '../jinja/index.js';
+import { responseTemplateFromSchema } from '../response-template/legacy.js';
 import type { LoadedTemplate, TemplateSpec } from './types.js';
 
 /** Templates from model repos are untrusted; anything this large is not a chat template. */
@@ -55,7 +56,7 @@ function fromPath(path: string, templateName: string | undefined): LoadedTemplat
   if (stats.isDirectory()) return fromModelFolder(path, templateName);
   if (path.endsWith('.json')) {
     const config = readConfig(path);
-    return fromNamed(path, namedTemplatesOf(config, path), specialTokensOf(config), templateName);
+    return { ...fromNamed(path, namedTemplatesOf(config, path), specialTokensOf(config), templateName), ...responseTemplateOf(config, path) };
   }
   return fromNamed(path, { default: readText(path, 'template') }, {}, templateName);
 }
@@ -75,7 +76,35 @@ function fromModelFolder(dir: string, templateName: string | undefined): LoadedT
   if (Object.keys(named).length === 0) {
     throw new ChatfmtError('TEMPLATE_SOURCE', `${dir}: no chat template found (looked for chat_template.jinja, tokenizer_config.json "chat_template", additional_chat_templates/)`);
   }
-  return fromNamed(dir, named, specialTokensOf(config), templateName);
+  return { ...fromNamed(dir, named, specialTokensOf(config), templateName), ...responseTemplateOf(config, configPath) };
+}
+
+type ResponseTemplateInfo = Pick<LoadedTemplate, 'responseTemplate' | 'responseTemplateKey' | 'responseSchema' | 'responseTemplateError'>;
+
+/**
+ * transformers' order: `response_template`, else the legacy `response_schema` (converted here, since chatfmt runs only
+ * response templates). Problems are recorded, not thrown: the chat template still renders.
+ */
+function responseTemplateOf(config: Config, path: string): ResponseTemplateInfo {
+  const info: ResponseTemplateInfo = {};
+  const schema = config.response_schema;
+  if (isObject(schema)) info.responseSchema = schema;
+  const template = config.response_template;
+  if (template !== undefined && template !== null) {
+    if (isObject(template)) return { ...info, responseTemplate: template, responseTemplateKey: 'response_template' };
+    return { ...info, responseTemplateError: `${path}: "response_template" is not a JSON object` };
+  }
+  if (schema === undefined || schema === null) return info;
+  if (!isObject(schema)) return { ...info, responseTemplateError: `${path}: "response_schema" is not a JSON object` };
+  try {
+    return { ...info, responseTemplate: responseTemplateFromSchema(schema), responseTemplateKey: 'response_schema' };
+  } catch (error) {
+    return { ...info, responseTemplateError: `${path}: ${(error as Error).message}` };
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function fromNamed(

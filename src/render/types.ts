@@ -24,6 +24,21 @@ export interface LoadedTemplate {
   prefill?: string;
   /** Named templates when the source had several; `select` picks one per conversation. */
   select(hasTools: boolean): CompiledTemplate;
+  /**
+   * The model's response template (transformers' `response_template` in tokenizer_config.json), as JSON and not yet
+   * validated (a bad one fails when it is used to parse, as in transformers). When the config has only the legacy
+   * `response_schema`, the response template converted from it.
+   */
+  responseTemplate?: Record<string, unknown>;
+  /** Which key `responseTemplate` came from. */
+  responseTemplateKey?: 'response_template' | 'response_schema';
+  /** The legacy `response_schema`, as found. */
+  responseSchema?: Record<string, unknown>;
+  /**
+   * Why the config's response template cannot be used (not a JSON object, or a legacy `response_schema` chatfmt
+   * cannot convert); `responseTemplate` is unset then. Rendering is unaffected.
+   */
+  responseTemplateError?: string;
 }
 
 export type ArgsMode = 'auto' | 'keep';

@@ -1,5 +1,5 @@
-import { detectFamily } from '../../detect/index.js';
-import { loadTemplate } from '../../render/index.js';
+import { detectFamily, matchResponseTemplate } from '../../detect/index.js';
+import { loadTemplate, type LoadedTemplate } from '../../render/index.js';
 import { EXIT, type IO } from '../io.js';
 import { outputTo } from '../output.js';
 import { resolve } from 'node:path';
@@ -9,7 +9,7 @@ export const register: CommandRegistrar = (program, io, state) => {
   program
     .command('detect')
     .summary('tell which family a chat template is')
-    .description('Tell which family a template belongs to, with evidence: render-equivalence on probe conversations first, template markers as a fallback.')
+    .description('Tell which family a template belongs to, with evidence: render-equivalence on probe conversations first, template markers as a fallback; a response_template in the config is reported and compared with the families.')
     .argument('<template>', 'a .jinja file, a tokenizer_config.json, or a model folder')
     .option('--template-name <name>', 'named template inside the config')
     .option('--json', 'print all matches as JSON')
@@ -22,10 +22,19 @@ export const register: CommandRegistrar = (program, io, state) => {
     });
 };
 
+/** The template's own response template, for the report: where it came from and which families it reads like. */
+function responseTemplateReport(loaded: LoadedTemplate): { key?: string; exported?: string; agrees?: string[]; evidence: string[] } | undefined {
+  const match = matchResponseTemplate(loaded);
+  if (match) return match;
+  if (loaded.responseTemplateError) return { evidence: [loaded.responseTemplateError] };
+  return undefined;
+}
+
 function detect(template: string, flags: { templateName?: string; json?: boolean }, io: IO): number {
   const loaded = loadTemplate({ template: resolve(io.cwd, template), templateName: flags.templateName });
   const matches = detectFamily(loaded);
-  if (flags.json) io.stdout.write(`${JSON.stringify({ template, matches }, null, 2)}\n`);
+  const responseTemplate = responseTemplateReport(loaded);
+  if (flags.json) io.stdout.write(`${JSON.stringify({ template, matches, ...(responseTemplate ? { responseTemplate } : {}) }, null, 2)}\n`);
   else if (matches.length === 0) io.stdout.write(`${template}: no known family (no probe rendered identically, no family markers found)\n`);
   else {
     const [best, ...others] = matches;
@@ -33,6 +42,10 @@ function detect(template: string, flags: { templateName?: string; json?: boolean
     io.stdout.write(`${best!.variant ?? best!.family}  (${best!.method}, score ${best!.score.toFixed(2)})${variant}\n`);
     for (const line of best!.evidence) io.stdout.write(`  - ${line}\n`);
     if (others.length > 0) io.stdout.write(`also close: ${others.map((m) => `${m.variant ?? m.family} (${m.score.toFixed(2)})`).join(', ')}\n`);
+  }
+  if (!flags.json && responseTemplate) {
+    io.stdout.write(`response template: ${responseTemplate.key ?? 'unusable'}${responseTemplate.agrees?.length ? ` (parses like ${responseTemplate.agrees.join(', ')})` : ''}\n`);
+    for (const line of responseTemplate.evidence) io.stdout.write(`  - ${line}\n`);
   }
   return matches.length > 0 ? EXIT.OK : EXIT.ISSUES;
 }

@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
 import { familyIds, familyInfo, resolveFamilyId, type FamilyId } from '../../families/info.js';
-import type { ParseOptions } from '../../parse/index.js';
+import { promptTail } from '../../parse/assistant-headers.js';
+import type { ParseOptions, ResponseTemplateParseOptions, StreamParser } from '../../parse/index.js';
+import type { LoadedTemplate } from '../../render/types.js';
 import type { Delta, Diagnostic } from '../../types.js';
 import { EXIT, UserError, type IO } from '../io.js';
 import { readToolsFile } from '../options.js';
@@ -18,6 +20,7 @@ interface ParseFlags {
   prompt?: string;
   strict?: boolean;
   stream?: boolean;
+  openai?: boolean;
 }
 
 const HELP = `
@@ -35,12 +38,17 @@ diagnostic says why. --strict turns an error diagnostic into exit code 1.
 Exit codes: 0 parsed, 1 --strict found an error, 2 usage or I/O error.
 
 Without --family, --template names the model's template (a model folder, tokenizer_config.json or
-.jinja): chatfmt uses the family whose template renders like it, and otherwise derives the call
-syntax from probe renders of the template (a PARSE_GRAMMAR_DERIVED warning says what it found).
+.jinja). When its tokenizer_config.json has a "response_template" (or a legacy "response_schema"),
+chatfmt runs it exactly as transformers' parse_response does and prints transformers' dict; --prefix
+or --prompt is its prefix= (default ""), --openai maps the dict onto {content, reasoning_content,
+tool_calls} (failures then stay content with a diagnostic instead of failing with exit 1). Otherwise
+chatfmt uses the family whose template renders like it, and else derives the call syntax from probe
+renders of the template (a PARSE_GRAMMAR_DERIVED warning says what it found).
 
 Examples:
   chatfmt parse --family qwen3 completion.txt
   chatfmt parse --template ~/models/My-Finetune completion.txt
+  chatfmt parse --template ~/models/Qwen3-8B --openai completion.txt
   chatfmt parse --family kimi-k2 --tools tools.json out.txt
   chatfmt parse --family deepseek-r1 --prefix $'<think>\\n' < out.txt
   llm-server ... | chatfmt parse --family glm-4.5 --stream
@@ -62,6 +70,7 @@ export const register: CommandRegistrar = (program, io, state) => {
     .option('--prompt <file>', 'the rendered prompt; its tail after the last assistant header is the prefix')
     .option('--strict', 'exit 1 on the first error diagnostic')
     .option('--stream', 'read stdin as it arrives and print one delta per line')
+    .option('--openai', 'with a response template: print the OpenAI message (or deltas), not transformers\' dict')
     .option('--json', 'print JSON (the default; accepted for symmetry with the other commands)')
     .option('-o, --output <file>', 'write the result here instead of stdout')
     .addHelpText('after', HELP)
@@ -74,6 +83,13 @@ export const register: CommandRegistrar = (program, io, state) => {
 
 async function runParse(file: string | undefined, flags: ParseFlags, io: IO): Promise<number> {
   if (flags.prefix !== undefined && flags.prompt !== undefined) throw new UserError('give either --prefix or --prompt, not both');
+  if (flags.family === undefined && flags.template !== undefined) {
+    const template = await loadFromFlags(flags, io);
+    if (template.responseTemplate) return responseTemplateParse(file, template.responseTemplate, flags, io);
+    if (template.responseTemplateError) {
+      throw new UserError(`${template.responseTemplateError} (give --family to parse with a chatfmt family instead)`);
+    }
+  }
   const chosen = await chooseParser(flags, io);
   const options: ParseOptions = { family: chosen.family, strict: flags.strict === true };
   if (flags.tools !== undefined) options.tools = await readToolsFile(flags.tools, io);
@@ -105,16 +121,74 @@ async function chooseParser(flags: ParseFlags, io: IO): Promise<{ family: ParseO
     return { family: flags.family, id };
   }
   if (flags.template === undefined) throw new UserError(`no family: give --family <id> (one of ${familyIds.join(', ')}) or --template <model folder>`);
-  const [{ loadTemplate }, { parserForTemplate }] = await Promise.all([import('../../render/index.js'), import('../../detect/index.js')]);
-  const found = parserForTemplate(loadTemplate({ template: resolve(io.cwd, flags.template), templateName: flags.templateName }));
+  const { parserForTemplate } = await import('../../detect/index.js');
+  const found = parserForTemplate(await loadFromFlags(flags, io));
   const id = typeof found.family === 'string' ? resolveFamilyId(found.family) : undefined;
   return { family: found.family, ...(id ? { id } : {}), ...(found.prefix !== undefined ? { prefix: found.prefix } : {}), ...(found.diagnostic ? { diagnostic: found.diagnostic } : {}) };
 }
 
+async function loadFromFlags(flags: ParseFlags, io: IO): Promise<LoadedTemplate> {
+  const { loadTemplate } = await import('../../render/index.js');
+  return loadTemplate({ template: resolve(io.cwd, flags.template!), templateName: flags.templateName });
+}
+
+/**
+ * The model's own response template. Dict mode is transformers' parse_response: its exception (the model's output did
+ * not fit the template) is one `chatfmt:` line and exit 1; a bad template is exit 2.
+ */
+async function responseTemplateParse(file: string | undefined, template: Record<string, unknown>, flags: ParseFlags, io: IO): Promise<number> {
+  const options: ResponseTemplateParseOptions = { responseTemplate: template, strict: flags.strict === true };
+  if (flags.tools !== undefined) options.tools = await readToolsFile(flags.tools, io);
+  if (flags.prefix !== undefined) options.prefix = flags.prefix;
+  // transformers cuts the prompt after the template's start anchor itself.
+  if (flags.prompt !== undefined) options.prefix = await readInputText(flags.prompt, io);
+  const { parse, createStreamParser } = await import('../../parse/index.js');
+  if (flags.openai) {
+    if (flags.stream) return streamDeltas(createStreamParser({ ...options, output: 'openai' }), file, flags, io);
+    const message = parse(await readInputText(file, io), { ...options, output: 'openai' });
+    io.stdout.write(`${JSON.stringify(message, null, 2)}\n`);
+    return EXIT.OK;
+  }
+  return modelFailure(async () => {
+    if (flags.stream) {
+      // transformers' events, one per line as they settle, then the dict.
+      const parser = createStreamParser({ ...options, output: 'dict' });
+      const print = (events: unknown[]) => {
+        for (const event of events) io.stdout.write(`${JSON.stringify(event)}\n`);
+      };
+      print(parser.initialEvents);
+      await eachStdinText(file, io, (text) => print(parser.push(text)));
+      const { message, events } = parser.finish();
+      print(events);
+      io.stdout.write(`${JSON.stringify({ message })}\n`);
+    } else {
+      const message = parse(await readInputText(file, io), { ...options, output: 'dict' });
+      io.stdout.write(`${JSON.stringify(message, null, 2)}\n`);
+    }
+    return EXIT.OK;
+  });
+}
+
+/** transformers raising on the model's output (not on the template) is exit 1, like --strict. */
+async function modelFailure(body: () => Promise<number>): Promise<number> {
+  try {
+    return await body();
+  } catch (error) {
+    const { isOutputMismatch } = await import('../../parse/response.js');
+    if (isOutputMismatch(error)) {
+      const { pythonType, message } = error as { pythonType: string; message: string };
+      throw new UserError(`${pythonType}: ${message}`.replace(/\s+/g, ' '), EXIT.ISSUES);
+    }
+    throw error;
+  }
+}
+
 async function streamParse(options: ParseOptions, io: IO): Promise<number> {
   const { createStreamParser } = await import('../../parse/index.js');
-  const parser = createStreamParser(options);
-  const decoder = new TextDecoder('utf-8');
+  return streamDeltas(createStreamParser(options), undefined, { strict: options.strict === true }, io);
+}
+
+async function streamDeltas(parser: StreamParser, file: string | undefined, flags: { strict?: boolean }, io: IO): Promise<number> {
   let failed = false;
   const print = (deltas: Delta[]) => {
     for (const delta of deltas) {
@@ -122,44 +196,15 @@ async function streamParse(options: ParseOptions, io: IO): Promise<number> {
       if (delta.diagnostics?.some((d) => d.severity === 'error')) failed = true;
     }
   };
-  for await (const chunk of io.stdin as AsyncIterable<Buffer | string>) {
-    print(parser.push(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true })));
-  }
-  print(parser.push(decoder.decode()));
+  await eachStdinText(file, io, (text) => print(parser.push(text)));
   print(parser.finish());
-  return options.strict && failed ? EXIT.ISSUES : EXIT.OK;
+  return flags.strict && failed ? EXIT.ISSUES : EXIT.OK;
 }
 
-
-/** Where each family's prompt opens the assistant turn; the prefix is what follows the last one. */
-const ASSISTANT_HEADERS: Record<FamilyId, { header: string; also?: readonly string[]; keep?: boolean }> = {
-  hermes: { header: '<|im_start|>assistant' },
-  'qwen2.5': { header: '<|im_start|>assistant' },
-  qwen3: { header: '<|im_start|>assistant' },
-  'qwen3-coder': { header: '<|im_start|>assistant' },
-  'deepseek-v3.1': { header: '<｜Assistant｜>' },
-  'deepseek-r1': { header: '<｜Assistant｜>' },
-  'kimi-k2': { header: '<|im_assistant|>assistant<|im_middle|>' },
-  // The harmony parser reads the header itself, so the prefix keeps it.
-  'gpt-oss': { header: '<|start|>assistant', keep: true },
-  'glm-4.5': { header: '<|assistant|>' },
-  'seed-oss': { header: '<seed:bos>assistant' },
-  'deepseek-v3.2': { header: '<｜Assistant｜>' },
-  'minimax-m2': { header: ']~b]ai' },
-  'llama-3': { header: '<|start_header_id|>assistant<|end_header_id|>' },
-  // No generation prompt: the reply follows [/INST] or, after tool results, [/TOOL_RESULTS].
-  mistral: { header: '[/INST]', also: ['[/TOOL_RESULTS]'] },
-  'gemma-4': { header: '<|turn>model' },
-};
-
-export function promptTail(prompt: string, family: FamilyId): string {
-  const { header, also = [], keep } = ASSISTANT_HEADERS[family];
-  let at = prompt.lastIndexOf(header);
-  let length = header.length;
-  for (const other of also) {
-    const found = prompt.lastIndexOf(other);
-    if (found > at) [at, length] = [found, other.length];
-  }
-  if (at < 0) return prompt;
-  return keep ? prompt.slice(at) : prompt.slice(at + length);
+/** --stream: stdin decoded as it arrives (a multi-byte character split across reads waits for its rest). */
+async function eachStdinText(file: string | undefined, io: IO, take: (text: string) => void): Promise<void> {
+  if (file !== undefined && file !== '-') throw new UserError('--stream reads stdin; drop the file argument');
+  const decoder = new TextDecoder('utf-8');
+  for await (const chunk of io.stdin as AsyncIterable<Buffer | string>) take(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
+  take(decoder.decode());
 }

@@ -1,0 +1,106 @@
+import { firstTest, widthOf, type CpTest } from './ast.js';
+import { parsePattern } from './parse.js';
+import { compileProgram, type Program } from './program.js';
+import { cpAt, run, Visited, type Attempt, type SearchContext } from './vm.js';
+
+export { RegexSyntaxError } from './parse.js';
+export { RegexBudgetError } from './vm.js';
+
+export interface RegexMatch {
+  start: number;
+  end: number;
+  /** Group texts by number (index 0 = whole match); undefined for groups that did not participate. */
+  groups: Array<string | undefined>;
+}
+
+export type SearchResult = { partial: false; match: RegexMatch } | { partial: true; start: number } | null;
+
+/** Counts matcher steps across searches (exposed so callers and tests can see that work stays bounded). */
+export interface RegexStats { steps: number }
+
+/** Steps allowed per search: generous for memoised patterns, whose work is bounded by program × text anyway. */
+const BUDGET_BASE = 200_000;
+const BUDGET_PER_STATE = 32;
+
+/** A pattern compiled with the Python `regex` module's semantics (DOTALL, no MULTILINE). */
+export class PyRegex {
+  readonly groupCount: number;
+  readonly names: ReadonlyMap<string, number>;
+  /** The pattern can match the empty string somewhere (a zero-width delimiter). */
+  readonly canBeEmpty: boolean;
+  private readonly program: Program;
+  private readonly slotCount: number;
+  private readonly first: CpTest | null;
+
+  constructor(readonly source: string) {
+    const parsed = parsePattern(source);
+    const compiled = compileProgram(parsed.root, parsed.groupCount);
+    this.groupCount = parsed.groupCount;
+    this.names = parsed.names;
+    this.canBeEmpty = widthOf(parsed.root).min === 0;
+    this.program = compiled.program;
+    this.slotCount = compiled.slotCount;
+    this.first = firstTest(parsed.root);
+  }
+
+  /**
+   * `regex.search(input, pos, partial=partial)`: the leftmost complete match from `pos`; in partial mode, when there
+   * is none, the start of the leftmost attempt that ran into the end of the input.
+   */
+  search(input: string, pos: number, partial: boolean, stats?: RegexStats, notEmptyAt = -1): SearchResult {
+    const n = input.length;
+    const ctx: SearchContext = {
+      input, n, base: pos, steps: 0, slotCount: this.slotCount,
+      budget: BUDGET_BASE + BUDGET_PER_STATE * this.program.insts.length * (n - pos + 1),
+      lookMemo: new Map(), lookVisited: new Map(),
+    };
+    const visited = this.program.memo ? new Visited(this.program, pos, n) : null;
+    let partialStart = -1;
+    try {
+      for (let s = pos; s <= n; s += s < n && cpAt(input, s) > 0xffff ? 2 : 1) {
+        if (s < n && this.first && !this.first(cpAt(input, s))) continue;
+        const a: Attempt = { prog: this.program, start: s, caps: new Int32Array(this.slotCount).fill(-1), visited, limit: n, matchEnd: -1, notEmptyAt, hitEnd: false };
+        if (run(ctx, a)) return { partial: false, match: this.toMatch(input, a.caps) };
+        if (a.hitEnd && partialStart < 0) partialStart = s;
+      }
+    } finally {
+      if (stats) stats.steps += ctx.steps;
+    }
+    if (!partial) return null;
+    if (partialStart >= 0) return { partial: true, start: partialStart };
+    // With nothing at all, the regex module still reports a partial match at the end when the pattern needs text.
+    return this.canBeEmpty ? null : { partial: true, start: n };
+  }
+
+  /** Python `finditer` (3.7+ empty-match rules): non-overlapping complete matches, left to right. */
+  finditer(input: string, stats?: RegexStats): RegexMatch[] {
+    const out: RegexMatch[] = [];
+    let pos = 0, notEmptyAt = -1;
+    while (pos <= input.length) {
+      const r = this.search(input, pos, false, stats, notEmptyAt);
+      if (!r || r.partial) break;
+      out.push(r.match);
+      pos = r.match.end;
+      notEmptyAt = r.match.start === r.match.end ? pos : -1;
+    }
+    return out;
+  }
+
+  groupIndex(name: string): number | undefined {
+    return this.names.get(name);
+  }
+
+  private toMatch(input: string, caps: Int32Array): RegexMatch {
+    const groups: Array<string | undefined> = [];
+    for (let g = 0; g <= this.groupCount; g++) {
+      const from = caps[2 * g]!, to = caps[2 * g + 1]!;
+      groups.push(from >= 0 && to >= 0 ? input.slice(from, to) : undefined);
+    }
+    return { start: caps[0]!, end: caps[1]!, groups };
+  }
+}
+
+/** Escapes a literal for a pattern (delimiter lists compile to alternations of escaped literals). */
+export function escapeLiteral(text: string): string {
+  return text.replace(/[\\^$.|?*+()[\]{}#&~\s-]/g, (ch) => (ch === '\n' ? '\\n' : ch === '\t' ? '\\t' : ch === '\r' ? '\\r' : ch === '\f' ? '\\f' : ch === '\v' ? '\\v' : `\\${ch}`));
+}

@@ -1,0 +1,216 @@
+import type { Inst, Program } from './program.js';
+import { isWordCp } from './unicode.js';
+
+/**
+ * Backtracking matcher over code points with two safety nets. Without backreferences a (instruction, position) state
+ * that was explored once is never explored again during one search (its success cannot depend on captures), which
+ * bounds a search by program size × text length however the pattern nests quantifiers (RE2's bit-state idea, kept
+ * across start positions: a state that failed from one start fails from any later start). Every search also has a
+ * step budget, which is what stops backreference patterns that would otherwise backtrack exponentially.
+ * The matcher records whether an attempt needed input beyond the end (`hitEnd`): that is the `regex` module's
+ * partial match, which JS RegExp cannot report.
+ */
+export class RegexBudgetError extends Error {}
+
+export interface SearchContext {
+  readonly input: string;
+  readonly n: number;
+  /** Lowest position searched: memo tables are indexed from here. */
+  readonly base: number;
+  steps: number;
+  readonly budget: number;
+  readonly slotCount: number;
+  readonly lookMemo: Map<number, LookResult>;
+  readonly lookVisited: Map<number, Visited>;
+}
+
+export interface LookResult { ok: boolean; hitEnd: boolean; caps?: Int32Array }
+
+/** Bit table of (memo column, position) states; a Set beyond this many bits, so one search never allocates much. */
+const MAX_BITS = 1 << 26;
+
+export class Visited {
+  private bits: Uint32Array | null = null;
+  private set: Set<number> | null = null;
+  private readonly slots: Int32Array;
+  private readonly width: number;
+  constructor(prog: Program, private readonly base: number, private readonly n: number) {
+    this.slots = prog.memoSlot;
+    this.width = prog.memoWidth;
+  }
+  /** Marks the state; returns false when it had been seen already. */
+  mark(pc: number, pos: number): boolean {
+    const column = this.slots[pc]!;
+    if (column < 0 || pos < this.base) return true;
+    const key = (pos - this.base) * this.width + column;
+    if (!this.bits && !this.set) {
+      const size = this.width * (this.n - this.base + 1);
+      if (size <= MAX_BITS) this.bits = new Uint32Array((size >>> 5) + 1);
+      else this.set = new Set();
+    }
+    if (this.bits) {
+      const word = key >>> 5, bit = 1 << (key & 31);
+      if (this.bits[word]! & bit) return false;
+      this.bits[word]! |= bit;
+      return true;
+    }
+    if (this.set!.has(key)) return false;
+    this.set!.add(key);
+    return true;
+  }
+}
+
+export interface Attempt {
+  prog: Program;
+  start: number;
+  caps: Int32Array;
+  visited: Visited | null;
+  /** Reads stop here (a lookbehind must end at its own position); hitting it counts as hitting the end only at n. */
+  limit: number;
+  /** When set, the match must end exactly here (lookbehind). */
+  matchEnd: number;
+  /** When set, an empty match at this position is refused (finditer after an empty match). */
+  notEmptyAt: number;
+  hitEnd: boolean;
+}
+
+export function cpAt(input: string, pos: number): number {
+  const c = input.charCodeAt(pos);
+  if (c >= 0xd800 && c <= 0xdbff && pos + 1 < input.length) {
+    const d = input.charCodeAt(pos + 1);
+    if (d >= 0xdc00 && d <= 0xdfff) return ((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000;
+  }
+  return c;
+}
+
+function cpBefore(input: string, pos: number): number {
+  const d = input.charCodeAt(pos - 1);
+  if (d >= 0xdc00 && d <= 0xdfff && pos >= 2) {
+    const c = input.charCodeAt(pos - 2);
+    if (c >= 0xd800 && c <= 0xdbff) return ((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000;
+  }
+  return d;
+}
+
+const BRANCH = 0, RESTORE = 1;
+
+/** Runs one anchored attempt; on success `a.caps` holds the captures. */
+export function run(ctx: SearchContext, a: Attempt): boolean {
+  const { input, n } = ctx;
+  const insts = a.prog.insts;
+  const caps = a.caps;
+  const stack: number[] = [];
+  let pc = 0, pos = a.start;
+  for (;;) {
+    for (;;) {
+      if (++ctx.steps > ctx.budget) throw new RegexBudgetError('regex step budget exceeded');
+      if (a.visited && !a.visited.mark(pc, pos)) break;
+      const inst: Inst = insts[pc]!;
+      if (inst.op === 'char' || inst.op === 'set') {
+        if (pos >= a.limit) { if (pos >= n) a.hitEnd = true; break; }
+        const cp = cpAt(input, pos);
+        if (inst.op === 'char' ? cp !== inst.cp : !inst.test(cp)) break;
+        pos += cp > 0xffff ? 2 : 1;
+        pc++;
+      } else if (inst.op === 'split') {
+        stack.push(BRANCH, inst.y, pos);
+        pc = inst.x;
+      } else if (inst.op === 'jmp') {
+        pc = inst.x;
+      } else if (inst.op === 'save') {
+        stack.push(RESTORE, inst.slot, caps[inst.slot]!);
+        caps[inst.slot] = pos;
+        pc++;
+      } else if (inst.op === 'progress') {
+        pc = caps[inst.slot] === pos ? inst.exit : pc + 1;
+      } else if (inst.op === 'assert') {
+        if (!assertion(inst.kind, input, n, pos)) break;
+        pc++;
+      } else if (inst.op === 'look') {
+        const r = look(ctx, inst as Inst & { op: 'look' }, pos, caps);
+        if (r.hitEnd) a.hitEnd = true;
+        if (r.ok === inst.neg) break;
+        if (!inst.neg && r.caps) {
+          for (let s = 2; s < caps.length; s++) {
+            if (r.caps[s] !== caps[s]) { stack.push(RESTORE, s, caps[s]!); caps[s] = r.caps[s]!; }
+          }
+        }
+        pc++;
+      } else if (inst.op === 'backref') {
+        const from = caps[2 * inst.group]!, to = caps[2 * inst.group + 1]!;
+        if (from < 0 || to < 0) break;
+        const text = input.slice(from, to);
+        if (pos + text.length <= a.limit && input.startsWith(text, pos)) { pos += text.length; pc++; continue; }
+        if (a.limit >= n && text.startsWith(input.slice(pos, n))) a.hitEnd = true;
+        break;
+      } else {
+        if ((a.matchEnd >= 0 && pos !== a.matchEnd) || (pos === a.start && a.start === a.notEmptyAt)) break;
+        return true;
+      }
+    }
+    // Backtrack: undo capture writes down to the most recent branch.
+    for (;;) {
+      if (stack.length === 0) return false;
+      const b = stack.pop()!, x = stack.pop()!, kind = stack.pop()!;
+      if (kind === RESTORE) { caps[x] = b; continue; }
+      pc = x;
+      pos = b;
+      break;
+    }
+  }
+}
+
+function assertion(kind: string, input: string, n: number, pos: number): boolean {
+  switch (kind) {
+    case 'start': return pos === 0;
+    case 'endZ': return pos === n;
+    // Python `$` without MULTILINE: the end, or just before a final newline.
+    case 'end': return pos === n || (pos === n - 1 && input.charCodeAt(pos) === 10);
+    default: {
+      const before = pos > 0 && isWordCp(cpBefore(input, pos));
+      const after = pos < n && isWordCp(cpAt(input, pos));
+      return (before !== after) === (kind === 'word');
+    }
+  }
+}
+
+function look(ctx: SearchContext, inst: Inst & { op: 'look' }, pos: number, caps: Int32Array): LookResult {
+  // Without captures inside, the result depends on the position only.
+  const key = pos * 65536 + inst.id;
+  if (!inst.captures) {
+    const memo = ctx.lookMemo.get(key);
+    if (memo) return memo;
+  }
+  const result = inst.ahead ? lookahead(ctx, inst, pos, caps) : lookbehind(ctx, inst, pos, caps);
+  if (!inst.captures) ctx.lookMemo.set(key, result);
+  return result;
+}
+
+function lookahead(ctx: SearchContext, inst: Inst & { op: 'look' }, pos: number, caps: Int32Array): LookResult {
+  let visited: Visited | null = null;
+  if (inst.prog.memo) {
+    visited = ctx.lookVisited.get(inst.id) ?? new Visited(inst.prog, ctx.base, ctx.n);
+    ctx.lookVisited.set(inst.id, visited);
+  }
+  const a: Attempt = { prog: inst.prog, start: pos, caps: Int32Array.from(caps), visited, limit: ctx.n, matchEnd: -1, notEmptyAt: -1, hitEnd: false };
+  const ok = run(ctx, a);
+  // States on a successful path did not fail: the shared table is only valid while every run failed.
+  if (ok) ctx.lookVisited.delete(inst.id);
+  // The regex module reports a partial match through a positive lookaround only; a negative one that ran out of
+  // input counts as not matching.
+  return { ok, hitEnd: !inst.neg && a.hitEnd, ...(ok && inst.captures ? { caps: a.caps } : {}) };
+}
+
+function lookbehind(ctx: SearchContext, inst: Inst & { op: 'look' }, pos: number, caps: Int32Array): LookResult {
+  let start = pos;
+  for (let w = 0; w <= inst.maxW && start >= 0; w++) {
+    if (w >= inst.minW) {
+      const visited = inst.prog.memo ? new Visited(inst.prog, start, pos) : null;
+      const a: Attempt = { prog: inst.prog, start, caps: Int32Array.from(caps), visited, limit: pos, matchEnd: pos, notEmptyAt: -1, hitEnd: false };
+      if (run(ctx, a)) return { ok: true, hitEnd: false, ...(inst.captures ? { caps: a.caps } : {}) };
+    }
+    if (start === 0) break;
+    start -= start >= 2 && cpBefore(ctx.input, start) > 0xffff ? 2 : 1;
+  }
+  return { ok: false, hitEnd: false };
+}

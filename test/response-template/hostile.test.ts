@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { createResponseParser, ResponseTemplateError } from '../../src/index.js';
+import { hasResponseTemplates, loadTemplate } from './data.js';
+
+/** Batch parse; returns the matcher steps spent (the work measure: no timing assertions). */
+function steps(template: unknown, text: string): number {
+  const p = createResponseParser(template, { prefix: '' });
+  p.feed(text);
+  try { p.finalize(); } catch (e) { if (!(e instanceof ResponseTemplateError)) throw e; }
+  return p.stats.steps;
+}
+
+/** Steps at n and 2n characters: linear work doubles (allow slack), quadratic work quadruples. */
+function growth(make: (n: number) => [unknown, string]): { small: number; ratio: number } {
+  const small = steps(...make(20_000));
+  const large = steps(...make(40_000));
+  return { small, ratio: large / small };
+}
+
+describe('hostile templates and completions stay bounded', () => {
+  const nested = (open: string, close: string) => ({ start_anchor: 's', fields: { x: { open_pattern: open, close_pattern: close }, content: {} } });
+
+  it.each([
+    ['(a+)+b', 'a'], ['(a|aa)*c', 'a'], ['(x+x+)+y', 'x'], ['(?:a*)*b', 'a'], ['(.*?,){10}z', 'a,'],
+  ])('nested quantifier %s on a long run of %j: linear work (memoised states), no error', (pattern, unit) => {
+    const { small, ratio } = growth((n) => [nested('<x>', pattern), `<x>${unit.repeat(n / unit.length)}`]);
+    expect(ratio).toBeLessThan(2.5);
+    expect(small).toBeLessThan(20_000 * 400);
+  });
+
+  it('an exponential backreference pattern hits the step budget: a one-line RuntimeError, not a hang', () => {
+    const p = createResponseParser(nested('<x>', '(a*)*\\1b'), { prefix: '' });
+    let caught: unknown;
+    try { p.feed(`<x>${'a'.repeat(5000)}!`); } catch (e) { caught = e; }
+    expect(caught).toBeInstanceOf(ResponseTemplateError);
+    const err = caught as ResponseTemplateError;
+    expect([err.pythonType, err.code, err.phase]).toEqual(['RuntimeError', 'RESPONSE_TEMPLATE_LIMIT', 'feed']);
+    expect(err.message).not.toContain('\n');
+    expect(p.stats.steps).toBeLessThan(1e8);
+  });
+
+  it('a long lookbehind is refused at load rather than tried at every width', () => {
+    expect(() => createResponseParser(nested('(?<=a{1,5000})<x>', '</x>'), { prefix: '' })).toThrow(/lookbehind/);
+  });
+
+  it.skipIf(!hasResponseTemplates)('many regions: delimiters that never occur are not rescanned after every commit', () => {
+    const call = '<tool_call>{"name": "f", "arguments": {"a": 1}}</tool_call>\n';
+    const { ratio } = growth((n) => [loadTemplate('serve-qwen2'), `${call.repeat(Math.ceil(n / call.length))}done<|im_end|>`]);
+    expect(ratio).toBeLessThan(2.5);
+  });
+
+  it.skipIf(!hasResponseTemplates)('streamed in 256-character chunks: linear work too', () => {
+    const call = '<tool_call>{"name": "f", "arguments": {"a": 1}}</tool_call>\n';
+    const streamed = (n: number) => {
+      const text = call.repeat(Math.ceil(n / call.length));
+      const p = createResponseParser(loadTemplate('serve-qwen2'), { prefix: '' });
+      for (let i = 0; i < text.length; i += 256) p.feed(text.slice(i, i + 256));
+      p.finalize();
+      return p.stats.steps;
+    };
+    expect(streamed(40_000) / streamed(20_000)).toBeLessThan(2.5);
+  });
+
+  it.skipIf(!hasResponseTemplates).each([
+    ['serve-qwen2', ' '], ['serve-qwen2', '<tool_call'], ['trl-nemotron_3', '</thin'], ['trl-lfm2_5', ',a('], ['gpt-oss', '<|channel|>commentary to=functions.f'],
+  ])('%s on a completion of repeated %j: linear work', (name, unit) => {
+    const { ratio } = growth((n) => [loadTemplate(name), unit.repeat(Math.ceil(n / unit.length))]);
+    expect(ratio).toBeLessThan(2.5);
+  });
+});
