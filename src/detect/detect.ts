@@ -70,7 +70,10 @@ function detectByRendering(template: LoadedTemplate): FamilyMatch[] {
         evidence.push(`renders the "${probe}" probe byte-identically to the ${name} template`);
       }
     }
-    if (same > 0) matches.push({ family: id, ...(variant ? { variant } : {}), score: same / Math.max(compared, 1), method: 'render-equivalence', evidence });
+    // An empty generation prompt alone is no evidence: every template that adds none (Mistral's, a bare
+    // `{{ messages[0].content }}`) would agree on it. It only separates families whose history renders alike.
+    const historyAlike = same - (candidate.get(GENERATION_PROMPT) === '' && candidate.get(GENERATION_PROMPT) === reference.get(GENERATION_PROMPT) ? 1 : 0);
+    if (historyAlike > 0) matches.push({ family: id, ...(variant ? { variant } : {}), score: same / Math.max(compared, 1), method: 'render-equivalence', evidence });
   }
   const source = template.select(false).source;
   if (matches.length > 0) {

@@ -125,7 +125,7 @@ describe('exportResponseTemplate', () => {
         // An exact family differs only where every response template would.
         if (exported.verdict === 'exact') expect(COMMON_LOSSES, name).toContain(reported);
       }
-      expect(differing.length, 'most well-formed output agrees').toBeLessThan(cases.length / 3);
+      expect(differing.length, 'most well-formed output agrees').toBeLessThan(cases.length * (SHARE_DIFFERING[family] ?? 1 / 3));
     });
 
     it('streams to the same result a code point at a time', () => {
@@ -136,6 +136,12 @@ describe('exportResponseTemplate', () => {
   });
 });
 
+/**
+ * Families whose fixtures dwell on a second call syntax the template cannot read: Llama 3's built-ins and raw code
+ * (one loss) are six of its seventeen well-formed fixtures; the JSON calls must still agree.
+ */
+const SHARE_DIFFERING: Record<string, number> = { 'llama-3': 1 / 2 };
+
 // Why a well-formed fixture reads differently through the exported template: a piece of the loss that explains it.
 const IN_ARGUMENT = 'a marker written inside an argument';
 const AFTER_STOP = 'text after a stop string';
@@ -143,6 +149,8 @@ const DRAFT = 'call markup inside a closed reasoning block';
 const REEMITTED = 'a <think> the model writes again';
 const UNTYPED = 'values stay strings unless tools= types them';
 const PYTHON = 'Python-literal values';
+const MISTRAL_LIST = 'the v3/v7 list form';
+const LLAMA_BUILTIN = 'built-in calls after <|python_tag|>';
 
 const KNOWN_DIFFERENCES: Record<string, Record<string, string>> = {
   hermes: { 'formats-1b-close-tag-in-string': IN_ARGUMENT, 'markers-in-string-args': IN_ARGUMENT, 'stop-string-dropped-text-kept': AFTER_STOP },
@@ -176,4 +184,28 @@ const KNOWN_DIFFERENCES: Record<string, Record<string, string>> = {
     'vllm-unlimited-budget-draft-in-closed-think': DRAFT,
   },
   'minimax-m2': { 'one-call': UNTYPED },
+  'gemma-4': { 'markers-in-string-args': IN_ARGUMENT, 'renderers-80-draft-in-closed-channel': DRAFT },
+  'deepseek-v3.2': {
+    'draft-in-closed-think': DRAFT,
+    'formats-next-2b-typed': UNTYPED,
+    'markers-in-string-args': IN_ARGUMENT,
+    'string-true-schema-wins': 'tools= skips `string` in a type list',
+    'typing-without-tools': UNTYPED,
+  },
+  mistral: {
+    'formats-next-4b': MISTRAL_LIST,
+    'list-ids-any-key-order': MISTRAL_LIST,
+    'list-trailing-text': MISTRAL_LIST,
+    'two-list-blocks': MISTRAL_LIST,
+    'zero-arg-list': MISTRAL_LIST,
+  },
+  'llama-3': {
+    'builtin-call': LLAMA_BUILTIN,
+    'builtin-call-literals': LLAMA_BUILTIN,
+    'code-interpreter-call': LLAMA_BUILTIN,
+    'code-interpreter-raw': LLAMA_BUILTIN,
+    'formats-next-5c-python-builtin-call': LLAMA_BUILTIN,
+    'markers-in-string-args': IN_ARGUMENT,
+    'raw-code-declared-python': LLAMA_BUILTIN,
+  },
 };
