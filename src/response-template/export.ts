@@ -180,10 +180,10 @@ const PLANS: Record<FamilyId, FamilyPlan> = {
     },
     verdict: 'partial',
     losses: [
-      'a `None` argument value (how the launch and 2026-04 templates print null) makes transformers raise (chatfmt reads null)',
+      'a `None` argument value (how the launch and 2026-04 templates print null) makes transformers raise (chatfmt reads it as null, with a diagnostic)',
       'keys with characters outside \\w (`my-key:`) or with whitespace before them are not quoted, so transformers raises',
       'a doubled `<|channel>` before the `thought⏎` label keeps the second opener and the label in the reasoning',
-      'a `<|channel>` at the very end of the output stays content',
+      'a call with no braces at all (`call:f<tool_call|>`) stays content (chatfmt reads it as a call with {})',
     ],
     // After tool results the model continues its own turn.
     anchors: ['<tool_response|>'],
