@@ -50,6 +50,8 @@ function detectByRendering(template: LoadedTemplate): FamilyMatch[] {
     ...familyIds.map((id) => ({ family: id, name: id, variant: undefined as string | undefined })),
     ...familyVariants.map((variant) => ({ family: variant.of, name: variant.id, variant: variant.id })),
   ];
+  const source = template.select(false).source;
+  const marked = new Set(matchFingerprints(source));
   for (const { family: id, name, variant } of candidates) {
     const family = loadTemplate({ family: name });
     // Both sides render with the same special tokens: the candidate's own (a model folder or config),
@@ -70,17 +72,18 @@ function detectByRendering(template: LoadedTemplate): FamilyMatch[] {
         evidence.push(`renders the "${probe}" probe byte-identically to the ${name} template`);
       }
     }
-    if (same > 0) matches.push({ family: id, ...(variant ? { variant } : {}), score: same / Math.max(compared, 1), method: 'render-equivalence', evidence });
+    // An empty generation prompt is shared by every template that adds none (Mistral's, a bare
+    // `{{ messages[0].content }}`): alone, it is evidence only for a template that carries the family's markers.
+    const emptyPromptOnly = same === 1 && candidate.get(GENERATION_PROMPT) === '' && reference.get(GENERATION_PROMPT) === '';
+    if (same > 0 && (!emptyPromptOnly || marked.has(id))) matches.push({ family: id, ...(variant ? { variant } : {}), score: same / Math.max(compared, 1), method: 'render-equivalence', evidence });
   }
-  const source = template.select(false).source;
   if (matches.length > 0) {
     // Equal scores (two families whose templates both add nothing as the generation prompt, say) are ordered by
     // whether the template's source carries the family's own markers.
-    const marked = new Set(matchFingerprints(source));
     const rank = (match: FamilyMatch) => (marked.has(match.family) ? 0 : 1);
     return matches.sort((a, b) => b.score - a.score || rank(a) - rank(b));
   }
-  return matchFingerprints(source).map((family) => ({
+  return [...marked].map((family) => ({
     family,
     score: 0.5,
     method: 'markers',

@@ -92,8 +92,7 @@ const REEMITTED_THINK = 'a <think> the model writes again after a <think> prefil
 const UNTYPED = 'values stay strings unless tools= types them (chatfmt also types plain JSON literals without a schema)';
 const PYTHON_LITERALS = 'Python-literal values ({\'timeout\': 5}, [\'a\']) stay strings (chatfmt reads them for object and array parameters)';
 
-// Families without a plan yet are refused with a clear error (see exportResponseTemplate).
-const PLANS: Partial<Record<FamilyId, FamilyPlan>> = {
+const PLANS: Record<FamilyId, FamilyPlan> = {
   hermes: hermesPlan(),
   'qwen2.5': hermesPlan(),
   qwen3: hermesPlan(),
@@ -171,6 +170,77 @@ const PLANS: Partial<Record<FamilyId, FamilyPlan>> = {
     verdict: 'partial',
     losses: [UNTYPED],
   },
+  'gemma-4': {
+    call: {
+      header: ':?call:(?P<name>[^{<\\s]+)(?=\\{)',
+      // Models sometimes end a call with the turn's end instead of its close (FORMATS-NEXT §1 edge case 5).
+      close: { close: ['<tool_call|>', '<turn|>'] },
+      // transformers' own Gemma 4 template reads the object notation this way.
+      args: { content: 'json', content_args: { unquoted_keys: true, string_delims: [['<|"|>', '<|"|>']] } },
+    },
+    verdict: 'partial',
+    losses: [
+      'a `None` argument value (how the launch and 2026-04 templates print null) makes transformers raise (chatfmt reads it as null, with a diagnostic)',
+      'keys with characters outside \\w (`my-key:`) or with whitespace before them are not quoted, so transformers raises',
+      'a doubled `<|channel>` before the `thought⏎` label keeps the second opener and the label in the reasoning',
+      'a call with no braces at all (`call:f<tool_call|>`) stays content (chatfmt reads it as a call with {})',
+    ],
+    // After tool results the model continues its own turn.
+    anchors: ['<tool_response|>'],
+  },
+  'deepseek-v3.2': {
+    call: {
+      header: '(?P<name>[^"]+)">',
+      close: { close: ['</｜DSML｜invoke>'] },
+      args: { content: 'xml-inline', content_args: { tag_pattern: '<｜DSML｜parameter name="(?P<key>[^"]+)"(?:\\s+string="(?:true|false)")?\\s*>(?P<value>.*?)</｜DSML｜parameter>' } },
+    },
+    verdict: 'partial',
+    losses: [
+      '`string="false"` values stay strings unless tools= types them (JSON numbers, lists and objects; chatfmt decodes them without a schema)',
+      'tools= skips `string` in a type list, so a `string="true"` value is cast to another type the schema allows (`null` for a nullable string becomes null; chatfmt keeps the text wherever the schema allows a string)',
+      'a parameter written twice keeps its last value (chatfmt keeps the first)',
+      'a parameter without its `</｜DSML｜parameter>` is lost',
+      'arguments wrapped in one undeclared `arguments`/`input` parameter are not unwrapped',
+    ],
+    // After tool results the model continues right after the results block.
+    anchors: ['</function_results>'],
+  },
+  mistral: {
+    call: {
+      // v11+: the id, when written, is kept; `NAME{…}` is what remains when a detokenizer dropped `[ARGS]`. Every
+      // alternative captures `id` (empty when absent) so the transform always finds it.
+      header: '\\s*(?P<name>[^\\[{\\s]+)\\s*(?:\\[CALL_ID\\](?P<id>[^\\[]*)\\[ARGS\\]|(?P<id>)\\[ARGS\\]|(?P<id>)(?=\\{))',
+      // No closer: a call ends after a `}` where the next call or the end of the turn starts, or where a line of
+      // text follows (a line that starts with `}`, `]` or `,` still belongs to pretty-printed JSON).
+      close: { close_pattern: '(?<=\\})(?=\\s*(?:\\[TOOL_CALLS\\]|</s>)|[^\\S\\n]*\\n\\s*[^\\s\\}\\],])' },
+      args: { content: 'json' },
+      transform: { id: '{id}', ...CALL_TRANSFORM },
+    },
+    verdict: 'partial',
+    losses: [
+      'the v3/v7 list form `[TOOL_CALLS] [{"name": …, "arguments": …}]` is not read (it stays content): the one `tool_calls` field holds the v11 form, one region per call, and cannot also split a list',
+      'text right after a call\'s JSON on the same line makes transformers raise (a call ends at the next `[TOOL_CALLS]`, `</s>` or line of text)',
+      'a call without `[CALL_ID]` carries `id: ""` in the dict (chatfmt mints one)',
+    ],
+  },
+  'llama-3': {
+    call: {
+      // A call stands at the start, after `<|python_tag|>`, or right after the previous call (past a `;`).
+      opener: '(?:^|(?<=\\})|<\\|python_tag\\|>)\\s*;?\\s*',
+      header: '\\{\\s*"name"\\s*:\\s*"(?P<name>[^"]+)"\\s*,\\s*"(?:parameters|arguments)"\\s*:\\s*',
+      // The close takes the call object's own `}`, so the body is the arguments object alone. That `}` ends the output,
+      // or is followed by something no JSON continues with (`;`, the next call, a stop token, text). `\\Z` only
+      // outside the lookahead: inside it, partial matching would pass it at every buffer end (§8).
+      close: { close_pattern: '\\s*\\}(?:\\s*\\Z|(?=\\s*[^\\s,\\}\\]]))' },
+      args: { content: 'json' },
+    },
+    verdict: 'partial',
+    losses: [
+      'built-in calls after <|python_tag|> (`brave_search.call(query="…")`) and raw interpreter code stay content: their arguments are not JSON, and a field has one content parser',
+      'a call object that writes "parameters"/"arguments" before "name" is not a call (it stays content)',
+      'a call object right after prose that ends with `}` is read as a call (chatfmt reads calls only at the start, after <|python_tag|> or after a call)',
+    ],
+  },
 };
 
 function hermesPlan(): FamilyPlan {
@@ -185,20 +255,23 @@ function hermesPlan(): FamilyPlan {
 const pieces = { content: 'text', repeats: true, join: '' };
 
 function grammarTemplate(id: FamilyId, grammar: Grammar, plan: FamilyPlan, call: CallShape): Record<string, unknown> {
-  const { header } = ASSISTANT_HEADERS[id];
+  const { header, also = [] } = ASSISTANT_HEADERS[id];
   // A prompt that closes reasoning (DeepSeek-V3.1's non-thinking `</think>`, a Seed budget-0 prefill) is prompt, not
   // output: anchoring after the close keeps its reasoning out of the dict and its close out of content.
-  const anchors = [header, ...(grammar.reasoning?.close ?? []), ...(plan.anchors ?? [])];
+  const anchors = [header, ...also, ...(grammar.reasoning?.close ?? []), ...(plan.anchors ?? [])];
   const sectionOpens = plan.section ?? grammar.section?.open;
   const callOpeners = [...(sectionOpens ?? []), ...grammar.call.open, ...(grammar.bareOpen ?? [])];
   const section = sectionOpens ? `(?:${anyOf(sectionOpens)}\\s*)?` : '';
   const opener = call.opener ?? anyOf(grammar.call.open);
   const fields: Record<string, Field> = {};
   if (grammar.reasoning) {
+    const { open } = grammar.reasoning;
+    // A stop string ends reasoning that was never closed, as it ends content.
+    const close = [...grammar.reasoning.close, ...grammar.stopStrings];
     fields.thinking = {
-      open: [...grammar.reasoning.open],
-      // FORMATS §0.6: a call opening inside open reasoning ends it.
-      close_pattern: `${anyOf(grammar.reasoning.close)}|(?=${anyOf(callOpeners)})`,
+      ...thinkingOpen(open, grammar.reasoningLabel),
+      // FORMATS §0.6: a call opening inside open reasoning ends it, unless the family's reasoning holds calls.
+      ...(grammar.reasoningHoldsCalls ? { close } : { close_pattern: `${anyOf(close)}|(?=${anyOf(callOpeners)})` }),
       ...pieces,
     };
   }
@@ -215,6 +288,23 @@ function grammarTemplate(id: FamilyId, grammar: Grammar, plan: FamilyPlan, call:
   const contentCloses = [...grammar.stopStrings, ...(grammar.section?.close ?? []), ...(grammar.bareOpen ? grammar.call.close : [])];
   fields.content = { close: [...new Set(contentCloses)], ...pieces };
   return { defaults: { role: 'assistant' }, start_anchor: [...new Set(anchors)], fields };
+}
+
+/**
+ * A reasoning label (Gemma's `thought⏎`) belongs to the opener, but only whole: `<|channel>thousand…` keeps its text.
+ * The bare opener is taken only where the next character leaves the label. A positive lookahead on purpose: under
+ * partial matching a negative one (or a `\Z`) that runs out of input counts as passing, so a stream that has seen
+ * `<|channel>thou` would commit the bare opener at once (§8). An opener at the very end of the output stays text.
+ */
+function thinkingOpen(open: readonly string[], label: string | undefined): Field {
+  if (label === undefined) return { open: [...open] };
+  const chars = [...label];
+  const leaves = chars.map((char, i) => `${lit(chars.slice(0, i).join(''))}[^${classLit(char)}]`);
+  return { open_pattern: `${anyOf(open)}${lit(label)}|${anyOf(open)}(?=${leaves.join('|')})` };
+}
+
+function classLit(char: string): string {
+  return char === '\n' ? '\\n' : '\\]^-['.includes(char) ? `\\${char}` : char;
 }
 
 /** Harmony (FORMATS §4): analysis → thinking; final and recipient-less commentary → content; `to=functions.N` → call. */
@@ -247,7 +337,6 @@ export function exportResponseTemplate(familyId: string): ExportedResponseTempla
   const id = resolveFamilyId(familyId);
   if (id === undefined) throw new ChatfmtError('UNKNOWN_FAMILY', `unknown family "${familyId}" (known: ${familyIds.join(', ')})`);
   const plan = PLANS[id];
-  if (plan === undefined) throw new ChatfmtError('UNKNOWN_FAMILY', `no response-template export for ${id} yet (exported: ${Object.keys(PLANS).join(', ')})`);
   const grammar = parserFamilies[id].grammar;
   const template = grammar && plan.call ? grammarTemplate(id, grammar, plan, plan.call) : harmonyTemplate();
   // A copy: the caller may edit it, and the plans' arrays must not change.

@@ -102,6 +102,53 @@ describe('exportResponseTemplate', () => {
     expect(() => exportResponseTemplate('nope')).toThrow(expect.objectContaining({ code: 'UNKNOWN_FAMILY' }));
   });
 
+  describe('the four newer families, on what their fixtures do not show', () => {
+    /** Through the exported template, in one piece and a code point at a time (both must agree). */
+    function viaTemplate(family: string, completion: string, prefix = '') {
+      const options = { responseTemplate: exportResponseTemplate(family).template, output: 'openai' as const, prefix, idGenerator };
+      const batch = parse(completion, options);
+      const parser = createStreamParser(options);
+      const deltas: Delta[] = [];
+      for (const chunk of codePointChunks(completion)) deltas.push(...parser.push(chunk));
+      deltas.push(...parser.finish());
+      expect(accumulateDeltas(deltas)).toEqual(batch);
+      return batch;
+    }
+
+    it('gemma-4: the `thought⏎` label is the opener\'s, a text that only starts like it is reasoning', () => {
+      expect(viaTemplate('gemma-4', '<|channel>thought\nPlan.<channel|>Hi.<turn|>')).toMatchObject({ reasoning_content: 'Plan.', content: 'Hi.' });
+      expect(viaTemplate('gemma-4', '<|channel>thousand reasons<channel|>Hi.<turn|>')).toMatchObject({ reasoning_content: 'thousand reasons', content: 'Hi.' });
+      expect(viaTemplate('gemma-4', '<|channel>thought\nPlan.<|tool_call>call:f{a:1}<turn|>')).toMatchObject({ reasoning_content: 'Plan.', tool_calls: [{ function: { name: 'f', arguments: '{"a":1}' } }] });
+    });
+
+    it('mistral: the model\'s [CALL_ID] is the call id; a call ends at the next opener, `</s>` or a line of text', () => {
+      const message = viaTemplate('mistral', '[TOOL_CALLS]f[CALL_ID]a1B2c3D4e[ARGS]{"a": {"b": 1}}[TOOL_CALLS]g[ARGS]{}\nDone.</s>');
+      expect(message.tool_calls.map((call) => [call.id, call.function.name, call.function.arguments])).toEqual([['a1B2c3D4e', 'f', '{"a":{"b":1}}'], ['call_1', 'g', '{}']]);
+      expect(message.content).toBe('Done.');
+      expect(viaTemplate('mistral', '[THINK]Maybe [TOOL_CALLS]f[ARGS]{}[/THINK]No.</s>')).toMatchObject({ reasoning_content: 'Maybe [TOOL_CALLS]f[ARGS]{}', content: 'No.', tool_calls: [] });
+    });
+
+    it('llama-3: calls at the start or after <|python_tag|>, separated by `;`; a JSON object after prose is text', () => {
+      const message = viaTemplate('llama-3', '{"name": "f", "parameters": {"a": {"b": 1}}}; {"name": "g", "arguments": {}}<|eot_id|>');
+      expect(message.tool_calls.map((call) => [call.function.name, call.function.arguments])).toEqual([['f', '{"a":{"b":1}}'], ['g', '{}']]);
+      expect(viaTemplate('llama-3', 'Use {"name": "f", "parameters": {}} like this.<|eot_id|>')).toMatchObject({ content: 'Use {"name": "f", "parameters": {}} like this.', tool_calls: [] });
+      expect(viaTemplate('llama-3', 'Checking.<|python_tag|>{"name": "f", "parameters": {"a": 1}}<|eom_id|>')).toMatchObject({ content: 'Checking.', tool_calls: [{ function: { name: 'f' } }] });
+    });
+
+    it('deepseek-v3.2: both wrappers and the string attribute are read; string="false" values wait for tools= to type them', () => {
+      const call = (wrapper: string, attribute: string) =>
+        `</think><｜DSML｜${wrapper}>\n<｜DSML｜invoke name="f">\n<｜DSML｜parameter name="n"${attribute}>42</｜DSML｜parameter>\n</｜DSML｜invoke>\n</｜DSML｜${wrapper}>`;
+      for (const wrapper of ['function_calls', 'tool_calls']) {
+        for (const attribute of [' string="false"', ' string="true"', '']) {
+          expect(viaTemplate('deepseek-v3.2', call(wrapper, attribute), '<think>').tool_calls[0]!.function.arguments).toBe('{"n":"42"}');
+        }
+      }
+      const tools = [{ type: 'function' as const, function: { name: 'f', parameters: { type: 'object', properties: { n: { type: 'integer' } } } } }];
+      const typed = parse(call('function_calls', ' string="false"'), { responseTemplate: exportResponseTemplate('deepseek-v3.2').template, output: 'openai', prefix: '<think>', tools, idGenerator });
+      expect(typed.tool_calls[0]!.function.arguments).toBe('{"n":42}');
+    });
+  });
+
   it('every family has well-formed fixtures to compare on', () => {
     for (const id of familyIds) expect(byFamily.get(id)?.length ?? 0, id).toBeGreaterThan(3);
   });
@@ -125,7 +172,7 @@ describe('exportResponseTemplate', () => {
         // An exact family differs only where every response template would.
         if (exported.verdict === 'exact') expect(COMMON_LOSSES, name).toContain(reported);
       }
-      expect(differing.length, 'most well-formed output agrees').toBeLessThan(cases.length / 3);
+      expect(differing.length, 'most well-formed output agrees').toBeLessThan(cases.length * (SHARE_DIFFERING[family] ?? 1 / 3));
     });
 
     it('streams to the same result a code point at a time', () => {
@@ -136,6 +183,12 @@ describe('exportResponseTemplate', () => {
   });
 });
 
+/**
+ * Families whose fixtures dwell on a second call syntax the template cannot read: Llama 3's built-ins and raw code
+ * (one loss) are six of its seventeen well-formed fixtures; the JSON calls must still agree.
+ */
+const SHARE_DIFFERING: Record<string, number> = { 'llama-3': 1 / 2 };
+
 // Why a well-formed fixture reads differently through the exported template: a piece of the loss that explains it.
 const IN_ARGUMENT = 'a marker written inside an argument';
 const AFTER_STOP = 'text after a stop string';
@@ -143,6 +196,8 @@ const DRAFT = 'call markup inside a closed reasoning block';
 const REEMITTED = 'a <think> the model writes again';
 const UNTYPED = 'values stay strings unless tools= types them';
 const PYTHON = 'Python-literal values';
+const MISTRAL_LIST = 'the v3/v7 list form';
+const LLAMA_BUILTIN = 'built-in calls after <|python_tag|>';
 
 const KNOWN_DIFFERENCES: Record<string, Record<string, string>> = {
   hermes: { 'formats-1b-close-tag-in-string': IN_ARGUMENT, 'markers-in-string-args': IN_ARGUMENT, 'stop-string-dropped-text-kept': AFTER_STOP },
@@ -176,4 +231,28 @@ const KNOWN_DIFFERENCES: Record<string, Record<string, string>> = {
     'vllm-unlimited-budget-draft-in-closed-think': DRAFT,
   },
   'minimax-m2': { 'one-call': UNTYPED },
+  'gemma-4': { 'markers-in-string-args': IN_ARGUMENT, 'renderers-80-draft-in-closed-channel': DRAFT },
+  'deepseek-v3.2': {
+    'draft-in-closed-think': DRAFT,
+    'formats-next-2b-typed': UNTYPED,
+    'markers-in-string-args': IN_ARGUMENT,
+    'string-true-schema-wins': 'tools= skips `string` in a type list',
+    'typing-without-tools': UNTYPED,
+  },
+  mistral: {
+    'formats-next-4b': MISTRAL_LIST,
+    'list-ids-any-key-order': MISTRAL_LIST,
+    'list-trailing-text': MISTRAL_LIST,
+    'two-list-blocks': MISTRAL_LIST,
+    'zero-arg-list': MISTRAL_LIST,
+  },
+  'llama-3': {
+    'builtin-call': LLAMA_BUILTIN,
+    'builtin-call-literals': LLAMA_BUILTIN,
+    'code-interpreter-call': LLAMA_BUILTIN,
+    'code-interpreter-raw': LLAMA_BUILTIN,
+    'formats-next-5c-python-builtin-call': LLAMA_BUILTIN,
+    'markers-in-string-args': IN_ARGUMENT,
+    'raw-code-declared-python': LLAMA_BUILTIN,
+  },
 };
