@@ -79,3 +79,20 @@ describe('declared string values stay linear', () => {
     expect(cost(20000) / small).toBeLessThanOrEqual(12);
   });
 });
+
+describe('deep repetition never throws', () => {
+  // Recursion per repeated marker overflows the stack only past some thousands of repeats (a Gemma label reader once
+  // did at ~6,000 `<|channel>`), more than the growth test above needs; half a megabyte of each pattern goes further.
+  const LARGE = 512 * 1024;
+  for (const family of familyIds) {
+    it(family, () => {
+      for (const pattern of patternsOf(family)) {
+        const text = pattern.repeat(Math.ceil(LARGE / pattern.length));
+        // Repeated structure may be absorbed (a re-emitted <think> after a <think> prefill is no text), never grown.
+        const message = parse(text, { family });
+        const kept = (message.content ?? '').length + (message.reasoning_content ?? '').length;
+        expect(kept, JSON.stringify(pattern)).toBeLessThanOrEqual(text.length);
+      }
+    });
+  }
+});
