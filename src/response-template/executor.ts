@@ -27,6 +27,11 @@ export interface ResponseParser {
   readonly stats: Readonly<RegexStats>;
 }
 
+/** Characters kept before `pos` when trimming: more than the widest lookbehind (255 code points) needs. */
+const TRIM_KEEP = 1024;
+/** Trim once this much consumed text has piled up, so copying stays proportional to the text fed. */
+const TRIM_STEP = 4096;
+
 interface Candidate { field: FieldSpec; isOpen: boolean; match: RegexMatch; delim: Delimiter }
 
 /** transformers' ResponseParser: one pass over prefix + generation, regions opened and closed by delimiters (§4). */
@@ -44,6 +49,8 @@ class Executor implements ResponseParser {
   private readonly env: ParseEnv;
   private done = false;
   private readonly searches = new Map<Delimiter, { length: number; final: boolean; from: number; result: SearchResult }>();
+  /** Text was dropped from the buffer's start (see trim): `^` can no longer match at index 0. */
+  private trimmed = false;
   /** A high surrogate that ended the last chunk: held until its pair arrives, so no delimiter sees half a character. */
   private pendingHigh = '';
 
@@ -73,7 +80,9 @@ class Executor implements ResponseParser {
     this.pendingHigh = last >= 0xd800 && last <= 0xdbff ? whole.slice(-1) : '';
     if (this.pendingHigh) whole = whole.slice(0, -1);
     this.buffer += whole;
-    return this.guard('feed', () => this.run(false, 'feed'));
+    const events = this.guard('feed', () => this.run(false, 'feed'));
+    this.trim();
+    return events;
   }
 
   finalize(): { message: Record<string, unknown>; events: ResponseEvent[] } {
@@ -90,6 +99,21 @@ class Executor implements ResponseParser {
     }
     this.done = true;
     return { message: this.output, events };
+  }
+
+  /**
+   * Drops consumed text from the buffer's start, keeping enough before `pos` for any lookbehind or \b. Without it every
+   * chunk would re-flatten (copy) the whole output so far: quadratic time, and chunk strings that pin old copies.
+   */
+  private trim(): void {
+    if (this.pos < TRIM_KEEP + TRIM_STEP) return;
+    let cut = this.pos - TRIM_KEEP;
+    const c = this.buffer.charCodeAt(cut);
+    if (c >= 0xdc00 && c <= 0xdfff) cut--;
+    this.buffer = this.buffer.slice(cut);
+    this.pos -= cut;
+    this.trimmed = true;
+    this.searches.clear();
   }
 
   /** Maps internal failures to ResponseTemplateError with the phase of the call that raised. */
@@ -175,7 +199,7 @@ class Executor implements ResponseParser {
       const r = cached.result;
       if (!r || this.pos <= (r.partial ? r.start : r.match.start)) return r;
     }
-    const result = delim.re.search(this.buffer, this.pos, !final, this.stats);
+    const result = delim.re.search(this.buffer, this.pos, !final, { stats: this.stats, trimmed: this.trimmed });
     this.searches.set(delim, { length: this.buffer.length, final, from: this.pos, result });
     return result;
   }
@@ -187,8 +211,9 @@ class Executor implements ResponseParser {
       this.opened = true;
       events.push({ type: 'region_open', field: f.name });
     }
-    this.body += text;
-    events.push({ type: 'region_chunk', field: f.name, text, dirty: isDirty(f.content) });
+    const own = detach(text);
+    this.body += own;
+    events.push({ type: 'region_chunk', field: f.name, text: own, dirty: isDirty(f.content) });
   }
 
   private openRegion(c: Candidate, events: ResponseEvent[]): void {
@@ -268,6 +293,14 @@ function afterLastAnchor(tpl: CompiledTemplate, prefix: string, stats: RegexStat
   const matches = tpl.anchor.finditer(prefix, stats);
   const last = matches[matches.length - 1];
   return last ? prefix.slice(last.end) : prefix;
+}
+
+/**
+ * A copy of a buffer slice that does not keep the buffer alive (V8 slices of 13+ characters point into their
+ * parent string; a long stream's chunk texts would otherwise pin every buffer copy they were cut from).
+ */
+function detach(text: string): string {
+  return text.length < 13 ? text : ` ${text}`.slice(1);
 }
 
 function isEmpty(value: unknown): boolean {

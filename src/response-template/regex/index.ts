@@ -18,6 +18,14 @@ export type SearchResult = { partial: false; match: RegexMatch } | { partial: tr
 /** Counts matcher steps across searches (exposed so callers and tests can see that work stays bounded). */
 export interface RegexStats { steps: number }
 
+export interface SearchOptions {
+  stats?: RegexStats;
+  /** An empty match starting here is refused (finditer after an empty match). */
+  notEmptyAt?: number;
+  /** The input is the tail of a longer text whose start was dropped: `^`/`\A` cannot match at its index 0. */
+  trimmed?: boolean;
+}
+
 /** Steps allowed per search: generous for memoised patterns, whose work is bounded by program × text anyway. */
 const BUDGET_BASE = 200_000;
 const BUDGET_PER_STATE = 32;
@@ -47,10 +55,11 @@ export class PyRegex {
    * `regex.search(input, pos, partial=partial)`: the leftmost complete match from `pos`; in partial mode, when there
    * is none, the start of the leftmost attempt that ran into the end of the input.
    */
-  search(input: string, pos: number, partial: boolean, stats?: RegexStats, notEmptyAt = -1): SearchResult {
+  search(input: string, pos: number, partial: boolean, opts: SearchOptions = {}): SearchResult {
     const n = input.length;
+    const { stats, notEmptyAt = -1 } = opts;
     const ctx: SearchContext = {
-      input, n, base: pos, steps: 0, slotCount: this.slotCount,
+      input, n, base: pos, steps: 0, slotCount: this.slotCount, trimmed: opts.trimmed ?? false,
       budget: BUDGET_BASE + BUDGET_PER_STATE * this.program.insts.length * (n - pos + 1),
       lookMemo: new Map(), lookVisited: new Map(),
     };
@@ -77,7 +86,7 @@ export class PyRegex {
     const out: RegexMatch[] = [];
     let pos = 0, notEmptyAt = -1;
     while (pos <= input.length) {
-      const r = this.search(input, pos, false, stats, notEmptyAt);
+      const r = this.search(input, pos, false, { ...(stats ? { stats } : {}), notEmptyAt });
       if (!r || r.partial) break;
       out.push(r.match);
       pos = r.match.end;

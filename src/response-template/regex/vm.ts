@@ -20,6 +20,7 @@ export interface SearchContext {
   steps: number;
   readonly budget: number;
   readonly slotCount: number;
+  readonly trimmed: boolean;
   readonly lookMemo: Map<number, LookResult>;
   readonly lookVisited: Map<number, Visited>;
 }
@@ -124,7 +125,7 @@ export function run(ctx: SearchContext, a: Attempt): boolean {
       } else if (inst.op === 'progress') {
         pc = caps[inst.slot] === pos ? inst.exit : pc + 1;
       } else if (inst.op === 'assert') {
-        if (!assertion(inst.kind, input, n, pos)) break;
+        if (!assertion(inst.kind, input, n, pos) || (inst.kind === 'start' && ctx.trimmed)) break;
         pc++;
       } else if (inst.op === 'look') {
         const r = look(ctx, inst as Inst & { op: 'look' }, pos, caps);
