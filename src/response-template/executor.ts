@@ -48,6 +48,8 @@ class Executor implements ResponseParser {
   private readonly tools: ToolProperties | null;
   private readonly env: ParseEnv;
   private done = false;
+  /** Per delimiter, what earlier searches of the growing buffer proved (see SearchOptions.resume/literalScan). */
+  private readonly hints = new Map<Delimiter, { from: number; to: number }>();
   private readonly searches = new Map<Delimiter, { length: number; final: boolean; from: number; result: SearchResult }>();
   /** Text was dropped from the buffer's start (see trim): `^` can no longer match at index 0. */
   private trimmed = false;
@@ -114,6 +116,7 @@ class Executor implements ResponseParser {
     this.pos -= cut;
     this.trimmed = true;
     this.searches.clear();
+    this.hints.clear();
   }
 
   /** Maps internal failures to ResponseTemplateError with the phase of the call that raised. */
@@ -199,7 +202,10 @@ class Executor implements ResponseParser {
       const r = cached.result;
       if (!r || this.pos <= (r.partial ? r.start : r.match.start)) return r;
     }
-    const result = delim.re.search(this.buffer, this.pos, !final, { stats: this.stats, trimmed: this.trimmed });
+    let hint = this.hints.get(delim);
+    if (!hint) this.hints.set(delim, hint = { from: -1, to: -1 });
+    const where = delim.re.lookaheadLiteral !== null ? { literalScan: hint } : { resume: hint };
+    const result = delim.re.search(this.buffer, this.pos, !final, { stats: this.stats, trimmed: this.trimmed, ...where });
     this.searches.set(delim, { length: this.buffer.length, final, from: this.pos, result });
     return result;
   }

@@ -1,4 +1,4 @@
-import { firstTest, widthOf, type CpTest } from './ast.js';
+import { firstTest, lookaheadLiteral, widthOf, type CpTest } from './ast.js';
 import { parsePattern } from './parse.js';
 import { compileProgram, type Program } from './program.js';
 import { cpAt, run, Visited, type Attempt, type SearchContext } from './vm.js';
@@ -24,6 +24,17 @@ export interface SearchOptions {
   notEmptyAt?: number;
   /** The input is the tail of a longer text whose start was dropped: `^`/`\A` cannot match at its index 0. */
   trimmed?: boolean;
+  /**
+   * For `lookaheadLiteral` patterns, kept by the caller across searches of one growing text: the literal starts
+   * nowhere in [from, to), so a later search resumes at `to` (text is only ever appended).
+   */
+  literalScan?: { from: number; to: number };
+  /**
+   * Kept by the caller across searches of one growing text: attempts at starts in [from, to) failed without looking
+   * at the end, so they fail on any longer text too and a later search resumes at `to`. Without it a delimiter held
+   * at an early position would make every other delimiter rescan the held text on every chunk.
+   */
+  resume?: { from: number; to: number };
 }
 
 /** Steps allowed per search: generous for memoised patterns, whose work is bounded by program × text anyway. */
@@ -39,6 +50,8 @@ export class PyRegex {
   private readonly program: Program;
   private readonly slotCount: number;
   private readonly first: CpTest | null;
+  /** Set when the pattern is `(?=[\s\S]*?L)`: searched as "does L occur from here" (see ast.ts). */
+  readonly lookaheadLiteral: string | null;
 
   constructor(readonly source: string) {
     const parsed = parsePattern(source);
@@ -49,6 +62,7 @@ export class PyRegex {
     this.program = compiled.program;
     this.slotCount = compiled.slotCount;
     this.first = firstTest(parsed.root);
+    this.lookaheadLiteral = lookaheadLiteral(parsed.root);
   }
 
   /**
@@ -58,27 +72,49 @@ export class PyRegex {
   search(input: string, pos: number, partial: boolean, opts: SearchOptions = {}): SearchResult {
     const n = input.length;
     const { stats, notEmptyAt = -1 } = opts;
+    if (this.lookaheadLiteral !== null && notEmptyAt < 0) return this.searchLookahead(input, pos, partial, opts);
+    const resume = opts.resume;
+    let from = pos;
+    if (resume && pos >= resume.from && pos <= resume.to) from = resume.to;
+    else if (resume) { resume.from = pos; resume.to = pos; }
     const ctx: SearchContext = {
-      input, n, base: pos, steps: 0, slotCount: this.slotCount, trimmed: opts.trimmed ?? false,
-      budget: BUDGET_BASE + BUDGET_PER_STATE * this.program.insts.length * (n - pos + 1),
+      input, n, base: from, steps: 0, slotCount: this.slotCount, trimmed: opts.trimmed ?? false,
+      budget: BUDGET_BASE + BUDGET_PER_STATE * this.program.insts.length * (n - from + 1),
       lookMemo: new Map(), lookVisited: new Map(),
     };
-    const visited = this.program.memo ? new Visited(this.program, pos, n) : null;
-    let partialStart = -1;
+    const visited = this.program.memo ? new Visited(this.program, from, n) : null;
+    let partialStart = -1, firstTouched = -1;
     try {
-      for (let s = pos; s <= n; s += s < n && cpAt(input, s) > 0xffff ? 2 : 1) {
+      for (let s = from; s <= n; s += s < n && cpAt(input, s) > 0xffff ? 2 : 1) {
         if (s < n && this.first && !this.first(cpAt(input, s))) continue;
-        const a: Attempt = { prog: this.program, start: s, caps: new Int32Array(this.slotCount).fill(-1), visited, limit: n, matchEnd: -1, notEmptyAt, hitEnd: false };
+        const a: Attempt = { prog: this.program, start: s, caps: new Int32Array(this.slotCount).fill(-1), visited, limit: n, matchEnd: -1, notEmptyAt, hitEnd: false, touched: false };
         if (run(ctx, a)) return { partial: false, match: this.toMatch(input, a.caps) };
         if (a.hitEnd && partialStart < 0) partialStart = s;
+        if (a.touched && firstTouched < 0) firstTouched = s;
       }
     } finally {
       if (stats) stats.steps += ctx.steps;
     }
+    if (resume) resume.to = firstTouched >= 0 ? firstTouched : n;
     if (!partial) return null;
     if (partialStart >= 0) return { partial: true, start: partialStart };
     // With nothing at all, the regex module still reports a partial match at the end when the pattern needs text.
     return this.canBeEmpty ? null : { partial: true, start: n };
+  }
+
+  /** The leftmost start from `pos` where the literal occurs later is `pos` itself, if it occurs at all. */
+  private searchLookahead(input: string, pos: number, partial: boolean, opts: SearchOptions): SearchResult {
+    const literal = this.lookaheadLiteral!;
+    const scan = opts.literalScan;
+    let from = pos;
+    if (scan && pos >= scan.from && pos <= scan.to) from = scan.to;
+    else if (scan) { scan.from = pos; scan.to = pos; }
+    const at = input.indexOf(literal, from);
+    if (opts.stats) opts.stats.steps += (at < 0 ? input.length : at) - from + 1;
+    if (at >= 0) return { partial: false, match: { start: pos, end: pos, groups: [''] } };
+    if (scan) scan.to = Math.max(scan.from, input.length - literal.length + 1);
+    // The lazy scan ran into the end: a partial match at `pos` (a complete one nowhere).
+    return partial ? { partial: true, start: pos } : null;
   }
 
   /** Python `finditer` (3.7+ empty-match rules): non-overlapping complete matches, left to right. */
