@@ -263,7 +263,7 @@ class Executor implements ResponseParser {
   }
 
   private store(f: FieldSpec, value: unknown): void {
-    const previous = this.output[f.name];
+    const previous = Object.hasOwn(this.output, f.name) ? this.output[f.name] : undefined;
     if (f.join !== undefined) {
       if (previous !== null && previous !== undefined && typeof previous !== 'string') {
         throw new RegionError('TypeError', `Field ${pyRepr(f.name)}: cannot join onto a ${pyTypeName(previous)} already in the output`);
