@@ -1,3 +1,10 @@
+// Python `regex`-module patterns (what transformers compiles response templates with), run by chatfmt's own matcher.
+// Why not JS RegExp for complete matches plus a separate partial matcher: transformers asks one question per
+// delimiter, `search(buffer, pos, partial=True)`, whose answer (complete match anywhere, else the leftmost attempt
+// that ran into the end) depends on the whole backtracking order; answering both halves with one matcher keeps them
+// consistent by construction. The dialect differences (Unicode \w\s\d\b, `$` before a final newline, `{,n}`,
+// (?P<name>), code-point indexing) then live in one parser, and model output cannot make a search backtrack
+// catastrophically (vm.ts). Checked against regex 2026.5.9 on every published template pattern.
 import { firstTest, lookaheadLiteral, widthOf, type CpTest } from './ast.js';
 import { parsePattern } from './parse.js';
 import { compileProgram, type Program } from './program.js';
