@@ -136,6 +136,12 @@ describe('parser state', () => {
     expect(Object.getPrototypeOf(got)).toBe(Object.prototype);
   });
 
+  it('opens at one position: longest wins, then opens before closes, then the field name (not field order)', () => {
+    const tpl = { start_anchor: '<s>', fields: { zeta: { open: '<a>', close: '</a>' }, alpha: { open: '<a>', close: '</a>' }, long: { open: '<a>>', close: '</a>' }, content: { close: '<a>' } } };
+    expect(parseResponse('<a>x</a>', tpl, { prefix: '' })).toEqual({ alpha: 'x' });
+    expect(parseResponse('<a>>x</a>', tpl, { prefix: '' })).toEqual({ long: 'x' });
+  });
+
   it('defaults come first and survive even when empty; 0 and false are kept', () => {
     const tpl = { start_anchor: '<s>', defaults: { role: 'assistant', note: '' }, fields: { n: { open: '<n>', close: '</n>', content: 'int' }, b: { open: '<b>', close: '</b>', content: 'bool' } } };
     const got = parseResponse('<b>no</b><n>0</n>', tpl, { prefix: '' });
