@@ -27,6 +27,11 @@ export interface ResponseParser {
   readonly stats: Readonly<RegexStats>;
 }
 
+/** Characters kept before `pos` when trimming: more than the widest lookbehind (255 code points) needs. */
+const TRIM_KEEP = 1024;
+/** Trim once this much consumed text has piled up, so copying stays proportional to the text fed. */
+const TRIM_STEP = 4096;
+
 interface Candidate { field: FieldSpec; isOpen: boolean; match: RegexMatch; delim: Delimiter }
 
 /** transformers' ResponseParser: one pass over prefix + generation, regions opened and closed by delimiters (§4). */
@@ -43,7 +48,11 @@ class Executor implements ResponseParser {
   private readonly tools: ToolProperties | null;
   private readonly env: ParseEnv;
   private done = false;
+  /** Per delimiter, what earlier searches of the growing buffer proved (see SearchOptions.resume/literalScan). */
+  private readonly hints = new Map<Delimiter, { from: number; to: number }>();
   private readonly searches = new Map<Delimiter, { length: number; final: boolean; from: number; result: SearchResult }>();
+  /** Text was dropped from the buffer's start (see trim): `^` can no longer match at index 0. */
+  private trimmed = false;
   /** A high surrogate that ended the last chunk: held until its pair arrives, so no delimiter sees half a character. */
   private pendingHigh = '';
 
@@ -73,7 +82,9 @@ class Executor implements ResponseParser {
     this.pendingHigh = last >= 0xd800 && last <= 0xdbff ? whole.slice(-1) : '';
     if (this.pendingHigh) whole = whole.slice(0, -1);
     this.buffer += whole;
-    return this.guard('feed', () => this.run(false, 'feed'));
+    const events = this.guard('feed', () => this.run(false, 'feed'));
+    this.trim();
+    return events;
   }
 
   finalize(): { message: Record<string, unknown>; events: ResponseEvent[] } {
@@ -90,6 +101,22 @@ class Executor implements ResponseParser {
     }
     this.done = true;
     return { message: this.output, events };
+  }
+
+  /**
+   * Drops consumed text from the buffer's start, keeping enough before `pos` for any lookbehind or \b. Without it every
+   * chunk would re-flatten (copy) the whole output so far: quadratic time, and chunk strings that pin old copies.
+   */
+  private trim(): void {
+    if (this.pos < TRIM_KEEP + TRIM_STEP) return;
+    let cut = this.pos - TRIM_KEEP;
+    const c = this.buffer.charCodeAt(cut);
+    if (c >= 0xdc00 && c <= 0xdfff) cut--;
+    this.buffer = this.buffer.slice(cut);
+    this.pos -= cut;
+    this.trimmed = true;
+    this.searches.clear();
+    this.hints.clear();
   }
 
   /** Maps internal failures to ResponseTemplateError with the phase of the call that raised. */
@@ -175,7 +202,10 @@ class Executor implements ResponseParser {
       const r = cached.result;
       if (!r || this.pos <= (r.partial ? r.start : r.match.start)) return r;
     }
-    const result = delim.re.search(this.buffer, this.pos, !final, this.stats);
+    let hint = this.hints.get(delim);
+    if (!hint) this.hints.set(delim, hint = { from: -1, to: -1 });
+    const where = delim.re.lookaheadLiteral !== null ? { literalScan: hint } : { resume: hint };
+    const result = delim.re.search(this.buffer, this.pos, !final, { stats: this.stats, trimmed: this.trimmed, ...where });
     this.searches.set(delim, { length: this.buffer.length, final, from: this.pos, result });
     return result;
   }
@@ -187,8 +217,9 @@ class Executor implements ResponseParser {
       this.opened = true;
       events.push({ type: 'region_open', field: f.name });
     }
-    this.body += text;
-    events.push({ type: 'region_chunk', field: f.name, text, dirty: isDirty(f.content) });
+    const own = detach(text);
+    this.body += own;
+    events.push({ type: 'region_chunk', field: f.name, text: own, dirty: isDirty(f.content) });
   }
 
   private openRegion(c: Candidate, events: ResponseEvent[]): void {
@@ -232,7 +263,7 @@ class Executor implements ResponseParser {
   }
 
   private store(f: FieldSpec, value: unknown): void {
-    const previous = this.output[f.name];
+    const previous = Object.hasOwn(this.output, f.name) ? this.output[f.name] : undefined;
     if (f.join !== undefined) {
       if (previous !== null && previous !== undefined && typeof previous !== 'string') {
         throw new RegionError('TypeError', `Field ${pyRepr(f.name)}: cannot join onto a ${pyTypeName(previous)} already in the output`);
@@ -268,6 +299,14 @@ function afterLastAnchor(tpl: CompiledTemplate, prefix: string, stats: RegexStat
   const matches = tpl.anchor.finditer(prefix, stats);
   const last = matches[matches.length - 1];
   return last ? prefix.slice(last.end) : prefix;
+}
+
+/**
+ * A copy of a buffer slice that does not keep the buffer alive (V8 slices of 13+ characters point into their
+ * parent string; a long stream's chunk texts would otherwise pin every buffer copy they were cut from).
+ */
+function detach(text: string): string {
+  return text.length < 13 ? text : ` ${text}`.slice(1);
 }
 
 function isEmpty(value: unknown): boolean {

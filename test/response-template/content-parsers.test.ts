@@ -129,6 +129,19 @@ describe('parser state', () => {
     expect(parseResponse('tail', tpl, { prefix: 'old<r>no</r><s>x<t><r>yes</r>' })).toEqual({ r: 'yes', content: 'tail' });
   });
 
+  it('field names that are Object.prototype members are ordinary keys', () => {
+    const tpl = JSON.parse('{"start_anchor": "<s>", "fields": {"constructor": {"open": "<c>", "close": "</c>", "repeats": true, "join": "+"}, "__proto__": {"open": "<p>", "close": "</p>", "repeats": true}}}');
+    const got = parseResponse('<c>a</c><p>x</p><c>b</c>', tpl, { prefix: '' });
+    expect(Object.entries(got)).toEqual([['constructor', 'a+b'], ['__proto__', ['x']]]);
+    expect(Object.getPrototypeOf(got)).toBe(Object.prototype);
+  });
+
+  it('opens at one position: longest wins, then opens before closes, then the field name (not field order)', () => {
+    const tpl = { start_anchor: '<s>', fields: { zeta: { open: '<a>', close: '</a>' }, alpha: { open: '<a>', close: '</a>' }, long: { open: '<a>>', close: '</a>' }, content: { close: '<a>' } } };
+    expect(parseResponse('<a>x</a>', tpl, { prefix: '' })).toEqual({ alpha: 'x' });
+    expect(parseResponse('<a>>x</a>', tpl, { prefix: '' })).toEqual({ long: 'x' });
+  });
+
   it('defaults come first and survive even when empty; 0 and false are kept', () => {
     const tpl = { start_anchor: '<s>', defaults: { role: 'assistant', note: '' }, fields: { n: { open: '<n>', close: '</n>', content: 'int' }, b: { open: '<b>', close: '</b>', content: 'bool' } } };
     const got = parseResponse('<b>no</b><n>0</n>', tpl, { prefix: '' });

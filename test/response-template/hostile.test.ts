@@ -61,6 +61,18 @@ describe('hostile templates and completions stay bounded', () => {
     expect(streamed(40_000) / streamed(20_000)).toBeLessThan(2.5);
   });
 
+  it.skipIf(!hasResponseTemplates)('a delimiter held at an early position (Nemotron\'s lookahead open) does not make each chunk rescan the held text', () => {
+    const streamed = (n: number) => {
+      const prose = 'The quick brown fox <jumps> over the lazy dog; a < b.\n'.repeat(n / 50);
+      const text = `${prose}</think>\n${prose}<|im_end|>`;
+      const p = createResponseParser(loadTemplate('trl-nemotron_3'), { prefix: '<|im_start|>assistant\n<think>\n' });
+      for (let i = 0; i < text.length; i += 16) p.feed(text.slice(i, i + 16));
+      expect(p.finalize().message['reasoning_content']).toBe(prose.trim());
+      return p.stats.steps;
+    };
+    expect(streamed(40_000) / streamed(20_000)).toBeLessThan(2.5);
+  });
+
   it.skipIf(!hasResponseTemplates).each([
     ['serve-qwen2', ' '], ['serve-qwen2', '<tool_call'], ['trl-nemotron_3', '</thin'], ['trl-lfm2_5', ',a('], ['gpt-oss', '<|channel|>commentary to=functions.f'],
   ])('%s on a completion of repeated %j: linear work', (name, unit) => {

@@ -107,3 +107,25 @@ describe('chunks that split a surrogate pair', () => {
     expect(p.finalize().message).toEqual({ content: 'c', x: 'b' });
   });
 });
+
+describe('long streams (the consumed start of the buffer is dropped)', () => {
+  it('streamed in any chunk sizes equals batch, lookbehind and \\b included', () => {
+    const t = {
+      start_anchor: 's',
+      fields: {
+        tag: { open_pattern: '(?<=\\bcall )<(?P<n>\\w+)>', close_pattern: '</\\w+>', transform: { n: '{n}', v: '{content}' }, repeats: true },
+        content: { content_args: { strip: false } },
+      },
+    };
+    const unit = (k: number) => `${'lorem ipsum '.repeat(k % 7)}call <f${k}>v${k}</f${k}> nocall <g${k}>x `;
+    const text = Array.from({ length: 400 }, (_, k) => unit(k)).join('');
+    expect(text.length).toBeGreaterThan(20_000);
+    const batch = parseResponse(text, t, { prefix: '' });
+    expect((batch['tag'] as unknown[]).length).toBe(400);
+    for (const size of [1, 7, 64, 1000, 5000]) {
+      const p = createResponseParser(t, { prefix: '' });
+      for (let i = 0; i < text.length; i += size) p.feed(text.slice(i, i + size));
+      expect(p.finalize().message).toEqual(batch);
+    }
+  });
+});

@@ -14,6 +14,9 @@ export type Node =
   | { t: 'look'; ahead: boolean; neg: boolean; body: Node }
   | { t: 'backref'; index: number };
 
+/** The class that matches every code point (`.` under DOTALL, `[\s\S]`, `[\w\W]`, `[\d\D]`). */
+export const ANY: CpTest = () => true;
+
 export interface ParsedPattern {
   root: Node;
   groupCount: number;
@@ -81,4 +84,17 @@ function collectFirst(node: Node, out: CpTest[]): boolean {
       for (const item of node.items) if (!collectFirst(item, out)) return false;
       return true;
   }
+}
+
+/**
+ * L when the whole pattern is `(?=[\s\S]*?L)` (or greedy, or `.`) with L a literal: "L occurs at or after here",
+ * the idiom for a region that may only open if its close will come (TRL's Nemotron 3 reasoning). Searched with
+ * indexOf, and resumably across chunks, instead of rescanning the held text from every start on every chunk.
+ */
+export function lookaheadLiteral(root: Node): string | null {
+  if (root.t !== 'look' || !root.ahead || root.neg || root.body.t !== 'cat') return null;
+  const [star, ...rest] = root.body.items;
+  if (!star || star.t !== 'repeat' || star.min !== 0 || star.max !== Infinity || star.body.t !== 'set' || star.body.test !== ANY) return null;
+  if (rest.length === 0 || !rest.every((item) => item.t === 'char')) return null;
+  return String.fromCodePoint(...rest.map((item) => (item as { cp: number }).cp));
 }

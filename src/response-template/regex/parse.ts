@@ -1,4 +1,4 @@
-import type { CpTest, Node, ParsedPattern } from './ast.js';
+import { ANY, type CpTest, type Node, type ParsedPattern } from './ast.js';
 import { isDigitCp, isRegexSpaceCp, isWordCp } from './unicode.js';
 
 /** A pattern the Python `regex` module rejects, or that chatfmt refuses to run (named construct, position). */
@@ -124,7 +124,7 @@ class Parser {
     switch (ch) {
       case '(': return this.group();
       case '[': this.i++; return { t: 'set', test: this.charClass() };
-      case '.': this.i++; return { t: 'set', test: () => true };
+      case '.': this.i++; return { t: 'set', test: ANY };
       case '^': this.i++; return { t: 'assert', kind: 'start' };
       case '$': this.i++; return { t: 'assert', kind: 'end' };
       case '\\': return this.escape();
@@ -312,6 +312,7 @@ class Parser {
       if (ch === '[' && this.peekChar(1) === ':') this.fail('POSIX character classes are not supported');
       const lo = this.classAtom();
       if (typeof lo !== 'number') { tests.push(lo); continue; }
+
       if (this.peekChar() === '-' && this.peekChar(1) !== ']' && this.peekChar(1) !== undefined) {
         this.i++;
         const hi = this.classAtom();
@@ -320,6 +321,8 @@ class Parser {
         tests.push((cp) => cp >= lo && cp <= hi);
       } else tests.push((cp) => cp === lo);
     }
+    const everything = ['d', 's', 'w'].some((k) => tests.includes(CLASS_ESCAPES[k]!) && tests.includes(CLASS_ESCAPES[k.toUpperCase()]!));
+    if (everything && !negate) return ANY;
     const any: CpTest = (cp) => tests.some((t) => t(cp));
     return negate ? not(any) : any;
   }

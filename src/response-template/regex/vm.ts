@@ -20,11 +20,12 @@ export interface SearchContext {
   steps: number;
   readonly budget: number;
   readonly slotCount: number;
+  readonly trimmed: boolean;
   readonly lookMemo: Map<number, LookResult>;
   readonly lookVisited: Map<number, Visited>;
 }
 
-export interface LookResult { ok: boolean; hitEnd: boolean; caps?: Int32Array }
+export interface LookResult { ok: boolean; hitEnd: boolean; touched: boolean; caps?: Int32Array }
 
 /** Bit table of (memo column, position) states; a Set beyond this many bits, so one search never allocates much. */
 const MAX_BITS = 1 << 26;
@@ -72,6 +73,11 @@ export interface Attempt {
   /** When set, an empty match at this position is refused (finditer after an empty match). */
   notEmptyAt: number;
   hitEnd: boolean;
+  /**
+   * The attempt looked at the end of the input in any way (read past it, or an assertion that more text would
+   * change): only such attempts can turn out differently once text is appended.
+   */
+  touched: boolean;
 }
 
 export function cpAt(input: string, pos: number): number {
@@ -107,7 +113,7 @@ export function run(ctx: SearchContext, a: Attempt): boolean {
       if (a.visited && !a.visited.mark(pc, pos)) break;
       const inst: Inst = insts[pc]!;
       if (inst.op === 'char' || inst.op === 'set') {
-        if (pos >= a.limit) { if (pos >= n) a.hitEnd = true; break; }
+        if (pos >= a.limit) { if (pos >= n) a.hitEnd = a.touched = true; break; }
         const cp = cpAt(input, pos);
         if (inst.op === 'char' ? cp !== inst.cp : !inst.test(cp)) break;
         pos += cp > 0xffff ? 2 : 1;
@@ -124,11 +130,13 @@ export function run(ctx: SearchContext, a: Attempt): boolean {
       } else if (inst.op === 'progress') {
         pc = caps[inst.slot] === pos ? inst.exit : pc + 1;
       } else if (inst.op === 'assert') {
-        if (!assertion(inst.kind, input, n, pos)) break;
+        if (inst.kind === 'end' ? pos >= n - 1 : inst.kind !== 'start' && pos === n) a.touched = true;
+        if (!assertion(inst.kind, input, n, pos) || (inst.kind === 'start' && ctx.trimmed)) break;
         pc++;
       } else if (inst.op === 'look') {
         const r = look(ctx, inst as Inst & { op: 'look' }, pos, caps);
         if (r.hitEnd) a.hitEnd = true;
+        if (r.touched) a.touched = true;
         if (r.ok === inst.neg) break;
         if (!inst.neg && r.caps) {
           for (let s = 2; s < caps.length; s++) {
@@ -141,7 +149,7 @@ export function run(ctx: SearchContext, a: Attempt): boolean {
         if (from < 0 || to < 0) break;
         const text = input.slice(from, to);
         if (pos + text.length <= a.limit && input.startsWith(text, pos)) { pos += text.length; pc++; continue; }
-        if (a.limit >= n && text.startsWith(input.slice(pos, n))) a.hitEnd = true;
+        if (a.limit >= n && text.startsWith(input.slice(pos, n))) a.hitEnd = a.touched = true;
         break;
       } else {
         if ((a.matchEnd >= 0 && pos !== a.matchEnd) || (pos === a.start && a.start === a.notEmptyAt)) break;
@@ -192,25 +200,28 @@ function lookahead(ctx: SearchContext, inst: Inst & { op: 'look' }, pos: number,
     visited = ctx.lookVisited.get(inst.id) ?? new Visited(inst.prog, ctx.base, ctx.n);
     ctx.lookVisited.set(inst.id, visited);
   }
-  const a: Attempt = { prog: inst.prog, start: pos, caps: Int32Array.from(caps), visited, limit: ctx.n, matchEnd: -1, notEmptyAt: -1, hitEnd: false };
+  const a: Attempt = { prog: inst.prog, start: pos, caps: Int32Array.from(caps), visited, limit: ctx.n, matchEnd: -1, notEmptyAt: -1, hitEnd: false, touched: false };
   const ok = run(ctx, a);
   // States on a successful path did not fail: the shared table is only valid while every run failed.
   if (ok) ctx.lookVisited.delete(inst.id);
   // The regex module reports a partial match through a positive lookaround only; a negative one that ran out of
   // input counts as not matching.
-  return { ok, hitEnd: !inst.neg && a.hitEnd, ...(ok && inst.captures ? { caps: a.caps } : {}) };
+  return { ok, hitEnd: !inst.neg && a.hitEnd, touched: a.touched, ...(ok && inst.captures ? { caps: a.caps } : {}) };
 }
 
 function lookbehind(ctx: SearchContext, inst: Inst & { op: 'look' }, pos: number, caps: Int32Array): LookResult {
   let start = pos;
+  let touched = false;
   for (let w = 0; w <= inst.maxW && start >= 0; w++) {
     if (w >= inst.minW) {
       const visited = inst.prog.memo ? new Visited(inst.prog, start, pos) : null;
-      const a: Attempt = { prog: inst.prog, start, caps: Int32Array.from(caps), visited, limit: pos, matchEnd: pos, notEmptyAt: -1, hitEnd: false };
-      if (run(ctx, a)) return { ok: true, hitEnd: false, ...(inst.captures ? { caps: a.caps } : {}) };
+      const a: Attempt = { prog: inst.prog, start, caps: Int32Array.from(caps), visited, limit: pos, matchEnd: pos, notEmptyAt: -1, hitEnd: false, touched: false };
+      const ok = run(ctx, a);
+      touched ||= a.touched;
+      if (ok) return { ok: true, hitEnd: false, touched, ...(inst.captures ? { caps: a.caps } : {}) };
     }
     if (start === 0) break;
     start -= start >= 2 && cpBefore(ctx.input, start) > 0xffff ? 2 : 1;
   }
-  return { ok: false, hitEnd: false };
+  return { ok: false, hitEnd: false, touched };
 }
