@@ -22,7 +22,8 @@ function codeBlock(i) {
 
 /** A completion of about `bytes` bytes in the family's own syntax: long reasoning, many calls with code. */
 export function bigCompletion(family, bytes) {
-  const perMessage = family === 'gpt-oss' ? 1 : 8;
+  // Harmony writes one call per message; templates that refuse parallel calls (Llama 3) get one per turn too.
+  const perMessage = family === 'gpt-oss' || !writesParallelCalls(family) ? 1 : 8;
   const parts = [];
   const payloads = [];
   let size = 0;
@@ -44,6 +45,16 @@ export function bigCompletion(family, bytes) {
   }
   const joiner = family === 'gpt-oss' ? '<|start|>assistant' : '\n';
   return { text: parts.join(joiner), prefix: prompt, payloads };
+}
+
+function writesParallelCalls(family) {
+  const call = (i) => ({ id: `functions.write_file:${i}`, type: 'function', function: { name: 'write_file', arguments: { path: 'a' } } });
+  try {
+    formatTurn({ role: 'assistant', content: '', tool_calls: [call(0), call(1)] }, { family, tools });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function streamOnce(text, options, chunkSize) {

@@ -27,6 +27,7 @@ async function section(name, load) {
 if (hasShared) await section('render', async () => (await import('./render.mjs')).renderSection({ quick }));
 else sections.push('## Render\n\nskipped: ../shared (official templates, render_ref.py) not found');
 await section('parse', async () => (await import('./parse.mjs')).parseSection({ quick }));
+await section('response templates', async () => (await import('./response-template.mjs')).responseTemplateSection({ quick }));
 await section('adversarial', async () => (await import('./adversarial.mjs')).adversarialSection({ quick }));
 await section('render memory', async () => (await import('./render-memory.mjs')).renderMemorySection({ quick }));
 await section('validate', async () => {

@@ -107,6 +107,8 @@ export type ParseCode =
   | 'PARSE_ARGS_UNWRAPPED'
   /** The template's family was unknown: calls were read with a grammar derived from probe renders. */
   | 'PARSE_GRAMMAR_DERIVED'
+  /** The template's family was taken on weak evidence (few probes alike, or markers only) as nothing better was found. */
+  | 'PARSE_FAMILY_UNVERIFIED'
   /**
    * Parsing with a response template (`output: 'openai'`): an error = the template's parser raised (transformers would
    * throw), the unparsed raw text follows as content; a warning = the OpenAI message differs from transformers' dict

@@ -12,9 +12,9 @@ export interface TemplateParser {
   family: string | ParserFamily;
   /** Set for a derived grammar: the generation prompt's prefill, which the completion continues. */
   prefix?: string;
-  method: 'render-equivalence' | 'derived';
+  method: 'render-equivalence' | 'markers' | 'derived';
   evidence: string[];
-  /** For derived grammars: a warning to report with every parse, so the guess is never silent. */
+  /** For derived grammars and weak family matches: a warning to report with every parse, so the guess is never silent. */
   diagnostic?: Diagnostic;
 }
 
@@ -60,7 +60,23 @@ export function parserForTemplate(template: LoadedTemplate): TemplateParser {
       },
     };
   }
-  const closest = best ? `closest family ${best.variant ?? best.family} (${best.method}, score ${best.score.toFixed(2)})` : 'no family renders any probe alike';
+  // Last resort before giving up: the family it renders like on some probes, or whose markers its source carries. A
+  // template whose probe renders fail (it needs a field the probes lack) or show no calls at all (Kimi-K2's first
+  // template) still belongs to its family; the parse says how weak the evidence was.
+  if (best) {
+    const name = best.variant ?? best.family;
+    return {
+      family: name,
+      method: best.method === 'markers' ? 'markers' : 'render-equivalence',
+      evidence: best.evidence,
+      diagnostic: {
+        code: 'PARSE_FAMILY_UNVERIFIED',
+        severity: 'warning',
+        message: `${template.name} was parsed as ${name} on weak evidence (${best.method}, score ${best.score.toFixed(2)}: ${best.evidence.join('; ')}); no call grammar could be derived (${derived.tried.join('; ')})`,
+      },
+    };
+  }
+  const closest = 'no family renders any probe alike';
   throw new ChatfmtError(
     'TEMPLATE_NO_PARSER',
     `cannot tell how ${template.name} writes its output: it has no response_template, ${closest}, and no call grammar could be derived (${derived.tried.join('; ')})`,

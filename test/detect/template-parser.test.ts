@@ -103,3 +103,23 @@ describe.skipIf(!hasShared)('parserForTemplate on the older Gemma 4 revisions', 
     }
   });
 });
+
+describe.skipIf(!hasShared)('parserForTemplate on weak evidence', () => {
+  // These render like their family on few probes only: one needs a parameter description the probe tool lacks
+  // (gpt-oss launch), one never writes tool calls (Kimi-K2's first template), one is refused by the sandbox on most
+  // probes (list.append). Each still belongs to its family; the parse carries a warning saying how weak the evidence is.
+  const cases = [
+    ['gpt-oss/openai-gpt-oss-20b-initial-2025-08-04.jinja', 'gpt-oss', '<|channel|>final<|message|>Hi.<|return|>', 'Hi.'],
+    ['kimi-k2/moonshotai-Kimi-K2-Instruct-initial.jinja', 'kimi-k2', 'Hi.<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{"city": "Oslo"}<|tool_call_end|><|tool_calls_section_end|>', 'Hi.'],
+    ['kimi-k2/Kimi-K2-Instruct.ik_llama.jinja', 'kimi-k2', 'Hi.', 'Hi.'],
+  ] as const;
+  for (const [file, family, completion, content] of cases) {
+    it(file, () => {
+      const found = parserForTemplate(loadTemplate({ template: join(sharedDir, 'templates', 'official', file) }));
+      expect(found).toMatchObject({ family, diagnostic: { code: 'PARSE_FAMILY_UNVERIFIED', severity: 'warning' } });
+      expect(found.diagnostic!.message).not.toContain('\n');
+      const message = parse(completion, { family: found.family, prefix: found.prefix, tools });
+      expect(message.content).toBe(content);
+    });
+  }
+});

@@ -43,7 +43,8 @@ chatfmt runs it exactly as transformers' parse_response does and prints transfor
 or --prompt is its prefix= (default ""), --openai maps the dict onto {content, reasoning_content,
 tool_calls} (failures then stay content with a diagnostic instead of failing with exit 1). Otherwise
 chatfmt uses the family whose template renders like it, and else derives the call syntax from probe
-renders of the template (a PARSE_GRAMMAR_DERIVED warning says what it found).
+renders of the template (a PARSE_GRAMMAR_DERIVED warning says what it found), and else takes the family
+it resembles most (a PARSE_FAMILY_UNVERIFIED warning says how weak the evidence is).
 
 Examples:
   chatfmt parse --family qwen3 completion.txt
