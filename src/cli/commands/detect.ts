@@ -1,5 +1,4 @@
-import { detectFamily, matchResponseTemplate } from '../../detect/index.js';
-import { loadTemplate, type LoadedTemplate } from '../../render/index.js';
+import type { LoadedTemplate } from '../../render/index.js';
 import { EXIT, type IO } from '../io.js';
 import { outputTo } from '../output.js';
 import { resolve } from 'node:path';
@@ -17,23 +16,29 @@ export const register: CommandRegistrar = (program, io, state) => {
     .addHelpText('after', '\nExit codes: 0 a family was found, 1 none matched, 2 usage or I/O error.\n\nExample:\n  chatfmt detect ~/models/Qwen3-8B')
     .action(async (template: string, flags: { templateName?: string; json?: boolean; output?: string }) => {
       const out = outputTo(io, flags.output);
-      state.exitCode = detect(template, flags, out.io);
+      state.exitCode = await detect(template, flags, out.io);
       await out.close();
     });
 };
 
 /** The template's own response template, for the report: where it came from and which families it reads like. */
-function responseTemplateReport(loaded: LoadedTemplate): { key?: string; exported?: string; agrees?: string[]; evidence: string[] } | undefined {
+function responseTemplateReport(
+  loaded: LoadedTemplate,
+  matchResponseTemplate: typeof import('../../detect/index.js').matchResponseTemplate,
+): { key?: string; exported?: string; agrees?: string[]; evidence: string[] } | undefined {
   const match = matchResponseTemplate(loaded);
   if (match) return match;
   if (loaded.responseTemplateError) return { evidence: [loaded.responseTemplateError] };
   return undefined;
 }
 
-function detect(template: string, flags: { templateName?: string; json?: boolean }, io: IO): number {
+async function detect(template: string, flags: { templateName?: string; json?: boolean }, io: IO): Promise<number> {
+  // Loaded on use: every command is registered at start-up, and detection pulls in every family's parser.
+  const { loadTemplate } = await import('../../render/index.js');
+  const { detectFamily, matchResponseTemplate } = await import('../../detect/index.js');
   const loaded = loadTemplate({ template: resolve(io.cwd, template), templateName: flags.templateName });
   const matches = detectFamily(loaded);
-  const responseTemplate = responseTemplateReport(loaded);
+  const responseTemplate = responseTemplateReport(loaded, matchResponseTemplate);
   if (flags.json) io.stdout.write(`${JSON.stringify({ template, matches, ...(responseTemplate ? { responseTemplate } : {}) }, null, 2)}\n`);
   else if (matches.length === 0) io.stdout.write(`${template}: no known family (no probe rendered identically, no family markers found)\n`);
   else {
