@@ -4,7 +4,7 @@ import type { ParserFamily } from '../parse/registry.js';
 import type { LoadedTemplate } from '../render/types.js';
 import type { Diagnostic } from '../types.js';
 import { deriveParser, parsesProbes, probeTemplate } from './derive-grammar.js';
-import { detectFamily } from './detect.js';
+import { detectFamily, type FamilyMatch } from './detect.js';
 
 /** How to parse what a template's model writes, when no family was named. */
 export interface TemplateParser {
@@ -12,7 +12,7 @@ export interface TemplateParser {
   family: string | ParserFamily;
   /** Set for a derived grammar: the generation prompt's prefill, which the completion continues. */
   prefix?: string;
-  method: 'render-equivalence' | 'markers' | 'derived';
+  method: FamilyMatch['method'] | 'derived';
   evidence: string[];
   /** For derived grammars and weak family matches: a warning to report with every parse, so the guess is never silent. */
   diagnostic?: Diagnostic;
@@ -67,7 +67,7 @@ export function parserForTemplate(template: LoadedTemplate): TemplateParser {
     const name = best.variant ?? best.family;
     return {
       family: name,
-      method: best.method === 'markers' ? 'markers' : 'render-equivalence',
+      method: best.method,
       evidence: best.evidence,
       diagnostic: {
         code: 'PARSE_FAMILY_UNVERIFIED',
