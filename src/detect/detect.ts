@@ -3,7 +3,7 @@ import { loadTemplate } from '../render/load.js';
 import { renderConversation } from '../render/render.js';
 import type { LoadedTemplate } from '../render/types.js';
 import { matchFingerprints } from './fingerprints.js';
-import { matchResponseTemplate } from './response-template.js';
+import { matchResponseTemplate, type ResponseTemplateMatch } from './response-template.js';
 import { probeConversations } from './probes.js';
 
 export interface FamilyMatch {
@@ -24,10 +24,10 @@ const DETECT_NOW = new Date('2025-01-15T12:00:00Z');
  * (node-llama-cpp's idea), then template markers as a fallback. Empty when nothing fits.
  * A template with a response template also has it compared with the families (`matchResponseTemplate`): families it
  * agrees with gain that evidence and rank first among equal scores, and families found only that way are added.
+ * A caller that already has that comparison passes it as `response` (it parses probes with every family).
  */
-export function detectFamily(template: LoadedTemplate): FamilyMatch[] {
+export function detectFamily(template: LoadedTemplate, response: ResponseTemplateMatch | undefined = matchResponseTemplate(template)): FamilyMatch[] {
   const found = detectByRendering(template);
-  const response = matchResponseTemplate(template);
   if (!response) return found;
   const agreeing = new Set<FamilyId>(response.agrees);
   const line = (id: FamilyId) =>

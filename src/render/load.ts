@@ -5,6 +5,7 @@ import { ChatfmtError } from '../errors.js';
 import { familyIds, familyInfo, resolveFamilyId, resolveFamilyVariant } from '../families/info.js';
 import { compileTemplate, type CompiledTemplate } from '../jinja/index.js';
 import { responseTemplateFromSchema } from '../response-template/legacy.js';
+import { isPlainObject } from '../util/guards.js';
 import type { LoadedTemplate, TemplateSpec } from './types.js';
 
 /** Templates from model repos are untrusted; anything this large is not a chat template. */
@@ -88,23 +89,19 @@ type ResponseTemplateInfo = Pick<LoadedTemplate, 'responseTemplate' | 'responseT
 function responseTemplateOf(config: Config, path: string): ResponseTemplateInfo {
   const info: ResponseTemplateInfo = {};
   const schema = config.response_schema;
-  if (isObject(schema)) info.responseSchema = schema;
+  if (isPlainObject(schema)) info.responseSchema = schema;
   const template = config.response_template;
   if (template !== undefined && template !== null) {
-    if (isObject(template)) return { ...info, responseTemplate: template, responseTemplateKey: 'response_template' };
+    if (isPlainObject(template)) return { ...info, responseTemplate: template, responseTemplateKey: 'response_template' };
     return { ...info, responseTemplateError: `${path}: "response_template" is not a JSON object` };
   }
   if (schema === undefined || schema === null) return info;
-  if (!isObject(schema)) return { ...info, responseTemplateError: `${path}: "response_schema" is not a JSON object` };
+  if (!isPlainObject(schema)) return { ...info, responseTemplateError: `${path}: "response_schema" is not a JSON object` };
   try {
     return { ...info, responseTemplate: responseTemplateFromSchema(schema), responseTemplateKey: 'response_schema' };
   } catch (error) {
     return { ...info, responseTemplateError: `${path}: ${(error as Error).message}` };
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function fromNamed(

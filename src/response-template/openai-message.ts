@@ -1,4 +1,5 @@
 import type { IdGenerator } from '../parse/ids.js';
+import { isPlainObject } from '../util/guards.js';
 import type { ParsedMessage, ParsedToolCall } from '../types.js';
 
 /**
@@ -38,8 +39,8 @@ export function callsOf(value: unknown, problems: string[]): CallShape[] {
   const list = Array.isArray(value) ? value : [value];
   const calls: CallShape[] = [];
   for (const entry of list) {
-    const record = isRecord(entry) ? entry : undefined;
-    const fn = record && isRecord(record.function) ? record.function : record;
+    const record = isPlainObject(entry) ? entry : undefined;
+    const fn = record && isPlainObject(record.function) ? record.function : record;
     if (!fn || typeof fn.name !== 'string' || fn.name.length === 0) {
       problems.push(`a tool_calls entry without a function name: ${JSON.stringify(entry)}`);
       continue;
@@ -53,10 +54,6 @@ export function callsOf(value: unknown, problems: string[]): CallShape[] {
     });
   }
   return calls;
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -1,11 +1,12 @@
+import { isPySpace } from '../jinja/values.js';
 import type { IdGenerator } from '../parse/ids.js';
+import { isPlainObject } from '../util/guards.js';
 import type { Delta, Diagnostic } from '../types.js';
 import { ResponseTemplateError } from './errors.js';
 import type { ResponseEvent, ResponseParser } from './index.js';
 import { PyRegex } from './regex/index.js';
-import { isPySpaceCp } from './regex/unicode.js';
 import { TextLog } from './text-log.js';
-import { CALLS_FIELD, callsOf, isRecord, targetOf, textOf, toOpenAIMessage, type CallShape, type Target } from './openai-message.js';
+import { CALLS_FIELD, callsOf, targetOf, textOf, toOpenAIMessage, type CallShape, type Target } from './openai-message.js';
 
 /** What a field of the template needs to stream as text. */
 interface FieldPlan {
@@ -46,10 +47,10 @@ const CLOSE_WINDOW = 256;
 
 function planFields(template: Record<string, unknown>): Map<string, FieldPlan> {
   const plans = new Map<string, FieldPlan>();
-  const fields = isRecord(template.fields) ? template.fields : {};
+  const fields = isPlainObject(template.fields) ? template.fields : {};
   for (const [name, raw] of Object.entries(fields)) {
-    const spec = isRecord(raw) ? raw : {};
-    const args = isRecord(spec.content_args) ? spec.content_args : {};
+    const spec = isPlainObject(raw) ? raw : {};
+    const args = isPlainObject(spec.content_args) ? spec.content_args : {};
     const target = targetOf(name);
     plans.set(name, {
       ...(target ? { target } : {}),
@@ -219,13 +220,13 @@ export class OpenAIResponseStream {
       piece = '';
       let from = 0;
       if (!region.started) {
-        while (from < chunk.length && isPySpaceCp(chunk.charCodeAt(from))) from++;
+        while (from < chunk.length && isPySpace(chunk.charCodeAt(from))) from++;
         region.dropped += chunk.slice(0, from);
         if (from === chunk.length) return;
         region.started = true;
       }
       let end = chunk.length;
-      while (end > from && isPySpaceCp(chunk.charCodeAt(end - 1))) end--;
+      while (end > from && isPySpace(chunk.charCodeAt(end - 1))) end--;
       if (end > from) {
         piece = region.held + chunk.slice(from, end);
         region.held = chunk.slice(end);

@@ -1,29 +1,16 @@
+import { pyStrip as strStrip } from '../jinja/methods.js';
+import { strRepr as pyRepr } from '../jinja/repr.js';
+import { isPlainObject as isDict } from '../util/guards.js';
 import { RegionError } from './errors.js';
-import { isDigitCp, isPySpaceCp } from './regex/unicode.js';
+import { isDigitCp } from './regex/unicode.js';
+
+// The Python semantics the Jinja engine already implements are shared, not rewritten: `repr()` of a str (error
+// messages quote input as Python does) and JSON objects as `dict`.
+export { isDict, pyRepr };
 
 /** Python `str.strip()` (no argument): removes `str.isspace()` characters, which is not JS `trim()`'s set. */
 export function pyStrip(text: string): string {
-  const cps = Array.from(text);
-  let from = 0, to = cps.length;
-  while (from < to && isPySpaceCp(cps[from]!.codePointAt(0)!)) from++;
-  while (to > from && isPySpaceCp(cps[to - 1]!.codePointAt(0)!)) to--;
-  return from === 0 && to === cps.length ? text : cps.slice(from, to).join('');
-}
-
-/** Python `repr()` of a str, for error messages that quote input the way Python does. */
-export function pyRepr(text: string): string {
-  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
-  let out = quote;
-  for (const ch of text) {
-    const cp = ch.codePointAt(0)!;
-    if (ch === '\\' || ch === quote) out += `\\${ch}`;
-    else if (ch === '\n') out += '\\n';
-    else if (ch === '\r') out += '\\r';
-    else if (ch === '\t') out += '\\t';
-    else if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) out += `\\x${cp.toString(16).padStart(2, '0')}`;
-    else out += ch;
-  }
-  return out + quote;
+  return strStrip(text, null, true, true);
 }
 
 /** Python's `type(value).__name__` for JSON-shaped values. */
@@ -34,10 +21,6 @@ export function pyTypeName(value: unknown): string {
   if (typeof value === 'number') return Number.isInteger(value) ? 'int' : 'float';
   if (Array.isArray(value)) return 'list';
   return 'dict';
-}
-
-export function isDict(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Python truthiness of a JSON-shaped option value (`content_args.get('strip', True)`). */

@@ -1,3 +1,4 @@
+import type { ResponseTemplateMatch } from '../../detect/index.js';
 import type { LoadedTemplate } from '../../render/index.js';
 import { EXIT, type IO } from '../io.js';
 import { outputTo } from '../output.js';
@@ -22,11 +23,7 @@ export const register: CommandRegistrar = (program, io, state) => {
 };
 
 /** The template's own response template, for the report: where it came from and which families it reads like. */
-function responseTemplateReport(
-  loaded: LoadedTemplate,
-  matchResponseTemplate: typeof import('../../detect/index.js').matchResponseTemplate,
-): { key?: string; exported?: string; agrees?: string[]; evidence: string[] } | undefined {
-  const match = matchResponseTemplate(loaded);
+function responseTemplateReport(loaded: LoadedTemplate, match: ResponseTemplateMatch | undefined): { key?: string; exported?: string; agrees?: string[]; evidence: string[] } | undefined {
   if (match) return match;
   if (loaded.responseTemplateError) return { evidence: [loaded.responseTemplateError] };
   return undefined;
@@ -37,8 +34,9 @@ async function detect(template: string, flags: { templateName?: string; json?: b
   const { loadTemplate } = await import('../../render/index.js');
   const { detectFamily, matchResponseTemplate } = await import('../../detect/index.js');
   const loaded = loadTemplate({ template: resolve(io.cwd, template), templateName: flags.templateName });
-  const matches = detectFamily(loaded);
-  const responseTemplate = responseTemplateReport(loaded, matchResponseTemplate);
+  const response = matchResponseTemplate(loaded);
+  const matches = detectFamily(loaded, response);
+  const responseTemplate = responseTemplateReport(loaded, response);
   if (flags.json) io.stdout.write(`${JSON.stringify({ template, matches, ...(responseTemplate ? { responseTemplate } : {}) }, null, 2)}\n`);
   else if (matches.length === 0) io.stdout.write(`${template}: no known family (no probe rendered identically, no family markers found)\n`);
   else {

@@ -20,8 +20,3 @@ export function isRegexSpaceCp(cp: number): boolean {
   return (cp >= 9 && cp <= 13) || cp === 0x20 || cp === 0x85 || cp === 0xa0 || cp === 0x1680 || (cp >= 0x2000 && cp <= 0x200a) ||
     cp === 0x2028 || cp === 0x2029 || cp === 0x202f || cp === 0x205f || cp === 0x3000;
 }
-
-/** Python `str.isspace()`: what `str.strip()`, `int()` and `float()` remove (includes \x1c-\x1f, excludes U+FEFF). */
-export function isPySpaceCp(cp: number): boolean {
-  return isRegexSpaceCp(cp) || (cp >= 0x1c && cp <= 0x1f);
-}
