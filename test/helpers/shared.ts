@@ -23,3 +23,19 @@ export function sharedInputs(): Array<{ stem: string; path: string }> {
   if (!existsSync(root)) return [];
   return readdirSync(root).filter((f) => f.endsWith('.json')).sort().map((f) => ({ stem: f.slice(0, -5), path: join(root, f) }));
 }
+
+/**
+ * A value computed on first use and kept. Suites that read ../shared build their data with it: vitest runs a
+ * `describe.skipIf` body while collecting even when the suite is skipped, so reads there would crash a clone without it.
+ */
+export function once<T>(make: () => T): () => T {
+  let made = false;
+  let value: T;
+  return () => {
+    if (!made) {
+      value = make();
+      made = true;
+    }
+    return value;
+  };
+}

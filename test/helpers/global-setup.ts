@@ -1,0 +1,11 @@
+import { hasShared, sharedDir } from './shared.js';
+
+/** Says once, before any test runs, which suites will skip and why, so a green run without them is not mistaken for full coverage. */
+export default function announceSkippedSuites(): void {
+  if (!hasShared) {
+    process.stdout.write(
+      `chatfmt tests: ${sharedDir} not found, so the conformance suites against the official templates, the jinja2 probes, ` +
+        'the peer vectors and the response-template vectors are skipped (CI runs them with ../shared beside the checkout).\n',
+    );
+  }
+}
