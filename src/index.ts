@@ -1,17 +1,7 @@
-// Public API: exports only.
-export type * from './types.js';
-export { ChatfmtError, isChatfmtError, type ErrorCode } from './errors.js';
-export { familyIds, familyInfo, familyVariants, resolveFamilyId, resolveFamilyVariant, type FamilyId, type FamilyVariant } from './families/info.js';
-export type { FamilyInfo, ArgumentsForm } from './families/family.js';
-export { families, getFamily, type Family } from './families/registry.js';
-export * from './jinja/index.js';
-export * from './render/index.js';
-export * from './parse/index.js';
+// Public API for Node: the core, plus what needs a file system or threads. Exports only.
+export * from './core.js';
 export * from './dataset/index.js';
 export * from './convert/index.js';
-export * from './detect/index.js';
-export * from './format/index.js';
-export * from './response-template/index.js';
-export { exportResponseTemplate, COMMON_LOSSES, type ExportedResponseTemplate, type ExportVerdict } from './response-template/export.js';
-export { toOpenAIMessage } from './response-template/openai-message.js';
-export { responseTemplateFromSchema } from './response-template/legacy.js';
+// Named exports win over the core's `export *`: in Node, templates also load from paths, families know their files.
+export { loadTemplate, render } from './node/load.js';
+export { families, getFamily, type Family } from './node/families.js';

@@ -1,4 +1,5 @@
-import { loadTemplate, renderConversation } from '../render/index.js';
+import { loadTemplate } from '../node/load.js';
+import { renderConversation } from '../render/index.js';
 import type { LoadedTemplate, TemplateSpec } from '../render/types.js';
 import type { Conversation } from '../types.js';
 import { commonPrefixLength, prefixRenderer, type PrefixRenderer, type PrefixRenderOptions } from './render-prefixes.js';

@@ -1,6 +1,7 @@
 import { ChatfmtError, inContext, isChatfmtError } from '../errors.js';
 import { familyInfo } from '../families/info.js';
-import { loadTemplate, renderConversation } from '../render/index.js';
+import { loadTemplate } from '../node/load.js';
+import { renderConversation } from '../render/index.js';
 import type { LoadedTemplate } from '../render/types.js';
 import type { Conversation, Message } from '../types.js';
 import { issue, type ConvertIssue } from './issues.js';

@@ -1,4 +1,3 @@
-import { isDeepStrictEqual } from 'node:util';
 import type { Grammar } from '../parse/engine/grammar.js';
 import { parse } from '../parse/parse.js';
 import { grammarParser, type ParserFamily } from '../parse/registry.js';
@@ -8,6 +7,7 @@ import type { Message, Tool } from '../types.js';
 import { backOffMarker, commonPrefixLength } from '../convert/render-prefixes.js';
 import { shapes } from './call-shapes.js';
 import { markupSegments, splitsOf } from './markup.js';
+import { jsonEqual } from '../util/json-equal.js';
 
 /** A call syntax found by rendering probe conversations through a template of unknown family. */
 export interface DerivedParser {
@@ -215,7 +215,7 @@ function parsesBack(parser: string | ParserFamily, probe: Probe, prefix: string 
     const want = probe.expected.calls[i]!;
     try {
       // Key order is no part of an object: templates that sort keys (Gemma's dictsort) write the probe's in another.
-      return call.function.name === want.name && isDeepStrictEqual(JSON.parse(call.function.arguments), want.arguments);
+      return call.function.name === want.name && jsonEqual(JSON.parse(call.function.arguments), want.arguments);
     } catch {
       return false;
     }

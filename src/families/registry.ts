@@ -1,19 +1,19 @@
 import { ChatfmtError } from '../errors.js';
 import { parserFamilies, type ParserFamily } from '../parse/registry.js';
-import { familyTemplatePath } from '../render/load.js';
 import type { FamilyInfo } from './family.js';
 import { familyIds, familyInfo, resolveFamilyId, type FamilyId } from './info.js';
+import { familyTemplateSources } from './templates.generated.js';
 
 /** One family as every part of chatfmt sees it: its facts, its template and its parser. */
 export interface Family extends FamilyInfo<FamilyId> {
-  /** Absolute path of the bundled template (templates/<id>.jinja). */
-  templatePath: string;
+  /** The bundled template's source (templates/<id>.jinja, built in: no file is read). */
+  templateSource: string;
   parser: ParserFamily;
 }
 
 /** The typed registry: render, parse, detect and convert all read this one table. */
 export const families = Object.fromEntries(
-  familyIds.map((id): [FamilyId, Family] => [id, { ...familyInfo[id], templatePath: familyTemplatePath(id), parser: parserFamilies[id] }]),
+  familyIds.map((id): [FamilyId, Family] => [id, { ...familyInfo[id], templateSource: familyTemplateSources[familyInfo[id].templateFile]!, parser: parserFamilies[id] }]),
 ) as unknown as { readonly [Id in FamilyId]: Family };
 
 /** A family by id or alias; unknown → ChatfmtError UNKNOWN_FAMILY. */

@@ -1,5 +1,3 @@
-import { randomFillSync } from 'node:crypto';
-
 export interface CallIdInfo {
   index: number;
   name: string;
@@ -29,13 +27,16 @@ function randomIds(prefix: string, length: number): IdGenerator {
   };
 }
 
-/** Random bytes drawn from a pool: one crypto call per call id cost more than parsing the call. */
+/**
+ * Random bytes drawn from a pool: one crypto call per call id cost more than parsing the call. Web Crypto, so ids
+ * work in browsers, Workers and edge runtimes as in Node (global since Node 19).
+ */
 const pool = new Uint8Array(4096);
 let poolAt = pool.length;
 
 function randomByte(): number {
   if (poolAt === pool.length) {
-    randomFillSync(pool);
+    globalThis.crypto.getRandomValues(pool);
     poolAt = 0;
   }
   return pool[poolAt++]!;

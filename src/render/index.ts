@@ -1,3 +1,3 @@
 export type * from './types.js';
-export { loadTemplate } from './load.js';
+export { loadTemplate, loadTemplateFromSources } from './load.js';
 export { renderConversation, render, inspectTemplate } from './render.js';

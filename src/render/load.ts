@@ -1,117 +1,83 @@
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ChatfmtError } from '../errors.js';
 import { familyIds, familyInfo, resolveFamilyId, resolveFamilyVariant } from '../families/info.js';
+import { familyTemplateSources } from '../families/templates.generated.js';
 import { compileTemplate, type CompiledTemplate } from '../jinja/index.js';
-import { responseTemplateFromSchema } from '../response-template/legacy.js';
 import { isPlainObject } from '../util/guards.js';
-import type { LoadedTemplate, TemplateSpec } from './types.js';
+import { parseConfig, responseTemplateOf, specialTokensOf, type Config } from './config.js';
+import type { LoadedTemplate, TemplateSources, TemplateSpec } from './types.js';
 
 /** Templates from model repos are untrusted; anything this large is not a chat template. */
 export const MAX_TEMPLATE_BYTES = 4 * 1024 * 1024;
 
-const templatesDir = fileURLToPath(new URL('../../templates/', import.meta.url));
-
-// transformers passes tokenizer.special_tokens_map: these attributes, when set, plus the additional list.
-const SPECIAL_TOKEN_KEYS = ['bos_token', 'eos_token', 'unk_token', 'sep_token', 'pad_token', 'cls_token', 'mask_token'];
-
 /**
- * Loads a template the way transformers finds one: a family's bundled template, a .jinja file,
- * a tokenizer_config.json (string or named list), or a model folder where chat_template.jinja wins
- * over the config and additional_chat_templates/<name>.jinja add named templates.
+ * A family's bundled template or inline source; the core has no file system. In Node, `chatfmt`'s own loadTemplate
+ * also reads `{template: path}` (files, configs, model folders); elsewhere pass their text to loadTemplateFromSources.
  */
 export function loadTemplate(spec: TemplateSpec): LoadedTemplate {
-  if (spec.source !== undefined) return fromNamed('<inline>', { default: spec.source }, {}, spec.templateName);
-  if (spec.template !== undefined) return fromPath(spec.template, spec.templateName);
+  if (spec.source !== undefined) return fromNamed('<inline>', new Map([['default', spec.source]]), {}, spec.templateName);
+  if (spec.template !== undefined) {
+    throw new ChatfmtError(
+      'TEMPLATE_SOURCE',
+      `${spec.template}: reading template files needs Node (import 'chatfmt' there); elsewhere pass the text to loadTemplateFromSources`,
+    );
+  }
   if (spec.family !== undefined) return fromFamily(spec.family);
   throw new ChatfmtError('TEMPLATE_SOURCE', 'no template given: pass a family (--family) or a template path (--template)');
 }
 
-/** The bundled template of a family (file path under the package's templates/ folder). */
-export function familyTemplatePath(familyId: string): string {
-  const id = resolveFamilyId(familyId);
-  if (!id) throw unknownFamily(familyId);
-  return join(templatesDir, familyInfo[id].templateFile);
+/**
+ * A model's template from the texts transformers reads, as it combines them: the tokenizer config (its
+ * `chat_template` string or named list, special tokens, response template), then `chat_template.jinja`, which wins
+ * as the default, then `additional_chat_templates/<name>.jinja`.
+ */
+export function loadTemplateFromSources(sources: TemplateSources): LoadedTemplate {
+  const name = sources.name ?? '<sources>';
+  const configName = sources.configName ?? name;
+  const config: Config = typeof sources.config === 'string' ? parseConfig(sources.config, configName) : (sources.config ?? {});
+  if (!isPlainObject(config)) throw new ChatfmtError('TEMPLATE_SOURCE', `${configName}: expected a JSON object`);
+  const extra = Object.entries(sources.additionalTemplates ?? {});
+  const named = new Map<string, string>();
+  // A config alone must carry a usable chat_template; beside template files, a config without one is fine.
+  if (config.chat_template !== undefined || (sources.chatTemplate === undefined && extra.length === 0)) {
+    for (const [key, text] of namedTemplatesOf(config, configName)) named.set(key, text);
+  }
+  if (sources.chatTemplate !== undefined) named.set('default', sources.chatTemplate);
+  for (const [key, text] of extra) named.set(key, text);
+  return { ...fromNamed(name, named, specialTokensOf(config), sources.templateName), ...responseTemplateOf(config, configName) };
 }
 
-// Bundled templates never change, so each family is read and compiled once per process.
+// Bundled templates never change, so each family is compiled once.
 const familyTemplates = new Map<string, LoadedTemplate>();
 
 function fromFamily(name: string): LoadedTemplate {
   const id = resolveFamilyId(name);
-  if (!id) throw unknownFamily(name);
+  if (!id) throw new ChatfmtError('UNKNOWN_FAMILY', `unknown family "${name}" (known: ${familyIds.join(', ')})`);
   let loaded = familyTemplates.get(id);
   if (!loaded) {
     const info = familyInfo[id];
-    const source = readText(join(templatesDir, info.templateFile), `template of family ${id}`);
-    loaded = { ...fromNamed(id, { default: source }, { ...info.specialTokens }, undefined), family: id };
+    const source = familyTemplateSources[info.templateFile];
+    if (source === undefined) throw new ChatfmtError('TEMPLATE_SOURCE', `the template of family ${id} is not bundled (${info.templateFile})`);
+    loaded = { ...fromNamed(id, new Map([['default', source]]), { ...info.specialTokens }, undefined), family: id };
     familyTemplates.set(id, loaded);
   }
   const variant = resolveFamilyVariant(name);
   return variant ? { ...loaded, name: variant.id, prefill: variant.prefill } : loaded;
 }
 
-function fromPath(path: string, templateName: string | undefined): LoadedTemplate {
-  const stats = statOrThrow(path);
-  if (stats.isDirectory()) return fromModelFolder(path, templateName);
-  if (path.endsWith('.json')) {
-    const config = readConfig(path);
-    return { ...fromNamed(path, namedTemplatesOf(config, path), specialTokensOf(config), templateName), ...responseTemplateOf(config, path) };
-  }
-  return fromNamed(path, { default: readText(path, 'template') }, {}, templateName);
-}
-
-function fromModelFolder(dir: string, templateName: string | undefined): LoadedTemplate {
-  const configPath = join(dir, 'tokenizer_config.json');
-  const config = existsSync(configPath) ? readConfig(configPath) : {};
-  const named: Record<string, string> = config.chat_template !== undefined ? namedTemplatesOf(config, configPath) : {};
-  const jinjaPath = join(dir, 'chat_template.jinja');
-  if (existsSync(jinjaPath)) named.default = readText(jinjaPath, 'template');
-  const extraDir = join(dir, 'additional_chat_templates');
-  if (existsSync(extraDir) && statSync(extraDir).isDirectory()) {
-    for (const file of readdirSync(extraDir)) {
-      if (file.endsWith('.jinja')) named[basename(file, '.jinja')] = readText(join(extraDir, file), 'template');
-    }
-  }
-  if (Object.keys(named).length === 0) {
-    throw new ChatfmtError('TEMPLATE_SOURCE', `${dir}: no chat template found (looked for chat_template.jinja, tokenizer_config.json "chat_template", additional_chat_templates/)`);
-  }
-  return { ...fromNamed(dir, named, specialTokensOf(config), templateName), ...responseTemplateOf(config, configPath) };
-}
-
-type ResponseTemplateInfo = Pick<LoadedTemplate, 'responseTemplate' | 'responseTemplateKey' | 'responseSchema' | 'responseTemplateError'>;
-
-/**
- * transformers' order: `response_template`, else the legacy `response_schema` (converted here, since chatfmt runs only
- * response templates). Problems are recorded, not thrown: the chat template still renders.
- */
-function responseTemplateOf(config: Config, path: string): ResponseTemplateInfo {
-  const info: ResponseTemplateInfo = {};
-  const schema = config.response_schema;
-  if (isPlainObject(schema)) info.responseSchema = schema;
-  const template = config.response_template;
-  if (template !== undefined && template !== null) {
-    if (isPlainObject(template)) return { ...info, responseTemplate: template, responseTemplateKey: 'response_template' };
-    return { ...info, responseTemplateError: `${path}: "response_template" is not a JSON object` };
-  }
-  if (schema === undefined || schema === null) return info;
-  if (!isPlainObject(schema)) return { ...info, responseTemplateError: `${path}: "response_schema" is not a JSON object` };
-  try {
-    return { ...info, responseTemplate: responseTemplateFromSchema(schema), responseTemplateKey: 'response_schema' };
-  } catch (error) {
-    return { ...info, responseTemplateError: `${path}: ${(error as Error).message}` };
-  }
-}
-
 function fromNamed(
   name: string,
-  sources: Record<string, string>,
+  sources: ReadonlyMap<string, string>,
   specialTokens: Record<string, string>,
   templateName: string | undefined,
 ): LoadedTemplate {
-  const names = Object.keys(sources);
-  if (templateName !== undefined && !(templateName in sources)) {
+  const names = [...sources.keys()];
+  for (const [key, text] of sources) {
+    if (text.length > MAX_TEMPLATE_BYTES) {
+      throw new ChatfmtError('INPUT_TOO_LARGE', `${name}: template "${key}" is ${text.length} characters; the limit is ${MAX_TEMPLATE_BYTES}`);
+    }
+  }
+  // A Map, not `in` on an object: "toString" or "__proto__" is a name like any other, never Object.prototype's.
+  if (templateName !== undefined && !sources.has(templateName)) {
     throw new ChatfmtError('TEMPLATE_SOURCE', `${name}: no chat template named "${templateName}" (available: ${names.join(', ')})`);
   }
   const compiled = new Map<string, CompiledTemplate>();
@@ -119,7 +85,7 @@ function fromNamed(
     let template = compiled.get(key);
     if (!template) {
       const label = names.length > 1 ? `${name}#${key}` : name;
-      template = compileTemplate(sources[key]!, { name: label });
+      template = compileTemplate(sources.get(key)!, { name: label });
       compiled.set(key, template);
     }
     return template;
@@ -131,92 +97,24 @@ function fromNamed(
       if (templateName !== undefined) return compileNamed(templateName);
       if (names.length === 1) return compileNamed(names[0]!);
       // transformers: "tool_use" when tools are passed and such a template exists, else "default".
-      if (hasTools && 'tool_use' in sources) return compileNamed('tool_use');
-      if ('default' in sources) return compileNamed('default');
+      if (hasTools && sources.has('tool_use')) return compileNamed('tool_use');
+      if (sources.has('default')) return compileNamed('default');
       throw new ChatfmtError('TEMPLATE_SOURCE', `${name}: several chat templates (${names.join(', ')}) and none is "default"; choose one with --template-name`);
     },
   };
 }
 
-type Config = Record<string, unknown>;
-
-function namedTemplatesOf(config: Config, path: string): Record<string, string> {
+function namedTemplatesOf(config: Config, label: string): Map<string, string> {
   const value = config.chat_template;
-  if (typeof value === 'string') return { default: value };
+  const named = new Map<string, string>();
+  if (typeof value === 'string') return named.set('default', value);
   if (Array.isArray(value)) {
-    const named: Record<string, string> = {};
     for (const entry of value) {
-      if (entry && typeof entry === 'object' && typeof entry.name === 'string' && typeof entry.template === 'string') {
-        named[entry.name] = entry.template;
-      }
+      if (isPlainObject(entry) && typeof entry.name === 'string' && typeof entry.template === 'string') named.set(entry.name, entry.template);
     }
-    if (Object.keys(named).length > 0) return named;
+  } else if (isPlainObject(value)) {
+    for (const [key, text] of Object.entries(value)) if (typeof text === 'string') named.set(key, text);
   }
-  if (value && typeof value === 'object' && !Array.isArray(value)) {
-    const named = Object.fromEntries(Object.entries(value).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
-    if (Object.keys(named).length > 0) return named;
-  }
-  throw new ChatfmtError('TEMPLATE_SOURCE', `${path}: no usable "chat_template" (expected a string or a list of {name, template})`);
-}
-
-/** Special tokens as transformers exposes them: strings, with AddedToken objects ({content: ...}) flattened. */
-export function specialTokensOf(config: Config): Record<string, string> {
-  const tokens: Record<string, string> = {};
-  for (const key of SPECIAL_TOKEN_KEYS) {
-    const text = tokenText(config[key]);
-    if (text !== undefined) tokens[key] = text;
-  }
-  return tokens;
-}
-
-function tokenText(value: unknown): string | undefined {
-  if (typeof value === 'string') return value;
-  if (value && typeof value === 'object' && typeof (value as { content?: unknown }).content === 'string') {
-    return (value as { content: string }).content;
-  }
-  return undefined;
-}
-
-function readConfig(path: string): Config {
-  const text = readText(path, 'tokenizer config');
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new ChatfmtError('TEMPLATE_SOURCE', `${path}: not valid JSON (${(error as Error).message})`);
-  }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) {
-    throw new ChatfmtError('TEMPLATE_SOURCE', `${path}: expected a JSON object`);
-  }
-  return value as Config;
-}
-
-function statOrThrow(path: string) {
-  try {
-    return statSync(path);
-  } catch {
-    throw new ChatfmtError('TEMPLATE_SOURCE', `${path}: no such file or folder`);
-  }
-}
-
-function readText(path: string, what: string): string {
-  const stats = statOrThrow(path);
-  if (stats.isDirectory()) throw new ChatfmtError('TEMPLATE_SOURCE', `${path}: is a folder, expected a ${what} file`);
-  if (stats.size > MAX_TEMPLATE_BYTES) {
-    throw new ChatfmtError('INPUT_TOO_LARGE', `${path}: ${what} is ${stats.size} bytes; the limit is ${MAX_TEMPLATE_BYTES}`);
-  }
-  const bytes = readFileSync(path);
-  // A template is text: an executable or an image given by mistake gets named as such, not "no known family".
-  if (bytes.includes(0)) throw new ChatfmtError('TEMPLATE_SOURCE', `${path}: is a binary file, expected a ${what} (text)`);
-  try {
-    return strictUtf8.decode(bytes);
-  } catch {
-    throw new ChatfmtError('TEMPLATE_SOURCE', `${path}: is not UTF-8 text, expected a ${what}`);
-  }
-}
-
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
-
-function unknownFamily(name: string): ChatfmtError {
-  return new ChatfmtError('UNKNOWN_FAMILY', `unknown family "${name}" (known: ${familyIds.join(', ')})`);
+  if (named.size > 0) return named;
+  throw new ChatfmtError('TEMPLATE_SOURCE', `${label}: no usable "chat_template" (expected a string or a list of {name, template})`);
 }

@@ -31,8 +31,13 @@ export function renderConversation(template: LoadedTemplate, conversation: Conve
 
 /** Convenience: load (cached by source) and render in one call. */
 export function render(options: TemplateSpec & RenderOptions & Conversation): RenderResult {
+  return renderLoadedBy(loadTemplate, options);
+}
+
+/** `render` with another loader: Node's reads template files too. */
+export function renderLoadedBy(load: (spec: TemplateSpec) => LoadedTemplate, options: TemplateSpec & RenderOptions & Conversation): RenderResult {
   const { family, template, templateName, source, addGenerationPrompt, continueFinalMessage, variables, args, now, ...conversation } = options;
-  const loaded = loadTemplate({ family, template, templateName, source });
+  const loaded = load({ family, template, templateName, source });
   return renderConversation(loaded, conversation as Conversation, { addGenerationPrompt, continueFinalMessage, variables, args, now });
 }
 

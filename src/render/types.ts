@@ -6,12 +6,31 @@ import type { CompiledTemplate } from '../jinja/index.js';
 /** Where a template comes from: a family's bundled template, a file, a folder, or inline source. */
 export interface TemplateSpec {
   family?: string;
-  /** A .jinja file, a tokenizer_config.json, or a model folder. */
+  /** A .jinja file, a tokenizer_config.json, or a model folder (Node only: the core reads no files). */
   template?: string;
   /** For configs with several named templates (`tool_use`, `default`, ...). */
   templateName?: string;
   /** Inline template source (takes precedence over `template`). */
   source?: string;
+}
+
+/**
+ * A model's template as texts, for runtimes without a file system (browsers, Workers) or files read elsewhere:
+ * what transformers reads from a model folder.
+ */
+export interface TemplateSources {
+  /** tokenizer_config.json: its text or the parsed object (chat_template, special tokens, response template). */
+  config?: string | Record<string, unknown>;
+  /** chat_template.jinja: the default template; wins over the config's. */
+  chatTemplate?: string;
+  /** additional_chat_templates/<name>.jinja, by name. */
+  additionalTemplates?: Record<string, string>;
+  /** For configs with several named templates (`tool_use`, `default`, ...). */
+  templateName?: string;
+  /** How messages name the template (a folder or file path); default "<sources>". */
+  name?: string;
+  /** How messages name the config; default `name`. */
+  configName?: string;
 }
 
 export interface LoadedTemplate {

@@ -7,7 +7,7 @@ import { offsetUnits } from '../../convert/text-offsets.js';
 import { importShapes } from '../../convert/importers/types.js';
 import { formatIssue } from '../../dataset/issues.js';
 import { familyIds, resolveFamilyId } from '../../families/info.js';
-import { loadTemplate } from '../../render/index.js';
+import { loadTemplate } from '../../node/load.js';
 import type { LoadedTemplate } from '../../render/types.js';
 import { EXIT, UserError, type IO } from '../io.js';
 import { parseNow } from '../read-input.js';

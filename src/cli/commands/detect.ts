@@ -31,7 +31,7 @@ function responseTemplateReport(loaded: LoadedTemplate, match: ResponseTemplateM
 
 async function detect(template: string, flags: { templateName?: string; json?: boolean }, io: IO): Promise<number> {
   // Loaded on use: every command is registered at start-up, and detection pulls in every family's parser.
-  const { loadTemplate } = await import('../../render/index.js');
+  const { loadTemplate } = await import('../../node/load.js');
   const { detectFamily, matchResponseTemplate } = await import('../../detect/index.js');
   const loaded = loadTemplate({ template: resolve(io.cwd, template), templateName: flags.templateName });
   const response = matchResponseTemplate(loaded);

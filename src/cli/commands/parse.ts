@@ -129,7 +129,7 @@ async function chooseParser(flags: ParseFlags, io: IO): Promise<{ family: ParseO
 }
 
 async function loadFromFlags(flags: ParseFlags, io: IO): Promise<LoadedTemplate> {
-  const { loadTemplate } = await import('../../render/index.js');
+  const { loadTemplate } = await import('../../node/load.js');
   return loadTemplate({ template: resolve(io.cwd, flags.template!), templateName: flags.templateName });
 }
 

@@ -1,0 +1,65 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ChatfmtError } from '../errors.js';
+import { familyIds, familyInfo, resolveFamilyId } from '../families/info.js';
+import { parseConfig } from '../render/config.js';
+import { loadTemplate as loadCoreTemplate, loadTemplateFromSources } from '../render/load.js';
+import { renderLoadedBy } from '../render/render.js';
+import type { Conversation, LoadedTemplate, RenderOptions, RenderResult, TemplateSpec } from '../render/types.js';
+import { readTemplateText, statTemplatePath } from './read-template.js';
+
+const templatesDir = fileURLToPath(new URL('../../templates/', import.meta.url));
+
+/**
+ * Loads a template the way transformers finds one: a family's bundled template, a .jinja file, a
+ * tokenizer_config.json (string or named list), or a model folder where chat_template.jinja wins over the config and
+ * additional_chat_templates/<name>.jinja add named templates.
+ */
+export function loadTemplate(spec: TemplateSpec): LoadedTemplate {
+  if (spec.source === undefined && spec.template !== undefined) return fromPath(spec.template, spec.templateName);
+  return loadCoreTemplate(spec);
+}
+
+/** Convenience: load (cached by source) and render in one call; `template` may be a path. */
+export function render(options: TemplateSpec & RenderOptions & Conversation): RenderResult {
+  return renderLoadedBy(loadTemplate, options);
+}
+
+/** The bundled template of a family (file path under the package's templates/ folder). */
+export function familyTemplatePath(familyId: string): string {
+  const id = resolveFamilyId(familyId);
+  if (!id) throw new ChatfmtError('UNKNOWN_FAMILY', `unknown family "${familyId}" (known: ${familyIds.join(', ')})`);
+  return join(templatesDir, familyInfo[id].templateFile);
+}
+
+function fromPath(path: string, templateName: string | undefined): LoadedTemplate {
+  const stats = statTemplatePath(path);
+  if (stats.isDirectory()) return fromModelFolder(path, templateName);
+  if (path.endsWith('.json')) return loadTemplateFromSources({ name: path, config: readTemplateText(path, 'tokenizer config'), templateName });
+  return loadTemplateFromSources({ name: path, chatTemplate: readTemplateText(path, 'template'), templateName });
+}
+
+function fromModelFolder(dir: string, templateName: string | undefined): LoadedTemplate {
+  const configPath = join(dir, 'tokenizer_config.json');
+  const config = existsSync(configPath) ? parseConfig(readTemplateText(configPath, 'tokenizer config'), configPath) : {};
+  const jinjaPath = join(dir, 'chat_template.jinja');
+  const chatTemplate = existsSync(jinjaPath) ? readTemplateText(jinjaPath, 'template') : undefined;
+  const additionalTemplates: Record<string, string> = {};
+  const extraDir = join(dir, 'additional_chat_templates');
+  if (existsSync(extraDir) && statTemplatePath(extraDir).isDirectory()) {
+    for (const file of readdirSync(extraDir)) {
+      if (file.endsWith('.jinja')) {
+        // Defined, not assigned: a file named __proto__.jinja is a template name like any other.
+        Object.defineProperty(additionalTemplates, basename(file, '.jinja'), {
+          value: readTemplateText(join(extraDir, file), 'template'),
+          enumerable: true,
+        });
+      }
+    }
+  }
+  if (config.chat_template === undefined && chatTemplate === undefined && Object.keys(additionalTemplates).length === 0) {
+    throw new ChatfmtError('TEMPLATE_SOURCE', `${dir}: no chat template found (looked for chat_template.jinja, tokenizer_config.json "chat_template", additional_chat_templates/)`);
+  }
+  return loadTemplateFromSources({ name: dir, configName: configPath, config, chatTemplate, additionalTemplates, templateName });
+}
