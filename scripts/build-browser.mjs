@@ -3,7 +3,7 @@
 //   chatfmt.js       ESM: <script type="module">, module Workers, edge runtimes, bundlers
 //   chatfmt.iife.js  a classic script that sets globalThis.chatfmt: importScripts() in classic Workers, vm contexts
 // platform 'browser' with no Node polyfills makes any node: import in the core a build error. Prints the sizes.
-// Usage: node scripts/build-browser.mjs [--outdir DIR] [--json]
+// Usage: node scripts/build-browser.mjs [--outdir DIR] [--json] [--entry FILE (another entry, for the build's own tests)]
 import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
@@ -13,10 +13,12 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const argv = process.argv.slice(2);
 const outdirAt = argv.indexOf('--outdir');
 const outdir = outdirAt >= 0 ? argv[outdirAt + 1] : root + 'dist/browser';
+const entryAt = argv.indexOf('--entry');
+const entry = entryAt >= 0 ? argv[entryAt + 1] : 'src/core.ts';
 
 const common = {
   absWorkingDir: root,
-  entryPoints: ['src/core.ts'],
+  entryPoints: [entry],
   bundle: true,
   platform: 'browser',
   target: 'es2022',

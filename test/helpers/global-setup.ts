@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { hasShared, sharedDir } from './shared.js';
 
 /** Says once, before any test runs, which suites will skip and why, so a green run without them is not mistaken for full coverage. */
@@ -7,5 +8,8 @@ export default function announceSkippedSuites(): void {
       `chatfmt tests: ${sharedDir} not found, so the conformance suites against the official templates, the jinja2 probes, ` +
         'the peer vectors and the response-template vectors are skipped (CI runs them with ../shared beside the checkout).\n',
     );
+  }
+  if (!existsSync('/usr/bin/chromium')) {
+    process.stdout.write('chatfmt tests: /usr/bin/chromium not found, so the headless Chromium suite (test/browser/chromium.test.ts) is skipped (apt-get install chromium).\n');
   }
 }
