@@ -12,17 +12,20 @@ const blocks = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => matc
 
 function snippetModule(): string {
   const imports = new Set<string>();
+  const coreImports = new Set<string>();
   const bodies = blocks.map((block, i) => {
     const lines = block.split('\n');
     for (const line of lines) {
-      const names = /^import \{([^}]*)\} from 'chatfmt';$/.exec(line.trim());
-      if (names) for (const name of names[1]!.split(',')) imports.add(name.trim());
+      const names = /^import \{([^}]*)\} from 'chatfmt(\/core)?';$/.exec(line.trim());
+      if (names) for (const name of names[1]!.split(',')) (names[2] ? coreImports : imports).add(name.trim());
     }
     const body = lines.filter((line) => !line.trim().startsWith('import ')).join('\n');
     return `async function snippet${i}(): Promise<void> {\n${body}\n}\nvoid snippet${i};`;
   });
   return [
-    `import { ${[...imports, 'type Message', 'type Tool'].join(', ')} } from 'chatfmt';`,
+    // A name some snippet takes from the core is checked against the core's export (the same function in Node).
+    `import { ${[...imports].filter((name) => !coreImports.has(name)).concat('type Message', 'type Tool').join(', ')} } from 'chatfmt';`,
+    ...(coreImports.size > 0 ? [`import { ${[...coreImports].join(', ')} } from 'chatfmt/core';`] : []),
     'declare const messages: Message[];',
     'declare const tools: Tool[];',
     'declare const text: string;',
@@ -50,7 +53,7 @@ describe('README TypeScript snippets', () => {
       types: ['node'],
       typeRoots: [join(root, 'node_modules', '@types')],
       skipLibCheck: true,
-      paths: { chatfmt: [join(root, 'src', 'index.ts')] },
+      paths: { chatfmt: [join(root, 'src', 'index.ts')], 'chatfmt/core': [join(root, 'src', 'core.ts')] },
     });
     const problems = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
     expect(problems).toEqual([]);
