@@ -37,6 +37,8 @@ describe('the core bundle', () => {
     for (const file of ['chatfmt.js', 'chatfmt.iife.js']) {
       const text = readFileSync(`${tmp.path}/bundle/${file}`, 'utf8');
       expect(text).not.toMatch(/["']node:|\brequire\(/);
+      // Edge runtimes (Cloudflare Workers) refuse code generation from strings; templates compile to closures.
+      expect(text).not.toMatch(/\bnew Function\b|\beval\(/);
       expect(report.sizes[file]!.gzip).toBeLessThan(report.sizes[file]!.bytes);
     }
   });
@@ -62,6 +64,23 @@ describe('the core bundle', () => {
     expect(result.globals).toEqual({ process: 'undefined', Buffer: 'undefined', require: 'undefined' });
     expect(result.render).toEqual(asJson(output.render));
     expect(result.parse).toEqual(asJson(output.parse));
+  });
+});
+
+describe('package exports', () => {
+  // Resolved by Node itself from package.json (a package may import itself by name); no build needed.
+  function resolved(specifier: string, condition?: string): string {
+    const args = [...(condition ? [`--conditions=${condition}`] : []), '--input-type=module', '-e', `process.stdout.write(import.meta.resolve(${JSON.stringify(specifier)}))`];
+    const result = spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8' });
+    expect(result.stderr).toBe('');
+    return result.stdout.slice(`file://${root}`.length);
+  }
+
+  it("'chatfmt' is the full library in Node and the core under the browser and worker conditions; 'chatfmt/core' always the core", () => {
+    expect(resolved('chatfmt')).toBe('dist/index.js');
+    expect(resolved('chatfmt', 'browser')).toBe('dist/core.js');
+    expect(resolved('chatfmt', 'worker')).toBe('dist/core.js');
+    expect(resolved('chatfmt/core')).toBe('dist/core.js');
   });
 });
 
