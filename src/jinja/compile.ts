@@ -1,6 +1,7 @@
 // AST → closures, built once per template.
 import type { CallArgs, Expr, Param, Stmt, Target } from './ast.js';
-import { LIMITS, LimitError, PyError, TemplateSyntaxError, typeError } from './errors.js';
+import { chargeChars } from './budget.js';
+import { LimitError, PyError, TemplateSyntaxError, typeError } from './errors.js';
 import { FILTERS, hasFilter, type FilterFn } from './filters.js';
 import { methodImpl } from './methods.js';
 import { negate } from './numbers.js';
@@ -43,7 +44,7 @@ export class Compiler {
   private text(value: string): Ex {
     return (s) => {
       s.out += value;
-      if (s.out.length > LIMITS.outputChars) s.checkOutput();
+      if (s.out.length > s.limits.outputChars) s.checkOutput();
       return 0;
     };
   }
@@ -57,7 +58,7 @@ export class Compiler {
         return (s, f) => {
           const v = e(s, f);
           s.out += typeof v === 'string' ? v : pyStr(v);
-          if (s.out.length > LIMITS.outputChars) s.checkOutput();
+          if (s.out.length > s.limits.outputChars) s.checkOutput();
           return 0;
         };
       }
@@ -125,7 +126,7 @@ export class Compiler {
           if (s.capture > 0) return runBody(body, s, f);
           const start = s.out.length;
           const r = runBody(body, s, f);
-          s.spans.push([start, s.out.length]);
+          s.addSpan(start, s.out.length);
           return r;
         };
       }
@@ -188,7 +189,7 @@ export class Compiler {
         for (const item of items) {
           assign(inner, item);
           if (!truthy(test(s, inner))) continue;
-          if (++s.iterations > LIMITS.loopIterations) throw new LimitError('too many loop iterations');
+          if (++s.iterations > s.limits.loopIterations) throw tooManyIterations(s);
           if (bodyAssigns && ran > 0) scope = inner.child();
           ran++;
           assign(scope, item);
@@ -230,7 +231,7 @@ export class Compiler {
         loop = new LoopContext(items, depth0, recurse);
         inner.set('loop', loop);
       }
-      if ((s.iterations += items.length) > LIMITS.loopIterations) throw new LimitError('too many loop iterations');
+      if ((s.iterations += items.length) > s.limits.loopIterations) throw tooManyIterations(s);
       // Each iteration gets its own scope: a `set` in the body never leaks into the next iteration (jinja2).
       let scope = inner.child();
       for (let i = 0; i < items.length; i++) {
@@ -489,9 +490,11 @@ export class Compiler {
       case 'concat': {
         const parts = node.nodes.map((e) => this.expr(e));
         return (s, f) => {
-          let out = '';
-          for (const p of parts) out += concatStr(p(s, f));
-          return out;
+          const strings = parts.map((p) => concatStr(p(s, f)));
+          let length = 0;
+          for (const str of strings) length += str.length;
+          chargeChars(length);
+          return strings.join('');
         };
       }
       case 'compare': {
@@ -573,6 +576,10 @@ export class Compiler {
 export { runBody };
 
 const NOTHING: Ex = () => 0;
+
+function tooManyIterations(s: RenderState): LimitError {
+  return new LimitError(`more than ${s.limits.loopIterations} loop iterations (limits.loopIterations)`);
+}
 
 /** One closure for a statement list: no wrapper for the common empty and single-statement bodies. */
 function block(body: Ex[]): Ex {

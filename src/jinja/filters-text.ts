@@ -1,4 +1,5 @@
 // Text filters: escape, indent, title, truncate, striptags.
+import { chargeChars } from './budget.js';
 import { arg, type Kwargs } from './filter-args.js';
 import { pySplitlines } from './methods.js';
 import { truncInt } from './numbers.js';
@@ -23,10 +24,12 @@ export function doIndent(value: unknown, args: unknown[], kwargs: Kwargs): strin
   const width = arg(args, kwargs, 0, 'width', 4);
   const first = truthy(arg(args, kwargs, 1, 'first', false));
   const blank = truthy(arg(args, kwargs, 2, 'blank', false));
-  const indention = typeof width === 'string' ? width : ' '.repeat(Number(truncInt(width) ?? 0));
+  const widthChars = typeof width === 'string' ? width.length : Math.max(0, Number(truncInt(width) ?? 0));
   const s = pyStr(value) + '\n';
-  let rv: string;
   const lines = pySplitlines(s, false);
+  chargeChars(s.length + (lines.length + 1) * widthChars);
+  const indention = typeof width === 'string' ? width : ' '.repeat(widthChars);
+  let rv: string;
   if (blank) rv = lines.join('\n' + indention);
   else {
     rv = lines.shift() ?? '';

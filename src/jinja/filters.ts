@@ -1,4 +1,5 @@
 // jinja2's builtin filters, with transformers' tojson.
+import { BYTES_PER_CHAR, BYTES_PER_ITEM, charge, chargeChars, chargeItems } from './budget.js';
 import { PyError, typeError } from './errors.js';
 import { percentFormat } from './format.js';
 import { dumpJson } from './json.js';
@@ -154,7 +155,11 @@ function tojson(value: unknown, args: unknown[], kwargs: Kwargs): string {
   const sortKeys = truthy(arg(args, kwargs, 3, 'sort_keys', false));
   let indent: string | null = null;
   if (typeof indentArg === 'string') indent = indentArg;
-  else if (indentArg !== null && !(indentArg instanceof Undefined)) indent = ' '.repeat(Math.max(0, Number(truncInt(indentArg) ?? 0)));
+  else if (indentArg !== null && !(indentArg instanceof Undefined)) {
+    const width = Math.max(0, Number(truncInt(indentArg) ?? 0));
+    chargeChars(width);
+    indent = ' '.repeat(width);
+  }
   let itemSeparator: string | undefined;
   let keySeparator: string | undefined;
   if (Array.isArray(separators)) {
@@ -187,7 +192,11 @@ export const FILTERS: Record<string, FilterFn> = {
     const attribute = arg(a, k, 1, 'attribute', null);
     let items = iterate(v);
     if (attribute !== null) items = items.map(attrGetter(attribute));
-    return items.map(pyStr).join(sep);
+    const strings = items.map(pyStr);
+    let length = sep.length * Math.max(0, strings.length - 1);
+    for (const str of strings) length += str.length;
+    chargeChars(length);
+    return strings.join(sep);
   },
   map: doMap,
   select: (v, a, k) => selectOrReject(v, a, k, false, true),
@@ -287,6 +296,7 @@ export const FILTERS: Record<string, FilterFn> = {
   batch: (v, a, k) => {
     const size = Number(truncInt(arg(a, k, 0, 'linecount', 1)) ?? 1);
     const fill = arg(a, k, 1, 'fill_with', null);
+    if (fill !== null) chargeItems(size);
     const out: unknown[][] = [];
     let tmp: unknown[] = [];
     for (const item of iterate(v)) {
@@ -306,6 +316,7 @@ export const FILTERS: Record<string, FilterFn> = {
     const seq = iterate(v);
     const slices = Number(truncInt(arg(a, k, 0, 'slices', 1)) ?? 1);
     const fill = arg(a, k, 1, 'fill_with', null);
+    chargeItems(seq.length + slices);
     const perSlice = Math.floor(seq.length / slices);
     const withExtra = seq.length % slices;
     const out: unknown[][] = [];
@@ -369,6 +380,21 @@ for (const name of ['int', 'float', 'indent', 'dictsort', 'attr', 'wordwrap', 'x
   FILTERS[name] = (value, args, kwargs) => {
     if (value instanceof Undefined) throw undefinedError(value);
     return inner(value, args, kwargs);
+  };
+}
+
+// Every other filter's new string or list is paid for once built: each is at most a small multiple of its input,
+// which was paid for (or is the caller's data). The amplifiers (join, indent, center, replace, format, tojson's
+// indent, batch, slice) pay before they allocate.
+for (const name of Object.keys(FILTERS)) {
+  const inner = FILTERS[name]!;
+  FILTERS[name] = (value, args, kwargs) => {
+    const result = inner(value, args, kwargs);
+    if (result !== value) {
+      if (typeof result === 'string') charge(result.length * BYTES_PER_CHAR);
+      else if (Array.isArray(result)) charge(result.length * BYTES_PER_ITEM);
+    }
+    return result;
   };
 }
 

@@ -1,4 +1,5 @@
 // printf-style `%` formatting and a basic str.format, as Python does them.
+import { chargeChars } from './budget.js';
 import { PyError, typeError } from './errors.js';
 import { asFloat, truncInt } from './numbers.js';
 import { floatRepr, intStr, pyRepr, pyStr } from './repr.js';
@@ -6,6 +7,7 @@ import { MISSING, dictGet, isDict, isTuple, pyTypeName } from './values.js';
 
 function pad(text: string, width: number, left: boolean, zero: boolean): string {
   if (text.length >= width) return text;
+  chargeChars(width);
   if (left) return text + ' '.repeat(width - text.length);
   if (zero) {
     const sign = text[0] === '-' || text[0] === '+' ? text[0] : '';
@@ -217,6 +219,7 @@ function applySpec(value: unknown, spec: string): string {
     if (m) text = m[1]! + m[2]!.replace(/\B(?=(\d{3})+$)/g, grouping) + m[3]!;
   }
   if (text.length >= width) return text;
+  chargeChars(width * fill.length);
   const room = width - text.length;
   if (align === '<') return text + fill.repeat(room);
   if (align === '^') return fill.repeat(Math.floor(room / 2)) + text + fill.repeat(room - Math.floor(room / 2));

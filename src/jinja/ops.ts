@@ -8,7 +8,7 @@ import {
   Callable, LoopMarker, MISSING, Namespace, PyFloat, Undefined, codePoints, dictGet, dictHas, dictKeys, dictSize,
   dictEntries, hasSurrogates, isDict, isGroup, isTuple, makeTuple, pyTypeName, strLength,
 } from './values.js';
-import { LIMITS, LimitError } from './errors.js';
+import { charged, chargeChars, chargeItems } from './budget.js';
 
 /** Objects with their own attribute table (the loop object). */
 export abstract class AttrObject extends LoopMarker {
@@ -315,7 +315,10 @@ export function contains(container: unknown, item: unknown): boolean {
 }
 
 export function add(a: unknown, b: unknown): unknown {
-  if (typeof a === 'string' && typeof b === 'string') return a + b;
+  if (typeof a === 'string' && typeof b === 'string') {
+    chargeChars(a.length + b.length);
+    return a + b;
+  }
   if (typeof a === 'number' && typeof b === 'number' && Number.isSafeInteger(a + b)) {
     if (Number.isInteger(a) && Number.isInteger(b)) return a + b;
   }
@@ -327,6 +330,7 @@ export function add(a: unknown, b: unknown): unknown {
   if (Array.isArray(a)) {
     const kind = isTuple(a) ? 'tuple' : 'list';
     if (!Array.isArray(b) || isTuple(b) !== isTuple(a)) throw typeError(`can only concatenate ${kind} (not "${pyTypeName(b)}") to ${kind}`);
+    chargeItems(a.length + b.length);
     const out = a.concat(b);
     return isTuple(a) ? makeTuple(out) : out;
   }
@@ -350,14 +354,18 @@ export function arith(op: string, a: unknown, b: unknown): unknown {
       const count = repeatCount(seq === a ? b : a);
       if (count === undefined) throw typeError(`can't multiply sequence by non-int of type '${pyTypeName(seq === a ? b : a)}'`);
       const times = Math.max(0, count);
-      if (times * (seq as string | unknown[]).length > LIMITS.outputChars) throw new LimitError('sequence repetition exceeds the sandbox output limit');
-      if (typeof seq === 'string') return seq.repeat(times);
-      const out: unknown[] = [];
-      for (let i = 0; i < times; i++) out.push(...(seq as unknown[]));
+      if (typeof seq === 'string') {
+        chargeChars(times * seq.length);
+        return seq.repeat(times);
+      }
+      const items = seq as unknown[];
+      chargeItems(times * items.length);
+      const out = new Array<unknown>(times * items.length);
+      for (let i = 0, k = 0; i < times; i++) for (let j = 0; j < items.length; j++) out[k++] = items[j];
       return isTuple(seq) ? makeTuple(out) : out;
     }
   }
-  if (op === '%' && typeof a === 'string') return percentFormat(a, b);
+  if (op === '%' && typeof a === 'string') return charged(percentFormat(a, b));
   return binaryNumeric(op, a, b);
 }
 
