@@ -17,7 +17,32 @@ import { assignsInScope, capture, enter, invoke, runBody, usesName, type Ex, typ
 type Ev = (s: RenderState, f: Frame) => unknown;
 
 export class Compiler {
+  /**
+   * True while compiling an if statement or a conditional expression (jinja2's "soft frame"): an unknown filter or
+   * test there raises only when reached. Loop, macro, call, set and filter block bodies start a hard frame again.
+   */
+  private soft = false;
+
   constructor(private readonly source: string) {}
+
+  private withSoft<T>(soft: boolean, build: () => T): T {
+    const saved = this.soft;
+    this.soft = soft;
+    try {
+      return build();
+    } finally {
+      this.soft = saved;
+    }
+  }
+
+  /** An unknown filter or test: a compile error, or in a soft frame an error when (if ever) it runs. */
+  private missing(kind: 'filter' | 'test', node: { name: string; pos: number }): (...evaluatedArgs: unknown[]) => never {
+    if (!this.soft) this.fail(`No ${kind} named '${node.name}'.`, node.pos, 'TemplateAssertionError');
+    const message = `No ${kind} named '${node.name}' found.`;
+    return () => {
+      throw new PyError('TemplateRuntimeError', message);
+    };
+  }
 
   private fail(message: string, pos: number, pyType: string): never {
     let line = 1;
@@ -63,9 +88,9 @@ export class Compiler {
         };
       }
       case 'if': {
-        const test = this.expr(stmt.test);
-        const body = block(this.body(stmt.body));
-        const otherwise = block(this.body(stmt.otherwise));
+        const [test, body, otherwise] = this.withSoft(true, () => [
+          this.expr(stmt.test), block(this.body(stmt.body)), block(this.body(stmt.otherwise)),
+        ] as const);
         return (s, f) => {
           const v = test(s, f);
           return v === true || (v !== false && truthy(v)) ? body(s, f) : otherwise(s, f);
@@ -82,9 +107,9 @@ export class Compiler {
         };
       }
       case 'setblock': {
-        const body = this.body(stmt.body);
+        const body = this.withSoft(false, () => this.body(stmt.body));
         const assign = this.assign(stmt.target);
-        const filter = stmt.filter ? this.filterChain(stmt.filter) : null;
+        const filter = stmt.filter ? this.withSoft(false, () => this.filterChain(stmt.filter!)) : null;
         return (s, f) => {
           const text = capture(body, s, f);
           assign(f, filter ? filter(s, f, text) : text);
@@ -102,8 +127,8 @@ export class Compiler {
       case 'callblock':
         return this.callBlock(stmt);
       case 'filterblock': {
-        const body = this.body(stmt.body);
-        const filter = this.filterChain(stmt.filter);
+        const body = this.withSoft(false, () => this.body(stmt.body));
+        const filter = this.withSoft(false, () => this.filterChain(stmt.filter));
         return (s, f) => {
           const v = filter(s, f, capture(body, s, f));
           s.out += typeof v === 'string' ? v : pyStr(v);
@@ -113,7 +138,7 @@ export class Compiler {
       case 'with': {
         const assigns = stmt.targets.map((t) => this.assign(t));
         const values = stmt.values.map((v) => this.expr(v));
-        const body = this.body(stmt.body);
+        const body = this.withSoft(false, () => this.body(stmt.body));
         return (s, f) => {
           const inner = f.child();
           for (let i = 0; i < values.length; i++) assigns[i]!(inner, values[i]!(s, inner));
@@ -121,7 +146,7 @@ export class Compiler {
         };
       }
       case 'generation': {
-        const body = this.body(stmt.body);
+        const body = this.withSoft(false, () => this.body(stmt.body));
         return (s, f) => {
           if (s.capture > 0) return runBody(body, s, f);
           const start = s.out.length;
@@ -170,9 +195,9 @@ export class Compiler {
   private forLoop(stmt: Extract<Stmt, { k: 'for' }>): Ex {
     const iter = this.expr(stmt.iter);
     const assign = this.assign(stmt.target);
-    const test = stmt.test ? this.expr(stmt.test) : null;
-    const body = block(this.body(stmt.body));
-    const otherwise = this.body(stmt.otherwise);
+    const [test, body, otherwise] = this.withSoft(false, () => [
+      stmt.test ? this.expr(stmt.test) : null, block(this.body(stmt.body)), this.body(stmt.otherwise),
+    ] as const);
     const usesLoop = usesName(stmt.body, 'loop') || stmt.recursive;
     const recursive = stmt.recursive;
     const bodyAssigns = assignsInScope(stmt.body);
@@ -249,8 +274,9 @@ export class Compiler {
 
   /** Builds the Callable for a macro (or a caller block) closing over the defining frame. */
   private macro(name: string, params: Param[], stmts: Stmt[]): (s: RenderState, f: Frame) => Callable {
-    const body = this.body(stmts);
-    const defaults = params.map((p) => (p.default ? this.expr(p.default) : null));
+    const [body, defaults] = this.withSoft(false, () => [
+      this.body(stmts), params.map((p) => (p.default ? this.expr(p.default) : null)),
+    ] as const);
     const names = params.map((p) => p.name);
     const usesVarargs = usesName(stmts, 'varargs');
     const usesKwargs = usesName(stmts, 'kwargs');
@@ -330,9 +356,12 @@ export class Compiler {
   }
 
   private filterStep(node: Extract<Expr, { k: 'filter' }>): (s: RenderState, f: Frame, value: unknown) => unknown {
-    if (!hasFilter(node.name)) this.fail(`No filter named '${node.name}'.`, node.pos, 'TemplateAssertionError');
-    const fn: FilterFn = FILTERS[node.name]!;
     const { positional, keywords } = this.callArgs(node);
+    if (!hasFilter(node.name)) {
+      const raise = this.missing('filter', node);
+      return (s, f) => raise(positional(s, f), keywords?.(s, f));
+    }
+    const fn: FilterFn = FILTERS[node.name]!;
     if (node.args.length === 0 && node.kwargs.length === 0 && !node.dynArgs && !node.dynKwargs) {
       return (_s, _f, v) => fn(v, [], null);
     }
@@ -515,9 +544,9 @@ export class Compiler {
         };
       }
       case 'cond': {
-        const test = this.expr(node.test);
-        const then = this.expr(node.then);
-        const otherwise = node.otherwise ? this.expr(node.otherwise) : null;
+        const [test, then, otherwise] = this.withSoft(true, () => [
+          this.expr(node.test), this.expr(node.then), node.otherwise ? this.expr(node.otherwise) : null,
+        ] as const);
         return (s, f) => {
           if (truthy(test(s, f))) return then(s, f);
           if (otherwise) return otherwise(s, f);
@@ -562,7 +591,10 @@ export class Compiler {
         return typeof v === 'string' && lookup(v);
       };
     }
-    if (!hasTest(node.name)) this.fail(`No test named '${node.name}'.`, node.pos, 'TemplateAssertionError');
+    if (!hasTest(node.name)) {
+      const raise = this.missing('test', node);
+      return (s, f) => raise(operand(s, f), positional(s, f), keywords?.(s, f));
+    }
     const fn: TestFn = TESTS[node.name]!;
     return (s, f) => {
       const v = operand(s, f);
