@@ -1,5 +1,5 @@
 // jinja2's builtin filters, with transformers' tojson.
-import { BYTES_PER_CHAR, BYTES_PER_ITEM, charge, chargeChars, chargeItems } from './budget.js';
+import { BYTES_PER_CHAR, BYTES_PER_ITEM, charge, charged, chargeChars, chargeItems } from './budget.js';
 import { PyError, typeError } from './errors.js';
 import { percentFormat } from './format.js';
 import { dumpJson } from './json.js';
@@ -9,7 +9,7 @@ import { add, getAttr, getItem, iterate, pyCompare, pyEq, pyLen, undefinedError 
 import { pyRepr, pyStr } from './repr.js';
 import { TESTS } from './tests.js';
 import {
-  PyFloat, Undefined, codePoints, dictEntries, isDict, makeGroup, makeTuple, pyTypeName, truthy,
+  MISSING, PyFloat, PyGenerator, Undefined, codePoints, dictEntries, isDict, makeGroup, makeTuple, pyTypeName, truthy,
 } from './values.js';
 import { arg, type Kwargs } from './filter-args.js';
 import { doRound, parsePyFloat, parsePyInt } from './filters-number.js';
@@ -75,8 +75,16 @@ function minMax(value: unknown, args: unknown[], kwargs: Kwargs, sign: number): 
   return best;
 }
 
-function selectOrReject(value: unknown, args: unknown[], kwargs: Kwargs, useAttr: boolean, expect: boolean): unknown[] {
-  const items = iterate(value);
+/** jinja2 runs these filters as generators that start with `if value:`: any falsy input gives nothing. */
+function generator(functionName: string, value: unknown, produce: (items: unknown[]) => unknown[]): PyGenerator {
+  return new PyGenerator(functionName, () => charged(truthy(value) ? produce(iterate(value)) : []));
+}
+
+function selectOrReject(value: unknown, args: unknown[], kwargs: Kwargs, useAttr: boolean, expect: boolean): PyGenerator {
+  return generator('select_or_reject', value, (items) => selectItems(items, args, kwargs, useAttr, expect));
+}
+
+function selectItems(items: unknown[], args: unknown[], kwargs: Kwargs, useAttr: boolean, expect: boolean): unknown[] {
   let rest = args;
   let getter: (item: unknown) => unknown = (x) => x;
   if (useAttr) {
@@ -97,9 +105,11 @@ function selectOrReject(value: unknown, args: unknown[], kwargs: Kwargs, useAttr
   return items.filter((item) => test(getter(item)) === expect);
 }
 
-function doMap(value: unknown, args: unknown[], kwargs: Kwargs): unknown[] {
-  if (value instanceof Undefined) return [];
-  const items = iterate(value);
+function doMap(value: unknown, args: unknown[], kwargs: Kwargs): PyGenerator {
+  return generator('sync_do_map', value, (items) => mapItems(items, args, kwargs));
+}
+
+function mapItems(items: unknown[], args: unknown[], kwargs: Kwargs): unknown[] {
   if (args.length === 0 && kwargs && 'attribute' in kwargs) {
     const getter = attrGetter(kwargs.attribute, undefined, kwargs.default);
     return items.map(getter);
@@ -178,10 +188,13 @@ export const FILTERS: Record<string, FilterFn> = {
   length: (v) => pyLen(v),
   count: (v) => pyLen(v),
   first: (v) => {
-    const items = iterate(v);
+    const item = v instanceof PyGenerator ? v.take() : MISSING;
+    if (item !== MISSING) return item;
+    const items = v instanceof PyGenerator ? [] : iterate(v);
     return items.length > 0 ? items[0] : new Undefined(null, undefined, 'No first item, sequence was empty.');
   },
   last: (v) => {
+    if (v instanceof PyGenerator) throw typeError("'generator' object is not reversible");
     const items = iterate(v);
     return items.length > 0 ? items[items.length - 1] : new Undefined(null, undefined, 'No last item, sequence was empty.');
   },

@@ -5,7 +5,7 @@ import { isDictMethodName, lookupMethod } from './methods.js';
 import { binaryNumeric, compareNumbers, numericOp, truncInt } from './numbers.js';
 import { pyStr } from './repr.js';
 import {
-  Callable, LoopMarker, MISSING, Namespace, PyFloat, Undefined, codePoints, dictGet, dictHas, dictKeys, dictSize,
+  Callable, LoopMarker, MISSING, Namespace, PyFloat, PyGenerator, Undefined, codePoints, dictGet, dictHas, dictKeys, dictSize,
   dictEntries, hasSurrogates, isDict, isGroup, isTuple, makeTuple, pyTypeName, strLength,
 } from './values.js';
 import { charged, chargeChars, chargeItems } from './budget.js';
@@ -197,6 +197,7 @@ function sliceValue(obj: unknown, s: SliceValue): unknown {
 /** Items a for-loop (or list()) sees. */
 export function iterate(value: unknown): unknown[] {
   if (Array.isArray(value)) return value;
+  if (value instanceof PyGenerator) return value.drain();
   if (typeof value === 'string') return codePoints(value);
   if (isDict(value)) return dictKeys(value);
   if (value instanceof Undefined) {
@@ -302,8 +303,8 @@ export function contains(container: unknown, item: unknown): boolean {
     }
     return container.includes(item);
   }
-  if (Array.isArray(container)) {
-    for (const x of container) if (pyEq(x, item)) return true;
+  if (Array.isArray(container) || container instanceof PyGenerator) {
+    for (const x of iterate(container)) if (pyEq(x, item)) return true;
     return false;
   }
   if (isDict(container)) {

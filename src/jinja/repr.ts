@@ -2,7 +2,7 @@
 import { PyError } from './errors.js';
 import { bitLength } from './numbers.js';
 import {
-  Callable, LoopMarker, Namespace, PyFloat, Undefined, dictEntries, isDict, isTuple, setReprHook,
+  Callable, LoopMarker, Namespace, PyFloat, PyGenerator, Undefined, dictEntries, isDict, isTuple, setReprHook,
 } from './values.js';
 
 // Python refuses to print an int of more than 4,300 digits (sys.int_info.str_digits_check_threshold): a ValueError.
@@ -110,6 +110,8 @@ export function pyRepr(value: unknown, seen?: Set<unknown>): string {
     inner.delete(value);
     return `{${parts.join(', ')}}`;
   }
+  // CPython prints the generator's address; a fixed one keeps renders reproducible.
+  if (value instanceof PyGenerator) return `<generator object ${value.functionName} at 0x7f0000000000>`;
   if (value instanceof Namespace) {
     return `<Namespace ${pyRepr(value.attrs, seen)}>`;
   }

@@ -70,6 +70,35 @@ export function objectTypeRepr(obj: unknown): string {
   return `${type} object`;
 }
 
+/** What map, select, reject, selectattr and rejectattr return: a Python generator, consumed once. */
+export class PyGenerator {
+  private items: unknown[] | null = null;
+  private taken = 0;
+  /** `produce` runs on first use, as the generator's body would. */
+  constructor(
+    readonly functionName: string,
+    private readonly produce: () => unknown[],
+  ) {}
+
+  private all(): unknown[] {
+    return (this.items ??= this.produce());
+  }
+
+  /** The next item, or MISSING once exhausted (next()). */
+  take(): unknown {
+    const items = this.all();
+    return this.taken < items.length ? items[this.taken++] : MISSING;
+  }
+
+  /** Every item not taken yet; the generator is exhausted afterwards. */
+  drain(): unknown[] {
+    const items = this.all();
+    const rest = this.taken === 0 ? items : items.slice(this.taken);
+    this.taken = items.length;
+    return rest;
+  }
+}
+
 /** namespace(): the one mutable object templates may assign attributes to. */
 export class Namespace {
   readonly attrs: Record<string, unknown> = Object.create(null);
@@ -129,6 +158,7 @@ export function pyTypeName(value: unknown): string {
   if (Array.isArray(value)) return (value as Marked)[TUPLE] === true ? 'tuple' : 'list';
   if (value instanceof Undefined) return 'Undefined';
   if (value instanceof Namespace) return 'Namespace';
+  if (value instanceof PyGenerator) return 'generator';
   if (value instanceof Callable) return value.kind;
   if (value instanceof LoopMarker) return 'LoopContext';
   if (isDict(value)) return 'dict';
