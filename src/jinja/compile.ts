@@ -333,7 +333,10 @@ export class Compiler {
       const kwargs = keywords === null ? null : keywords(s, f);
       const kw: Record<string, unknown> = kwargs ?? Object.create(null);
       kw.caller = caller(s, f);
-      const v = callValue(fn(s, f), positional, kw);
+      const callee = fn(s, f);
+      // jinja2 passes `caller=` as a keyword: a builtin refuses it, and a dict or namespace it builds is no output.
+      if (callee instanceof Callable && callee.kind !== 'Macro') throw typeError(`${callee.name}() got an unexpected keyword argument 'caller'`);
+      const v = callValue(callee, positional, kw);
       s.out += typeof v === 'string' ? v : pyStr(v);
       return 0;
     };

@@ -3,7 +3,8 @@ import { chargeChars } from './budget.js';
 import { PyError, typeError } from './errors.js';
 import { asFloat, truncInt } from './numbers.js';
 import { floatRepr, intStr, pyRepr, pyStr } from './repr.js';
-import { MISSING, dictGet, isDict, isTuple, pyTypeName } from './values.js';
+import { getAttr, getItem } from './ops.js';
+import { MISSING, Undefined, dictGet, isDict, isTuple, pyTypeName } from './values.js';
 
 function pad(text: string, width: number, left: boolean, zero: boolean): string {
   if (text.length >= width) return text;
@@ -227,6 +228,32 @@ function applySpec(value: unknown, spec: string): string {
   return fill.repeat(room) + text;
 }
 
+/** `0.attr[key]` → the first name and each `.attr` (true) or `[key]` (false) step, as Python's formatter splits it. */
+function fieldPath(field: string): { first: string; rest: Array<[boolean, string | number]> } {
+  let end = 0;
+  while (end < field.length && field[end] !== '.' && field[end] !== '[') end++;
+  const rest: Array<[boolean, string | number]> = [];
+  let i = end;
+  while (i < field.length) {
+    if (field[i] === '.') {
+      let j = i + 1;
+      while (j < field.length && field[j] !== '.' && field[j] !== '[') j++;
+      if (j === i + 1) throw new PyError('ValueError', 'Empty attribute in format string');
+      rest.push([true, field.slice(i + 1, j)]);
+      i = j;
+    } else if (field[i] === '[') {
+      const close = field.indexOf(']', i);
+      if (close === -1) throw new PyError('ValueError', "Missing ']' in format string");
+      const key = field.slice(i + 1, close);
+      if (key === '') throw new PyError('ValueError', 'Empty attribute in format string');
+      rest.push([false, /^[0-9]+$/.test(key) ? Number(key) : key]);
+      i = close + 1;
+      if (i < field.length && field[i] !== '.' && field[i] !== '[') throw new PyError('ValueError', 'Only \'.\' or \'[\' may follow \']\' in format field specifier');
+    } else throw new PyError('ValueError', 'Only \'.\' or \'[\' may follow \']\' in format field specifier');
+  }
+  return { first: field.slice(0, end), rest };
+}
+
 /** str.format with positional/keyword fields, conversions and basic format specs. */
 export function strFormat(fmt: string, args: unknown[], kwargs: Record<string, unknown> | null): string {
   let out = '';
@@ -253,7 +280,10 @@ export function strFormat(fmt: string, args: unknown[], kwargs: Record<string, u
         conversion = head.slice(bang + 1);
         head = head.slice(0, bang);
       }
+      const path = fieldPath(head);
+      head = path.first;
       let value: unknown;
+      if (head === '' && path.rest.length > 0) throw new PyError('KeyError', "''");
       if (head === '' ? numbering === 'manual' : /^[0-9]+$/.test(head) && numbering === 'auto') {
         // jinja2's sandbox formats with string.Formatter, which uses this one message both ways.
         throw new PyError('ValueError', 'cannot switch from manual field specification to automatic field numbering');
@@ -271,6 +301,9 @@ export function strFormat(fmt: string, args: unknown[], kwargs: Record<string, u
         if (!kwargs || !(head in kwargs)) throw new PyError('KeyError', pyRepr(head));
         value = kwargs[head];
       }
+      // The sandbox's formatter reads `.attr` and `[key]` through its own getattr / getitem.
+      for (const [isAttr, key] of path.rest) value = isAttr ? getAttr(value, key as string) : getItem(value, key);
+      if (value instanceof Undefined && spec !== '' && conversion === '') throw typeError('unsupported format string passed to Undefined.__format__');
       if (conversion === 'r') value = pyRepr(value);
       else if (conversion === 's') value = pyStr(value);
       out += applySpec(value, spec);

@@ -46,10 +46,7 @@ export function attrReader(name: string): (obj: unknown) => unknown {
         const value = hasOwnProperty.call(obj, name) ? (obj as Record<string, unknown>)[name] : undefined;
         return value === undefined ? new Undefined(name, obj) : value;
       }
-      if (obj instanceof Namespace) {
-        const value = hasOwnProperty.call(obj.attrs, name) ? obj.attrs[name] : undefined;
-        return value === undefined ? new Undefined(name, obj) : value;
-      }
+      if (obj instanceof Namespace) return namespaceAttr(obj, name);
       if (obj instanceof AttrObject) {
         const value = obj.attr(name);
         return value === MISSING ? new Undefined(name, obj) : value;
@@ -59,6 +56,13 @@ export function attrReader(name: string): (obj: unknown) => unknown {
   };
 }
 const hasOwnProperty = Object.prototype.hasOwnProperty;
+
+/** A namespace's attribute; the sandbox refuses names starting with `_` (jinja2's is_safe_attribute). */
+function namespaceAttr(ns: Namespace, name: string): unknown {
+  const value = hasOwnProperty.call(ns.attrs, name) ? ns.attrs[name] : undefined;
+  if (value === undefined) return new Undefined(name, ns);
+  return name.startsWith('_') ? unsafe(ns, name) : value;
+}
 
 /** `obj.name`: Python attribute first, then item (jinja2 sandbox getattr). */
 export function getAttr(obj: unknown, name: string): unknown {
@@ -71,10 +75,7 @@ export function getAttr(obj: unknown, name: string): unknown {
     const value = dictGet(obj, name);
     return value === MISSING ? new Undefined(name, obj) : value;
   }
-  if (obj instanceof Namespace) {
-    const value = Object.prototype.hasOwnProperty.call(obj.attrs, name) ? obj.attrs[name] : undefined;
-    return value === undefined ? new Undefined(name, obj) : value;
-  }
+  if (obj instanceof Namespace) return namespaceAttr(obj, name);
   if (obj instanceof AttrObject) {
     const value = obj.attr(name);
     return value === MISSING ? new Undefined(name, obj) : value;
