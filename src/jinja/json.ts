@@ -130,6 +130,10 @@ export function dumpJson(value: unknown, options: DumpOptions = {}): string {
 
 class JsonSyntaxError extends SyntaxError {}
 
+/** JSON text nested deeper than json.loads goes (Python raises RecursionError near 1,000 levels). */
+export class JsonNestingError extends JsonSyntaxError {}
+export const MAX_JSON_DEPTH = 1000;
+
 /**
  * Parses JSON keeping Python's json.loads semantics: `1.0` stays a float (PyFloat), integers beyond
  * 2^53 become bigint, and objects with integer-like keys become Maps so key order is kept.
@@ -287,7 +291,7 @@ function readPythonJson(text: string): unknown {
     return Number.isSafeInteger(v) ? v : BigInt(raw);
   };
   const parseValue = (depth: number): unknown => {
-    if (depth > 1000) fail('Nesting too deep'); // Python's json.loads stops near its recursion limit too
+    if (depth > MAX_JSON_DEPTH) throw new JsonNestingError(`Nesting too deep (over ${MAX_JSON_DEPTH} levels) at position ${pos}`);
     skipWs();
     const c = text[pos];
     if (c === '{') {
