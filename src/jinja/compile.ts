@@ -3,6 +3,7 @@ import type { CallArgs, Expr, Param, Stmt, Target } from './ast.js';
 import { chargeChars } from './budget.js';
 import { LimitError, PyError, TemplateSyntaxError, typeError } from './errors.js';
 import { FILTERS, hasFilter, type FilterFn } from './filters.js';
+import { unmark } from './markup.js';
 import { methodImpl } from './methods.js';
 import { negate } from './numbers.js';
 import {
@@ -445,7 +446,8 @@ export class Compiler {
           for (const [k, v] of pairs) {
             const key = k(s, f);
             if (Array.isArray(key) || isDict(key)) throw typeError(`unhashable type: '${pyTypeName(key)}'`);
-            entries.push([key, v(s, f)]);
+            // A Markup key hashes as its text.
+            entries.push([unmark(key), v(s, f)]);
           }
           return buildDict(entries);
         };
@@ -603,7 +605,7 @@ export class Compiler {
       const v = operand(s, f);
       const a = positional(s, f);
       if (keywords !== null) keywords(s, f);
-      return fn(v, a);
+      return fn(unmark(v), a);
     };
   }
 }

@@ -1,24 +1,11 @@
 // Text filters: escape, indent, title, truncate, striptags.
 import { chargeChars } from './budget.js';
 import { arg, type Kwargs } from './filter-args.js';
+import { htmlEscape } from './markup.js';
 import { pySplitlines } from './methods.js';
 import { truncInt } from './numbers.js';
 import { pyStr } from './repr.js';
 import { codePoints, isPySpace, truthy } from './values.js';
-
-export function htmlEscape(s: string): string {
-  let out = '';
-  let start = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    const rep = c === 38 ? '&amp;' : c === 60 ? '&lt;' : c === 62 ? '&gt;' : c === 34 ? '&#34;' : c === 39 ? '&#39;' : undefined;
-    if (rep !== undefined) {
-      out += s.slice(start, i) + rep;
-      start = i + 1;
-    }
-  }
-  return out + s.slice(start);
-}
 
 export function doIndent(value: unknown, args: unknown[], kwargs: Kwargs): string {
   const width = arg(args, kwargs, 0, 'width', 4);
@@ -105,3 +92,5 @@ export function doStriptags(value: unknown): string {
   return words.join(' ');
 }
 
+
+export { htmlEscape };

@@ -9,7 +9,7 @@ import { add, getAttr, getItem, iterate, pyCompare, pyEq, pyLen, undefinedError 
 import { pyRepr, pyStr } from './repr.js';
 import { TESTS } from './tests.js';
 import {
-  MISSING, PyFloat, PyGenerator, Undefined, codePoints, dictEntries, isDict, makeGroup, makeTuple, pyTypeName, truthy,
+  MISSING, Markup, PyFloat, PyGenerator, Undefined, codePoints, dictEntries, isDict, makeGroup, makeTuple, pyTypeName, truthy,
 } from './values.js';
 import { arg, type Kwargs } from './filter-args.js';
 import { doRound, parsePyFloat, parsePyInt } from './filters-number.js';
@@ -181,10 +181,10 @@ function tojson(value: unknown, args: unknown[], kwargs: Kwargs): string {
 export const FILTERS: Record<string, FilterFn> = {
   tojson,
   string: (v) => pyStr(v),
-  safe: (v) => v,
-  e: (v) => htmlEscape(pyStr(v)),
-  escape: (v) => htmlEscape(pyStr(v)),
-  forceescape: (v) => htmlEscape(pyStr(v)),
+  safe: (v) => (v instanceof Markup ? v : new Markup(pyStr(v))),
+  e: (v) => (v instanceof Markup ? v : new Markup(htmlEscape(pyStr(v)))),
+  escape: (v) => (v instanceof Markup ? v : new Markup(htmlEscape(pyStr(v)))),
+  forceescape: (v) => new Markup(htmlEscape(pyStr(v))),
   length: (v) => pyLen(v),
   count: (v) => pyLen(v),
   first: (v) => {
@@ -347,7 +347,7 @@ export const FILTERS: Record<string, FilterFn> = {
   format: (v, a, k) => {
     if (a.length > 0 && k && Object.keys(k).length > 0) throw new PyError('FilterArgumentError', "can't handle positional and keyword arguments at the same time");
     const params = k && Object.keys(k).length > 0 ? k : makeTuple(a);
-    return percentFormat(pyStr(v), params);
+    return v instanceof Markup ? new Markup(percentFormat(v.text, params, true)) : percentFormat(pyStr(v), params);
   },
   pprint: (v) => pyRepr(v),
   groupby: doGroupby,
@@ -396,6 +396,21 @@ for (const name of ['int', 'float', 'indent', 'dictsort', 'attr', 'wordwrap', 'x
   };
 }
 
+// A Markup input is its text to a filter; these filters give Markup back (they call its own methods in jinja2).
+// safe, escape, forceescape, format and default handle Markup themselves.
+const MARKUP_KEEPING = new Set(['upper', 'lower', 'trim', 'string', 'center', 'indent', 'capitalize', 'reverse', 'last', 'truncate']);
+const MARKUP_AWARE = new Set(['safe', 'e', 'escape', 'forceescape', 'format', 'default', 'd', 'pprint']);
+for (const name of Object.keys(FILTERS)) {
+  if (MARKUP_AWARE.has(name)) continue;
+  const inner = FILTERS[name]!;
+  const keeps = MARKUP_KEEPING.has(name);
+  FILTERS[name] = (value, args, kwargs) => {
+    if (!(value instanceof Markup)) return inner(value, args, kwargs);
+    const result = inner(value.text, args, kwargs);
+    return keeps && typeof result === 'string' ? new Markup(result) : result;
+  };
+}
+
 // Every other filter's new string or list is paid for once built: each is at most a small multiple of its input,
 // which was paid for (or is the caller's data). The amplifiers (join, indent, center, replace, format, tojson's
 // indent, batch, slice) pay before they allocate.
@@ -405,6 +420,7 @@ for (const name of Object.keys(FILTERS)) {
     const result = inner(value, args, kwargs);
     if (result !== value) {
       if (typeof result === 'string') charge(result.length * BYTES_PER_CHAR);
+      else if (result instanceof Markup) charge(result.text.length * BYTES_PER_CHAR);
       else if (Array.isArray(result)) charge(result.length * BYTES_PER_ITEM);
     }
     return result;

@@ -4,7 +4,8 @@ import { PyError, typeError } from './errors.js';
 import { asFloat, truncInt } from './numbers.js';
 import { floatRepr, intStr, pyRepr, pyStr } from './repr.js';
 import { getAttr, getItem } from './ops.js';
-import { MISSING, Undefined, dictGet, isDict, isTuple, pyTypeName } from './values.js';
+import { escapedFormatArg, htmlEscape } from './markup.js';
+import { MISSING, Markup, Undefined, dictGet, isDict, isTuple, pyTypeName } from './values.js';
 
 function pad(text: string, width: number, left: boolean, zero: boolean): string {
   if (text.length >= width) return text;
@@ -44,7 +45,9 @@ function general(value: number, precision: number, alt: boolean): string {
   return s;
 }
 
-function formatOne(conv: string, value: unknown, flags: string, width: number, precision: number | undefined): string {
+function formatOne(conv: string, value: unknown, flags: string, width: number, precision: number | undefined, escape = false): string {
+  const escaped = escape ? escapedFormatArg(value, conv) : undefined;
+  if (escaped !== undefined) return formatOne('s', escaped, flags, width, precision);
   const left = flags.includes('-');
   const zero = flags.includes('0') && !left;
   const plus = flags.includes('+') ? '+' : flags.includes(' ') ? ' ' : '';
@@ -105,8 +108,8 @@ function formatOne(conv: string, value: unknown, flags: string, width: number, p
   return pad(text, width, left, zero);
 }
 
-/** Python `fmt % args`. */
-export function percentFormat(fmt: string, args: unknown): string {
+/** Python `fmt % args`; `escape` for a Markup format, whose %s and %r fields see escaped text. */
+export function percentFormat(fmt: string, args: unknown, escape = false): string {
   const positional = isTuple(args) ? (args as unknown[]) : [args];
   const mapping = isDict(args) ? args : undefined;
   let next = 0;
@@ -159,7 +162,7 @@ export function percentFormat(fmt: string, args: unknown): string {
       if (next >= positional.length) throw typeError('not enough arguments for format string');
       value = positional[next++];
     }
-    out += formatOne(conv, value, flags, width, precision);
+    out += formatOne(conv, value, flags, width, precision, escape);
     i = p + 1;
   }
   if (!usedMapping && mapping === undefined && next < positional.length) {
@@ -254,8 +257,8 @@ function fieldPath(field: string): { first: string; rest: Array<[boolean, string
   return { first: field.slice(0, end), rest };
 }
 
-/** str.format with positional/keyword fields, conversions and basic format specs. */
-export function strFormat(fmt: string, args: unknown[], kwargs: Record<string, unknown> | null): string {
+/** str.format with positional/keyword fields, conversions and basic format specs; `escape` for Markup.format. */
+export function strFormat(fmt: string, args: unknown[], kwargs: Record<string, unknown> | null, escape = false): string {
   let out = '';
   let auto = 0;
   let numbering: 'auto' | 'manual' | '' = '';
@@ -306,7 +309,8 @@ export function strFormat(fmt: string, args: unknown[], kwargs: Record<string, u
       if (value instanceof Undefined && spec !== '' && conversion === '') throw typeError('unsupported format string passed to Undefined.__format__');
       if (conversion === 'r') value = pyRepr(value);
       else if (conversion === 's') value = pyStr(value);
-      out += applySpec(value, spec);
+      const formatted = applySpec(value, spec);
+      out += escape && !(value instanceof Markup) ? htmlEscape(formatted) : formatted;
       i = close + 1;
     } else if (c === '}') {
       if (fmt[i + 1] !== '}') throw new PyError('ValueError', "Single '}' encountered in format string");

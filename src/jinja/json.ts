@@ -2,7 +2,7 @@
 import { chargeChars } from './budget.js';
 import { PyError, typeError } from './errors.js';
 import { floatRepr, intStr } from './repr.js';
-import { PyFloat, isArrayIndexKey, isDict, dictEntries, pyTypeName } from './values.js';
+import { Markup, PyFloat, isArrayIndexKey, isDict, dictEntries, pyTypeName } from './values.js';
 
 export interface DumpOptions {
   ensureAscii?: boolean;
@@ -81,6 +81,7 @@ export function dumpJson(value: unknown, options: DumpOptions = {}): string {
     }
     if (v === null) return 'null';
     if (v instanceof PyFloat) return jsonFloat(v.value);
+    if (v instanceof Markup) return jsonString(v.text, ensureAscii);
     const isList = Array.isArray(v);
     if (!isList && !isDict(v)) throw typeError(`Object of type ${pyTypeName(v)} is not JSON serializable`);
     if (stack.includes(v)) throw new PyError('ValueError', 'Circular reference detected');

@@ -2,9 +2,10 @@
 import { charged, chargeChars, chargeItems } from './budget.js';
 import { PyError, typeError } from './errors.js';
 import { strFormat } from './format.js';
+import { Markup, markupMethod, unmark } from './markup.js';
 import { pyEq } from './ops.js';
 import {
-  Callable, MISSING, Undefined, codePoints, dictEntries, dictGet, dictKeys, hasSurrogates, isDict, isPySpace, isTuple, makeTuple,
+  Callable, MISSING, PyGenerator, Undefined, codePoints, dictEntries, dictGet, dictKeys, hasSurrogates, isDict, isPySpace, isTuple, makeTuple,
   pyTypeName, strLength, buildDict,
 } from './values.js';
 import { pyRepr } from './repr.js';
@@ -260,6 +261,7 @@ function replacedLength(s: string, old: string, by: string, count: number): numb
 function justify(s: string, args: unknown[], how: 'l' | 'r' | 'c'): string {
   const width = optInt(args[0], 0);
   const fill = args[1] === undefined ? ' ' : requireStr(args[1], 'fill');
+  if (strLength(fill) !== 1) throw typeError('The fill character must be exactly one character long');
   const len = strLength(s);
   if (width <= len) return s;
   chargeChars(width * fill.length);
@@ -282,11 +284,12 @@ const RE_NUMERIC = /^\p{N}$/u;
 
 function joinStr(sep: string, items: unknown): string {
   if (items instanceof Undefined) return '';
-  const list = Array.isArray(items) ? items : typeof items === 'string' ? codePoints(items) : isDict(items) ? dictKeys(items) : undefined;
+  const list = Array.isArray(items) ? items.slice() : items instanceof PyGenerator ? items.drain() : typeof items === 'string' ? codePoints(items) : isDict(items) ? dictKeys(items) : undefined;
   if (list === undefined) throw typeError('can only join an iterable');
   let length = sep.length * Math.max(0, list.length - 1);
   for (let i = 0; i < list.length; i++) {
-    const item = list[i];
+    const item = unmark(list[i]);
+    list[i] = item;
     if (typeof item !== 'string') throw typeError(`sequence item ${i}: expected str instance, ${pyTypeName(item)} found`);
     length += item.length;
   }
@@ -423,9 +426,23 @@ for (const name of ['upper', 'lower', 'casefold', 'swapcase', 'title', 'capitali
   };
 }
 
+// A Markup argument is its text to a plain str method ('a'.replace(x|safe, 'b') is str.replace).
+for (const name of Object.keys(STR_METHODS)) {
+  const inner = STR_METHODS[name]!;
+  STR_METHODS[name] = (s, args, kwargs) => inner(s, args.some((a) => a instanceof Markup) ? args.map(unmark) : args, kwargs);
+}
+
+const MARKUP_METHODS: typeof STR_METHODS = Object.create(null);
+for (const name of Object.keys(STR_METHODS)) MARKUP_METHODS[name] = markupMethod(name, STR_METHODS[name]!);
+MARKUP_METHODS.format = (s, a, k) => new Markup(charged(strFormat(s, a, k, true)));
+
 /** The implementation of obj.name(...) if obj has such a method. */
 export function methodImpl(obj: unknown, name: string): Method | 'unsafe' | undefined {
   if (typeof obj === 'string') return (Object.prototype.hasOwnProperty.call(STR_METHODS, name) ? STR_METHODS[name] : undefined) as Method | undefined;
+  if (obj instanceof Markup) {
+    const impl = MARKUP_METHODS[name];
+    return impl === undefined ? undefined : (((self: Markup, args: unknown[], kwargs: Kwargs) => impl(self.text, args, kwargs)) as Method);
+  }
   if (Array.isArray(obj)) {
     if (isTuple(obj)) return name === 'index' || name === 'count' ? (LIST_METHODS[name] as Method) : undefined;
     if (LIST_UNSAFE.has(name)) return 'unsafe';

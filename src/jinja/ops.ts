@@ -1,11 +1,12 @@
 // Python semantics of operators, attribute/item access and iteration.
 import { PyError, typeError } from './errors.js';
 import { percentFormat } from './format.js';
+import { markupAdd, unmark } from './markup.js';
 import { isDictMethodName, lookupMethod } from './methods.js';
 import { binaryNumeric, compareNumbers, numericOp, truncInt } from './numbers.js';
 import { pyStr } from './repr.js';
 import {
-  Callable, LoopMarker, MISSING, Namespace, PyFloat, PyGenerator, Undefined, codePoints, dictGet, dictHas, dictKeys, dictSize,
+  Callable, LoopMarker, MISSING, Markup, Namespace, PyFloat, PyGenerator, Undefined, codePoints, dictGet, dictHas, dictKeys, dictSize,
   dictEntries, hasSurrogates, isDict, isGroup, isTuple, makeTuple, pyTypeName, strLength,
 } from './values.js';
 import { charged, chargeChars, chargeItems } from './budget.js';
@@ -100,6 +101,11 @@ function seqIndex(index: unknown, length: number): number {
 /** `obj[key]`: item first, then attribute for string keys (jinja2 sandbox getitem). */
 export function getItem(obj: unknown, key: unknown): unknown {
   if (obj instanceof Undefined) throw undefinedError(obj);
+  if (obj instanceof Markup && typeof key !== 'string') {
+    // Markup's __getitem__ is one of its escaping overrides: a character or a slice is Markup too.
+    const part = getItem(obj.text, key);
+    return typeof part === 'string' ? new Markup(part) : part;
+  }
   if (key instanceof SliceValue) return sliceValue(obj, key);
   if (isDict(obj)) {
     const value = dictGet(obj, key);
@@ -199,6 +205,7 @@ function sliceValue(obj: unknown, s: SliceValue): unknown {
 export function iterate(value: unknown): unknown[] {
   if (Array.isArray(value)) return value;
   if (value instanceof PyGenerator) return value.drain();
+  if (value instanceof Markup) return codePoints(value.text);
   if (typeof value === 'string') return codePoints(value);
   if (isDict(value)) return dictKeys(value);
   if (value instanceof Undefined) {
@@ -210,6 +217,7 @@ export function iterate(value: unknown): unknown[] {
 
 export function pyLen(value: unknown): number {
   if (typeof value === 'string') return strLength(value);
+  if (value instanceof Markup) return strLength(value.text);
   if (Array.isArray(value)) return value.length;
   if (isDict(value)) return dictSize(value);
   if (value instanceof Undefined) return 0;
@@ -218,6 +226,7 @@ export function pyLen(value: unknown): number {
 
 export function pyEq(a: unknown, b: unknown): boolean {
   if (a === b) return true;
+  if (a instanceof Markup || b instanceof Markup) return pyEq(unmark(a), unmark(b));
   const ta = typeof a;
   if (ta === 'string' || typeof b === 'string') return false;
   const n = compareNumbers(a, b);
@@ -255,6 +264,7 @@ function compareStrings(a: string, b: string): number {
 
 /** Python ordering of two values: negative, 0, positive (NaN when unordered). */
 export function pyCompare(a: unknown, b: unknown, op = '<'): number {
+  if (a instanceof Markup || b instanceof Markup) return pyCompare(unmark(a), unmark(b), op);
   if (typeof a === 'string' && typeof b === 'string') return compareStrings(a, b);
   const n = compareNumbers(a, b);
   if (n !== undefined) return n;
@@ -297,6 +307,7 @@ function checkHashable(key: unknown): void {
 }
 
 export function contains(container: unknown, item: unknown): boolean {
+  if (container instanceof Markup || item instanceof Markup) return contains(unmark(container), unmark(item));
   if (typeof container === 'string') {
     if (typeof item !== 'string') {
       if (item instanceof Undefined) throw undefinedError(item);
@@ -326,6 +337,7 @@ export function add(a: unknown, b: unknown): unknown {
   }
   if (a instanceof Undefined) throw undefinedError(a);
   if (b instanceof Undefined) throw undefinedError(b);
+  if (a instanceof Markup || b instanceof Markup) return markupAdd(a, b);
   const r = numericOp('+', a, b);
   if (r !== undefined) return r;
   if (typeof a === 'string') throw typeError(`can only concatenate str (not "${pyTypeName(b)}") to str`);
@@ -350,6 +362,11 @@ export function arith(op: string, a: unknown, b: unknown): unknown {
   if (a instanceof Undefined) throw undefinedError(a);
   if (b instanceof Undefined) throw undefinedError(b);
   if (op === '+') return add(a, b);
+  if (a instanceof Markup || b instanceof Markup) {
+    if (op === '%' && a instanceof Markup) return new Markup(charged(percentFormat(a.text, b, true)));
+    const result = arith(op, unmark(a), unmark(b));
+    return op === '*' && typeof result === 'string' ? new Markup(result) : result;
+  }
   if (op === '*') {
     const seq = typeof a === 'string' || Array.isArray(a) ? a : typeof b === 'string' || Array.isArray(b) ? b : undefined;
     if (seq !== undefined) {

@@ -2,7 +2,7 @@
 import { PyError } from './errors.js';
 import { bitLength } from './numbers.js';
 import {
-  Callable, LoopMarker, Namespace, PyFloat, PyGenerator, Undefined, dictEntries, isDict, isTuple, setReprHook,
+  Callable, LoopMarker, Markup, Namespace, PyFloat, PyGenerator, Undefined, dictEntries, isDict, isTuple, setReprHook,
 } from './values.js';
 
 // Python refuses to print an int of more than 4,300 digits (sys.int_info.str_digits_check_threshold): a ValueError.
@@ -49,6 +49,7 @@ export function numberStr(value: number): string {
 export function pyStr(value: unknown): string {
   if (typeof value === 'string') return value;
   if (value instanceof Undefined || value === undefined) return '';
+  if (value instanceof Markup) return value.text;
   return pyRepr(value);
 }
 
@@ -110,6 +111,7 @@ export function pyRepr(value: unknown, seen?: Set<unknown>): string {
     inner.delete(value);
     return `{${parts.join(', ')}}`;
   }
+  if (value instanceof Markup) return `Markup(${strRepr(value.text)})`;
   // CPython prints the generator's address; a fixed one keeps renders reproducible.
   if (value instanceof PyGenerator) return `<generator object ${value.functionName} at 0x7f0000000000>`;
   if (value instanceof Namespace) {

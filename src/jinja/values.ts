@@ -70,6 +70,14 @@ export function objectTypeRepr(obj: unknown): string {
   return `${type} object`;
 }
 
+/**
+ * markupsafe's Markup: the str subclass `|safe` and `|escape` return. It behaves as its text everywhere except where
+ * it meets a plain string (`+`, `%`, format, join and its own methods escape the plain side); see markup.ts.
+ */
+export class Markup {
+  constructor(readonly text: string) {}
+}
+
 /** What map, select, reject, selectattr and rejectattr return: a Python generator, consumed once. */
 export class PyGenerator {
   private items: unknown[] | null = null;
@@ -159,6 +167,7 @@ export function pyTypeName(value: unknown): string {
   if (value instanceof Undefined) return 'Undefined';
   if (value instanceof Namespace) return 'Namespace';
   if (value instanceof PyGenerator) return 'generator';
+  if (value instanceof Markup) return 'Markup';
   if (value instanceof Callable) return value.kind;
   if (value instanceof LoopMarker) return 'LoopContext';
   if (isDict(value)) return 'dict';
@@ -177,6 +186,7 @@ export function truthy(value: unknown): boolean {
   if (Array.isArray(value)) return value.length > 0;
   if (value instanceof Undefined) return false;
   if (value instanceof PyFloat) return value.value !== 0;
+  if (value instanceof Markup) return value.text.length > 0;
   if (value instanceof Map) return value.size > 0;
   if (isDict(value)) {
     for (const _ in value) return true;
