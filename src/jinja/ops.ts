@@ -354,9 +354,13 @@ export function add(a: unknown, b: unknown): unknown {
 function repeatCount(n: unknown): number | undefined {
   if (typeof n === 'boolean') return n ? 1 : 0;
   if (typeof n === 'number' && Number.isInteger(n)) return n;
-  if (typeof n === 'bigint') return Number(n);
+  if (typeof n === 'bigint') {
+    if (n > MAX_INDEX || n < -MAX_INDEX - 1n) throw new PyError('OverflowError', "cannot fit 'int' into an index-sized integer");
+    return Number(n);
+  }
   return undefined;
 }
+const MAX_INDEX = 2n ** 63n - 1n;
 
 export function arith(op: string, a: unknown, b: unknown): unknown {
   if (a instanceof Undefined) throw undefinedError(a);
@@ -380,7 +384,7 @@ export function arith(op: string, a: unknown, b: unknown): unknown {
       const items = seq as unknown[];
       chargeItems(times * items.length);
       const out = new Array<unknown>(times * items.length);
-      for (let i = 0, k = 0; i < times; i++) for (let j = 0; j < items.length; j++) out[k++] = items[j];
+      for (let k = 0; k < out.length; k++) out[k] = items[k % items.length];
       return isTuple(seq) ? makeTuple(out) : out;
     }
   }
