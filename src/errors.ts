@@ -8,7 +8,7 @@ export type ErrorCode =
   | 'TEMPLATE_RAISED'
   // A Python-level error during rendering (TypeError, UndefinedError, ...): jinja2 raises here too.
   | 'TEMPLATE_RUNTIME'
-  // Rendering exceeded a safety limit (output size, loop iterations, recursion).
+  // Rendering exceeded a safety limit (values built, output size, loop iterations, recursion, generation spans).
   | 'TEMPLATE_LIMIT'
   // Where a template should come from is wrong: missing file, no chat_template, unknown name.
   | 'TEMPLATE_SOURCE'

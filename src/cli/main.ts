@@ -42,7 +42,8 @@ function reportError(error: unknown, io: IO): number {
   }
   if (error instanceof ChatfmtError) {
     io.stderr.write(`chatfmt: ${oneLine(error.message)}\n`);
-    return error.code === 'TEMPLATE_RAISED' || error.code === 'TEMPLATE_RUNTIME' || error.code === 'PARSE_STRICT'
+    // A sandbox limit is the input driving the template past a budget: the template rejected it, like raise_exception.
+    return error.code === 'TEMPLATE_RAISED' || error.code === 'TEMPLATE_RUNTIME' || error.code === 'TEMPLATE_LIMIT' || error.code === 'PARSE_STRICT'
       ? EXIT.ISSUES
       : EXIT.USAGE;
   }

@@ -1,6 +1,6 @@
 // Runtime helpers of the compiled closures: statement bodies, capture buffers, call depth, callee dispatch.
 import type { Stmt } from './ast.js';
-import { LIMITS, LimitError, typeError } from './errors.js';
+import { LimitError, typeError } from './errors.js';
 import { AttrObject, callValue } from './ops.js';
 import { LoopContext, type Frame, type RenderState } from './runtime.js';
 import { pyTypeName } from './values.js';
@@ -32,7 +32,7 @@ export function capture(body: Ex[], s: RenderState, f: Frame): string {
 }
 
 export function enter(s: RenderState): void {
-  if (++s.depth > LIMITS.callDepth) throw new LimitError(`maximum recursion depth (${LIMITS.callDepth}) exceeded`, 'RecursionError');
+  if (++s.depth > s.limits.callDepth) throw new LimitError(`maximum recursion depth (${s.limits.callDepth}) exceeded (limits.callDepth)`, 'RecursionError');
 }
 
 export function usesName(node: unknown, name: string): boolean {

@@ -1,7 +1,9 @@
 // AST → closures, built once per template.
 import type { CallArgs, Expr, Param, Stmt, Target } from './ast.js';
-import { LIMITS, LimitError, PyError, TemplateSyntaxError, typeError } from './errors.js';
+import { chargeChars } from './budget.js';
+import { LimitError, PyError, TemplateSyntaxError, typeError } from './errors.js';
 import { FILTERS, hasFilter, type FilterFn } from './filters.js';
+import { unmark } from './markup.js';
 import { methodImpl } from './methods.js';
 import { negate } from './numbers.js';
 import {
@@ -16,7 +18,32 @@ import { assignsInScope, capture, enter, invoke, runBody, usesName, type Ex, typ
 type Ev = (s: RenderState, f: Frame) => unknown;
 
 export class Compiler {
+  /**
+   * True while compiling an if statement or a conditional expression (jinja2's "soft frame"): an unknown filter or
+   * test there raises only when reached. Loop, macro, call, set and filter block bodies start a hard frame again.
+   */
+  private soft = false;
+
   constructor(private readonly source: string) {}
+
+  private withSoft<T>(soft: boolean, build: () => T): T {
+    const saved = this.soft;
+    this.soft = soft;
+    try {
+      return build();
+    } finally {
+      this.soft = saved;
+    }
+  }
+
+  /** An unknown filter or test: a compile error, or in a soft frame an error when (if ever) it runs. */
+  private missing(kind: 'filter' | 'test', node: { name: string; pos: number }): (...evaluatedArgs: unknown[]) => never {
+    if (!this.soft) this.fail(`No ${kind} named '${node.name}'.`, node.pos, 'TemplateAssertionError');
+    const message = `No ${kind} named '${node.name}' found.`;
+    return () => {
+      throw new PyError('TemplateRuntimeError', message);
+    };
+  }
 
   private fail(message: string, pos: number, pyType: string): never {
     let line = 1;
@@ -43,7 +70,7 @@ export class Compiler {
   private text(value: string): Ex {
     return (s) => {
       s.out += value;
-      if (s.out.length > LIMITS.outputChars) s.checkOutput();
+      if (s.out.length > s.limits.outputChars) s.checkOutput();
       return 0;
     };
   }
@@ -57,14 +84,14 @@ export class Compiler {
         return (s, f) => {
           const v = e(s, f);
           s.out += typeof v === 'string' ? v : pyStr(v);
-          if (s.out.length > LIMITS.outputChars) s.checkOutput();
+          if (s.out.length > s.limits.outputChars) s.checkOutput();
           return 0;
         };
       }
       case 'if': {
-        const test = this.expr(stmt.test);
-        const body = block(this.body(stmt.body));
-        const otherwise = block(this.body(stmt.otherwise));
+        const [test, body, otherwise] = this.withSoft(true, () => [
+          this.expr(stmt.test), block(this.body(stmt.body)), block(this.body(stmt.otherwise)),
+        ] as const);
         return (s, f) => {
           const v = test(s, f);
           return v === true || (v !== false && truthy(v)) ? body(s, f) : otherwise(s, f);
@@ -81,9 +108,9 @@ export class Compiler {
         };
       }
       case 'setblock': {
-        const body = this.body(stmt.body);
+        const body = this.withSoft(false, () => this.body(stmt.body));
         const assign = this.assign(stmt.target);
-        const filter = stmt.filter ? this.filterChain(stmt.filter) : null;
+        const filter = stmt.filter ? this.withSoft(false, () => this.filterChain(stmt.filter!)) : null;
         return (s, f) => {
           const text = capture(body, s, f);
           assign(f, filter ? filter(s, f, text) : text);
@@ -101,8 +128,8 @@ export class Compiler {
       case 'callblock':
         return this.callBlock(stmt);
       case 'filterblock': {
-        const body = this.body(stmt.body);
-        const filter = this.filterChain(stmt.filter);
+        const body = this.withSoft(false, () => this.body(stmt.body));
+        const filter = this.withSoft(false, () => this.filterChain(stmt.filter));
         return (s, f) => {
           const v = filter(s, f, capture(body, s, f));
           s.out += typeof v === 'string' ? v : pyStr(v);
@@ -112,7 +139,7 @@ export class Compiler {
       case 'with': {
         const assigns = stmt.targets.map((t) => this.assign(t));
         const values = stmt.values.map((v) => this.expr(v));
-        const body = this.body(stmt.body);
+        const body = this.withSoft(false, () => this.body(stmt.body));
         return (s, f) => {
           const inner = f.child();
           for (let i = 0; i < values.length; i++) assigns[i]!(inner, values[i]!(s, inner));
@@ -120,12 +147,12 @@ export class Compiler {
         };
       }
       case 'generation': {
-        const body = this.body(stmt.body);
+        const body = this.withSoft(false, () => this.body(stmt.body));
         return (s, f) => {
           if (s.capture > 0) return runBody(body, s, f);
           const start = s.out.length;
           const r = runBody(body, s, f);
-          s.spans.push([start, s.out.length]);
+          s.addSpan(start, s.out.length);
           return r;
         };
       }
@@ -169,9 +196,9 @@ export class Compiler {
   private forLoop(stmt: Extract<Stmt, { k: 'for' }>): Ex {
     const iter = this.expr(stmt.iter);
     const assign = this.assign(stmt.target);
-    const test = stmt.test ? this.expr(stmt.test) : null;
-    const body = block(this.body(stmt.body));
-    const otherwise = this.body(stmt.otherwise);
+    const [test, body, otherwise] = this.withSoft(false, () => [
+      stmt.test ? this.expr(stmt.test) : null, block(this.body(stmt.body)), this.body(stmt.otherwise),
+    ] as const);
     const usesLoop = usesName(stmt.body, 'loop') || stmt.recursive;
     const recursive = stmt.recursive;
     const bodyAssigns = assignsInScope(stmt.body);
@@ -188,7 +215,7 @@ export class Compiler {
         for (const item of items) {
           assign(inner, item);
           if (!truthy(test(s, inner))) continue;
-          if (++s.iterations > LIMITS.loopIterations) throw new LimitError('too many loop iterations');
+          if (++s.iterations > s.limits.loopIterations) throw tooManyIterations(s);
           if (bodyAssigns && ran > 0) scope = inner.child();
           ran++;
           assign(scope, item);
@@ -230,7 +257,7 @@ export class Compiler {
         loop = new LoopContext(items, depth0, recurse);
         inner.set('loop', loop);
       }
-      if ((s.iterations += items.length) > LIMITS.loopIterations) throw new LimitError('too many loop iterations');
+      if ((s.iterations += items.length) > s.limits.loopIterations) throw tooManyIterations(s);
       // Each iteration gets its own scope: a `set` in the body never leaks into the next iteration (jinja2).
       let scope = inner.child();
       for (let i = 0; i < items.length; i++) {
@@ -248,8 +275,9 @@ export class Compiler {
 
   /** Builds the Callable for a macro (or a caller block) closing over the defining frame. */
   private macro(name: string, params: Param[], stmts: Stmt[]): (s: RenderState, f: Frame) => Callable {
-    const body = this.body(stmts);
-    const defaults = params.map((p) => (p.default ? this.expr(p.default) : null));
+    const [body, defaults] = this.withSoft(false, () => [
+      this.body(stmts), params.map((p) => (p.default ? this.expr(p.default) : null)),
+    ] as const);
     const names = params.map((p) => p.name);
     const usesVarargs = usesName(stmts, 'varargs');
     const usesKwargs = usesName(stmts, 'kwargs');
@@ -306,7 +334,10 @@ export class Compiler {
       const kwargs = keywords === null ? null : keywords(s, f);
       const kw: Record<string, unknown> = kwargs ?? Object.create(null);
       kw.caller = caller(s, f);
-      const v = callValue(fn(s, f), positional, kw);
+      const callee = fn(s, f);
+      // jinja2 passes `caller=` as a keyword: a builtin refuses it, and a dict or namespace it builds is no output.
+      if (callee instanceof Callable && callee.kind !== 'Macro') throw typeError(`${callee.name}() got an unexpected keyword argument 'caller'`);
+      const v = callValue(callee, positional, kw);
       s.out += typeof v === 'string' ? v : pyStr(v);
       return 0;
     };
@@ -329,9 +360,12 @@ export class Compiler {
   }
 
   private filterStep(node: Extract<Expr, { k: 'filter' }>): (s: RenderState, f: Frame, value: unknown) => unknown {
-    if (!hasFilter(node.name)) this.fail(`No filter named '${node.name}'.`, node.pos, 'TemplateAssertionError');
-    const fn: FilterFn = FILTERS[node.name]!;
     const { positional, keywords } = this.callArgs(node);
+    if (!hasFilter(node.name)) {
+      const raise = this.missing('filter', node);
+      return (s, f) => raise(positional(s, f), keywords?.(s, f));
+    }
+    const fn: FilterFn = FILTERS[node.name]!;
     if (node.args.length === 0 && node.kwargs.length === 0 && !node.dynArgs && !node.dynKwargs) {
       return (_s, _f, v) => fn(v, [], null);
     }
@@ -412,7 +446,8 @@ export class Compiler {
           for (const [k, v] of pairs) {
             const key = k(s, f);
             if (Array.isArray(key) || isDict(key)) throw typeError(`unhashable type: '${pyTypeName(key)}'`);
-            entries.push([key, v(s, f)]);
+            // A Markup key hashes as its text.
+            entries.push([unmark(key), v(s, f)]);
           }
           return buildDict(entries);
         };
@@ -489,9 +524,11 @@ export class Compiler {
       case 'concat': {
         const parts = node.nodes.map((e) => this.expr(e));
         return (s, f) => {
-          let out = '';
-          for (const p of parts) out += concatStr(p(s, f));
-          return out;
+          const strings = parts.map((p) => concatStr(p(s, f)));
+          let length = 0;
+          for (const str of strings) length += str.length;
+          chargeChars(length);
+          return strings.join('');
         };
       }
       case 'compare': {
@@ -512,9 +549,9 @@ export class Compiler {
         };
       }
       case 'cond': {
-        const test = this.expr(node.test);
-        const then = this.expr(node.then);
-        const otherwise = node.otherwise ? this.expr(node.otherwise) : null;
+        const [test, then, otherwise] = this.withSoft(true, () => [
+          this.expr(node.test), this.expr(node.then), node.otherwise ? this.expr(node.otherwise) : null,
+        ] as const);
         return (s, f) => {
           if (truthy(test(s, f))) return then(s, f);
           if (otherwise) return otherwise(s, f);
@@ -559,13 +596,16 @@ export class Compiler {
         return typeof v === 'string' && lookup(v);
       };
     }
-    if (!hasTest(node.name)) this.fail(`No test named '${node.name}'.`, node.pos, 'TemplateAssertionError');
+    if (!hasTest(node.name)) {
+      const raise = this.missing('test', node);
+      return (s, f) => raise(operand(s, f), positional(s, f), keywords?.(s, f));
+    }
     const fn: TestFn = TESTS[node.name]!;
     return (s, f) => {
       const v = operand(s, f);
       const a = positional(s, f);
       if (keywords !== null) keywords(s, f);
-      return fn(v, a);
+      return fn(unmark(v), a);
     };
   }
 }
@@ -573,6 +613,10 @@ export class Compiler {
 export { runBody };
 
 const NOTHING: Ex = () => 0;
+
+function tooManyIterations(s: RenderState): LimitError {
+  return new LimitError(`more than ${s.limits.loopIterations} loop iterations (limits.loopIterations)`);
+}
 
 /** One closure for a statement list: no wrapper for the common empty and single-statement bodies. */
 function block(body: Ex[]): Ex {

@@ -52,12 +52,8 @@ export class JinjaError extends ChatfmtError {
   }
 }
 
-export const LIMITS = {
-  outputChars: 64 * 1024 * 1024,
-  rangeItems: 100_000,
-  callDepth: 200,
-  loopIterations: 10_000_000,
-};
+/** jinja2's sandbox MAX_RANGE: a larger range() is an OverflowError there too. */
+export const MAX_RANGE = 100_000;
 
 /** Converts anything thrown during a render into a JinjaError. */
 export function toJinjaError(error: unknown, name: string): JinjaError {
@@ -75,8 +71,11 @@ export function toJinjaError(error: unknown, name: string): JinjaError {
     return new JinjaError('TEMPLATE_SYNTAX', `${name}: syntax error: ${error.message} (line ${error.line})`, name, error.pyType, undefined, error);
   }
   if (error instanceof RangeError) {
-    // JS stack overflow or invalid string length: a runaway template.
-    return new JinjaError('TEMPLATE_LIMIT', `${name}: RecursionError: ${error.message}`, name, 'RecursionError', undefined, error);
+    // Only a stack overflow is Python's RecursionError; V8's size errors ("Invalid string length", "Invalid array
+    // length", "Maximum BigInt size exceeded") are a value too large for the engine: a limit, not recursion.
+    const recursion = /call stack/i.test(error.message);
+    const pyType = recursion ? 'RecursionError' : 'MemoryError';
+    return new JinjaError('TEMPLATE_LIMIT', `${name}: ${pyType}: ${error.message}`, name, pyType, undefined, error);
   }
   const message = error instanceof Error ? error.message : String(error);
   return new JinjaError('TEMPLATE_RUNTIME', `${name}: InternalError: ${message}`, name, 'InternalError', undefined, error);

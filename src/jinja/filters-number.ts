@@ -42,6 +42,10 @@ export function parsePyFloat(text: string): number | undefined {
   return isDecimalLiteral(lower) ? Number(s) : undefined;
 }
 
+// Python refuses int(text, base) past 4,300 digits unless base is a power of two (a ValueError, so |int falls back).
+const MAX_INT_DIGITS = 4300;
+const RADIX_PREFIX: Record<number, string> = { 16: '0x', 8: '0o', 2: '0b' };
+
 export function parsePyInt(text: string, base: number): number | bigint | undefined {
   let s = pyStrip(text, null, true, true).replace(/(\w)_(?=\w)/g, '$1');
   let sign = 1n;
@@ -49,19 +53,21 @@ export function parsePyInt(text: string, base: number): number | bigint | undefi
     if (s[0] === '-') sign = -1n;
     s = s.slice(1);
   }
-  const prefixes: Record<number, string> = { 16: '0x', 8: '0o', 2: '0b' };
   if (base === 0) {
     base = /^0x/i.test(s) ? 16 : /^0o/i.test(s) ? 8 : /^0b/i.test(s) ? 2 : 10;
   }
-  if (prefixes[base] && s.toLowerCase().startsWith(prefixes[base]!)) s = s.slice(2);
+  const prefix = RADIX_PREFIX[base];
+  if (prefix && s.toLowerCase().startsWith(prefix)) s = s.slice(2);
   const digits = '0123456789abcdefghijklmnopqrstuvwxyz'.slice(0, base);
   if (s === '') return undefined;
+  s = s.toLowerCase();
+  for (let i = 0; i < s.length; i++) if (!digits.includes(s[i]!)) return undefined;
+  // BigInt reads decimal and the power-of-two radixes natively, in linear time; the digit loop is quadratic.
+  if (prefix) return normInt(sign * BigInt(prefix + s));
+  if (s.length > MAX_INT_DIGITS) return undefined;
+  if (base === 10) return normInt(sign * BigInt(s));
   let value = 0n;
-  for (const ch of s.toLowerCase()) {
-    const d = digits.indexOf(ch);
-    if (d === -1) return undefined;
-    value = value * BigInt(base) + BigInt(d);
-  }
+  for (const ch of s) value = value * BigInt(base) + BigInt(digits.indexOf(ch));
   return normInt(sign * value);
 }
 

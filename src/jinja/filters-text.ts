@@ -1,32 +1,22 @@
 // Text filters: escape, indent, title, truncate, striptags.
+import { chargeChars } from './budget.js';
 import { arg, type Kwargs } from './filter-args.js';
+import { htmlEscape } from './markup.js';
 import { pySplitlines } from './methods.js';
 import { truncInt } from './numbers.js';
 import { pyStr } from './repr.js';
 import { codePoints, isPySpace, truthy } from './values.js';
 
-export function htmlEscape(s: string): string {
-  let out = '';
-  let start = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    const rep = c === 38 ? '&amp;' : c === 60 ? '&lt;' : c === 62 ? '&gt;' : c === 34 ? '&#34;' : c === 39 ? '&#39;' : undefined;
-    if (rep !== undefined) {
-      out += s.slice(start, i) + rep;
-      start = i + 1;
-    }
-  }
-  return out + s.slice(start);
-}
-
 export function doIndent(value: unknown, args: unknown[], kwargs: Kwargs): string {
   const width = arg(args, kwargs, 0, 'width', 4);
   const first = truthy(arg(args, kwargs, 1, 'first', false));
   const blank = truthy(arg(args, kwargs, 2, 'blank', false));
-  const indention = typeof width === 'string' ? width : ' '.repeat(Number(truncInt(width) ?? 0));
+  const widthChars = typeof width === 'string' ? width.length : Math.max(0, Number(truncInt(width) ?? 0));
   const s = pyStr(value) + '\n';
-  let rv: string;
   const lines = pySplitlines(s, false);
+  chargeChars(s.length + (lines.length + 1) * widthChars);
+  const indention = typeof width === 'string' ? width : ' '.repeat(widthChars);
+  let rv: string;
   if (blank) rv = lines.join('\n' + indention);
   else {
     rv = lines.shift() ?? '';
@@ -102,3 +92,5 @@ export function doStriptags(value: unknown): string {
   return words.join(' ');
 }
 
+
+export { htmlEscape };

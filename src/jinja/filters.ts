@@ -1,4 +1,5 @@
 // jinja2's builtin filters, with transformers' tojson.
+import { BYTES_PER_CHAR, BYTES_PER_ITEM, charge, charged, chargeChars, chargeItems } from './budget.js';
 import { PyError, typeError } from './errors.js';
 import { percentFormat } from './format.js';
 import { dumpJson } from './json.js';
@@ -8,7 +9,7 @@ import { add, getAttr, getItem, iterate, pyCompare, pyEq, pyLen, undefinedError 
 import { pyRepr, pyStr } from './repr.js';
 import { TESTS } from './tests.js';
 import {
-  PyFloat, Undefined, codePoints, dictEntries, isDict, makeGroup, makeTuple, pyTypeName, truthy,
+  MISSING, Markup, PyFloat, PyGenerator, Undefined, codePoints, dictEntries, isDict, makeGroup, makeTuple, pyTypeName, truthy,
 } from './values.js';
 import { arg, type Kwargs } from './filter-args.js';
 import { doRound, parsePyFloat, parsePyInt } from './filters-number.js';
@@ -74,8 +75,16 @@ function minMax(value: unknown, args: unknown[], kwargs: Kwargs, sign: number): 
   return best;
 }
 
-function selectOrReject(value: unknown, args: unknown[], kwargs: Kwargs, useAttr: boolean, expect: boolean): unknown[] {
-  const items = iterate(value);
+/** jinja2 runs these filters as generators that start with `if value:`: any falsy input gives nothing. */
+function generator(functionName: string, value: unknown, produce: (items: unknown[]) => unknown[]): PyGenerator {
+  return new PyGenerator(functionName, () => charged(truthy(value) ? produce(iterate(value)) : []));
+}
+
+function selectOrReject(value: unknown, args: unknown[], kwargs: Kwargs, useAttr: boolean, expect: boolean): PyGenerator {
+  return generator('select_or_reject', value, (items) => selectItems(items, args, kwargs, useAttr, expect));
+}
+
+function selectItems(items: unknown[], args: unknown[], kwargs: Kwargs, useAttr: boolean, expect: boolean): unknown[] {
   let rest = args;
   let getter: (item: unknown) => unknown = (x) => x;
   if (useAttr) {
@@ -96,9 +105,11 @@ function selectOrReject(value: unknown, args: unknown[], kwargs: Kwargs, useAttr
   return items.filter((item) => test(getter(item)) === expect);
 }
 
-function doMap(value: unknown, args: unknown[], kwargs: Kwargs): unknown[] {
-  if (value instanceof Undefined) return [];
-  const items = iterate(value);
+function doMap(value: unknown, args: unknown[], kwargs: Kwargs): PyGenerator {
+  return generator('sync_do_map', value, (items) => mapItems(items, args, kwargs));
+}
+
+function mapItems(items: unknown[], args: unknown[], kwargs: Kwargs): unknown[] {
   if (args.length === 0 && kwargs && 'attribute' in kwargs) {
     const getter = attrGetter(kwargs.attribute, undefined, kwargs.default);
     return items.map(getter);
@@ -154,7 +165,11 @@ function tojson(value: unknown, args: unknown[], kwargs: Kwargs): string {
   const sortKeys = truthy(arg(args, kwargs, 3, 'sort_keys', false));
   let indent: string | null = null;
   if (typeof indentArg === 'string') indent = indentArg;
-  else if (indentArg !== null && !(indentArg instanceof Undefined)) indent = ' '.repeat(Math.max(0, Number(truncInt(indentArg) ?? 0)));
+  else if (indentArg !== null && !(indentArg instanceof Undefined)) {
+    const width = Math.max(0, Number(truncInt(indentArg) ?? 0));
+    chargeChars(width);
+    indent = ' '.repeat(width);
+  }
   let itemSeparator: string | undefined;
   let keySeparator: string | undefined;
   if (Array.isArray(separators)) {
@@ -166,17 +181,20 @@ function tojson(value: unknown, args: unknown[], kwargs: Kwargs): string {
 export const FILTERS: Record<string, FilterFn> = {
   tojson,
   string: (v) => pyStr(v),
-  safe: (v) => v,
-  e: (v) => htmlEscape(pyStr(v)),
-  escape: (v) => htmlEscape(pyStr(v)),
-  forceescape: (v) => htmlEscape(pyStr(v)),
+  safe: (v) => (v instanceof Markup ? v : new Markup(pyStr(v))),
+  e: (v) => (v instanceof Markup ? v : new Markup(htmlEscape(pyStr(v)))),
+  escape: (v) => (v instanceof Markup ? v : new Markup(htmlEscape(pyStr(v)))),
+  forceescape: (v) => new Markup(htmlEscape(pyStr(v))),
   length: (v) => pyLen(v),
   count: (v) => pyLen(v),
   first: (v) => {
-    const items = iterate(v);
+    const item = v instanceof PyGenerator ? v.take() : MISSING;
+    if (item !== MISSING) return item;
+    const items = v instanceof PyGenerator ? [] : iterate(v);
     return items.length > 0 ? items[0] : new Undefined(null, undefined, 'No first item, sequence was empty.');
   },
   last: (v) => {
+    if (v instanceof PyGenerator) throw typeError("'generator' object is not reversible");
     const items = iterate(v);
     return items.length > 0 ? items[items.length - 1] : new Undefined(null, undefined, 'No last item, sequence was empty.');
   },
@@ -187,7 +205,11 @@ export const FILTERS: Record<string, FilterFn> = {
     const attribute = arg(a, k, 1, 'attribute', null);
     let items = iterate(v);
     if (attribute !== null) items = items.map(attrGetter(attribute));
-    return items.map(pyStr).join(sep);
+    const strings = items.map(pyStr);
+    let length = sep.length * Math.max(0, strings.length - 1);
+    for (const str of strings) length += str.length;
+    chargeChars(length);
+    return strings.join(sep);
   },
   map: doMap,
   select: (v, a, k) => selectOrReject(v, a, k, false, true),
@@ -287,6 +309,7 @@ export const FILTERS: Record<string, FilterFn> = {
   batch: (v, a, k) => {
     const size = Number(truncInt(arg(a, k, 0, 'linecount', 1)) ?? 1);
     const fill = arg(a, k, 1, 'fill_with', null);
+    if (fill !== null) chargeItems(size);
     const out: unknown[][] = [];
     let tmp: unknown[] = [];
     for (const item of iterate(v)) {
@@ -306,6 +329,7 @@ export const FILTERS: Record<string, FilterFn> = {
     const seq = iterate(v);
     const slices = Number(truncInt(arg(a, k, 0, 'slices', 1)) ?? 1);
     const fill = arg(a, k, 1, 'fill_with', null);
+    chargeItems(seq.length + slices);
     const perSlice = Math.floor(seq.length / slices);
     const withExtra = seq.length % slices;
     const out: unknown[][] = [];
@@ -323,7 +347,7 @@ export const FILTERS: Record<string, FilterFn> = {
   format: (v, a, k) => {
     if (a.length > 0 && k && Object.keys(k).length > 0) throw new PyError('FilterArgumentError', "can't handle positional and keyword arguments at the same time");
     const params = k && Object.keys(k).length > 0 ? k : makeTuple(a);
-    return percentFormat(pyStr(v), params);
+    return v instanceof Markup ? new Markup(percentFormat(v.text, params, true)) : percentFormat(pyStr(v), params);
   },
   pprint: (v) => pyRepr(v),
   groupby: doGroupby,
@@ -369,6 +393,37 @@ for (const name of ['int', 'float', 'indent', 'dictsort', 'attr', 'wordwrap', 'x
   FILTERS[name] = (value, args, kwargs) => {
     if (value instanceof Undefined) throw undefinedError(value);
     return inner(value, args, kwargs);
+  };
+}
+
+// A Markup input is its text to a filter; these filters give Markup back (they call its own methods in jinja2).
+// safe, escape, forceescape, format and default handle Markup themselves.
+const MARKUP_KEEPING = new Set(['upper', 'lower', 'trim', 'string', 'center', 'indent', 'capitalize', 'reverse', 'last', 'truncate']);
+const MARKUP_AWARE = new Set(['safe', 'e', 'escape', 'forceescape', 'format', 'default', 'd', 'pprint']);
+for (const name of Object.keys(FILTERS)) {
+  if (MARKUP_AWARE.has(name)) continue;
+  const inner = FILTERS[name]!;
+  const keeps = MARKUP_KEEPING.has(name);
+  FILTERS[name] = (value, args, kwargs) => {
+    if (!(value instanceof Markup)) return inner(value, args, kwargs);
+    const result = inner(value.text, args, kwargs);
+    return keeps && typeof result === 'string' ? new Markup(result) : result;
+  };
+}
+
+// Every other filter's new string or list is paid for once built: each is at most a small multiple of its input,
+// which was paid for (or is the caller's data). The amplifiers (join, indent, center, replace, format, tojson's
+// indent, batch, slice) pay before they allocate.
+for (const name of Object.keys(FILTERS)) {
+  const inner = FILTERS[name]!;
+  FILTERS[name] = (value, args, kwargs) => {
+    const result = inner(value, args, kwargs);
+    if (result !== value) {
+      if (typeof result === 'string') charge(result.length * BYTES_PER_CHAR);
+      else if (result instanceof Markup) charge(result.text.length * BYTES_PER_CHAR);
+      else if (Array.isArray(result)) charge(result.length * BYTES_PER_ITEM);
+    }
+    return result;
   };
 }
 

@@ -1,11 +1,15 @@
 // printf-style `%` formatting and a basic str.format, as Python does them.
+import { chargeChars } from './budget.js';
 import { PyError, typeError } from './errors.js';
 import { asFloat, truncInt } from './numbers.js';
 import { floatRepr, intStr, pyRepr, pyStr } from './repr.js';
-import { MISSING, dictGet, isDict, isTuple, pyTypeName } from './values.js';
+import { getAttr, getItem } from './ops.js';
+import { escapedFormatArg, htmlEscape } from './markup.js';
+import { MISSING, Markup, Undefined, dictGet, isDict, isTuple, pyTypeName } from './values.js';
 
 function pad(text: string, width: number, left: boolean, zero: boolean): string {
   if (text.length >= width) return text;
+  chargeChars(width);
   if (left) return text + ' '.repeat(width - text.length);
   if (zero) {
     const sign = text[0] === '-' || text[0] === '+' ? text[0] : '';
@@ -41,7 +45,9 @@ function general(value: number, precision: number, alt: boolean): string {
   return s;
 }
 
-function formatOne(conv: string, value: unknown, flags: string, width: number, precision: number | undefined): string {
+function formatOne(conv: string, value: unknown, flags: string, width: number, precision: number | undefined, escape = false): string {
+  const escaped = escape ? escapedFormatArg(value, conv) : undefined;
+  if (escaped !== undefined) return formatOne('s', escaped, flags, width, precision);
   const left = flags.includes('-');
   const zero = flags.includes('0') && !left;
   const plus = flags.includes('+') ? '+' : flags.includes(' ') ? ' ' : '';
@@ -102,8 +108,8 @@ function formatOne(conv: string, value: unknown, flags: string, width: number, p
   return pad(text, width, left, zero);
 }
 
-/** Python `fmt % args`. */
-export function percentFormat(fmt: string, args: unknown): string {
+/** Python `fmt % args`; `escape` for a Markup format, whose %s and %r fields see escaped text. */
+export function percentFormat(fmt: string, args: unknown, escape = false): string {
   const positional = isTuple(args) ? (args as unknown[]) : [args];
   const mapping = isDict(args) ? args : undefined;
   let next = 0;
@@ -156,7 +162,7 @@ export function percentFormat(fmt: string, args: unknown): string {
       if (next >= positional.length) throw typeError('not enough arguments for format string');
       value = positional[next++];
     }
-    out += formatOne(conv, value, flags, width, precision);
+    out += formatOne(conv, value, flags, width, precision, escape);
     i = p + 1;
   }
   if (!usedMapping && mapping === undefined && next < positional.length) {
@@ -217,6 +223,7 @@ function applySpec(value: unknown, spec: string): string {
     if (m) text = m[1]! + m[2]!.replace(/\B(?=(\d{3})+$)/g, grouping) + m[3]!;
   }
   if (text.length >= width) return text;
+  chargeChars(width * fill.length);
   const room = width - text.length;
   if (align === '<') return text + fill.repeat(room);
   if (align === '^') return fill.repeat(Math.floor(room / 2)) + text + fill.repeat(room - Math.floor(room / 2));
@@ -224,8 +231,34 @@ function applySpec(value: unknown, spec: string): string {
   return fill.repeat(room) + text;
 }
 
-/** str.format with positional/keyword fields, conversions and basic format specs. */
-export function strFormat(fmt: string, args: unknown[], kwargs: Record<string, unknown> | null): string {
+/** `0.attr[key]` → the first name and each `.attr` (true) or `[key]` (false) step, as Python's formatter splits it. */
+function fieldPath(field: string): { first: string; rest: Array<[boolean, string | number]> } {
+  let end = 0;
+  while (end < field.length && field[end] !== '.' && field[end] !== '[') end++;
+  const rest: Array<[boolean, string | number]> = [];
+  let i = end;
+  while (i < field.length) {
+    if (field[i] === '.') {
+      let j = i + 1;
+      while (j < field.length && field[j] !== '.' && field[j] !== '[') j++;
+      if (j === i + 1) throw new PyError('ValueError', 'Empty attribute in format string');
+      rest.push([true, field.slice(i + 1, j)]);
+      i = j;
+    } else if (field[i] === '[') {
+      const close = field.indexOf(']', i);
+      if (close === -1) throw new PyError('ValueError', "Missing ']' in format string");
+      const key = field.slice(i + 1, close);
+      if (key === '') throw new PyError('ValueError', 'Empty attribute in format string');
+      rest.push([false, /^[0-9]+$/.test(key) ? Number(key) : key]);
+      i = close + 1;
+      if (i < field.length && field[i] !== '.' && field[i] !== '[') throw new PyError('ValueError', 'Only \'.\' or \'[\' may follow \']\' in format field specifier');
+    } else throw new PyError('ValueError', 'Only \'.\' or \'[\' may follow \']\' in format field specifier');
+  }
+  return { first: field.slice(0, end), rest };
+}
+
+/** str.format with positional/keyword fields, conversions and basic format specs; `escape` for Markup.format. */
+export function strFormat(fmt: string, args: unknown[], kwargs: Record<string, unknown> | null, escape = false): string {
   let out = '';
   let auto = 0;
   let numbering: 'auto' | 'manual' | '' = '';
@@ -250,7 +283,10 @@ export function strFormat(fmt: string, args: unknown[], kwargs: Record<string, u
         conversion = head.slice(bang + 1);
         head = head.slice(0, bang);
       }
+      const path = fieldPath(head);
+      head = path.first;
       let value: unknown;
+      if (head === '' && path.rest.length > 0) throw new PyError('KeyError', "''");
       if (head === '' ? numbering === 'manual' : /^[0-9]+$/.test(head) && numbering === 'auto') {
         // jinja2's sandbox formats with string.Formatter, which uses this one message both ways.
         throw new PyError('ValueError', 'cannot switch from manual field specification to automatic field numbering');
@@ -268,9 +304,13 @@ export function strFormat(fmt: string, args: unknown[], kwargs: Record<string, u
         if (!kwargs || !(head in kwargs)) throw new PyError('KeyError', pyRepr(head));
         value = kwargs[head];
       }
+      // The sandbox's formatter reads `.attr` and `[key]` through its own getattr / getitem.
+      for (const [isAttr, key] of path.rest) value = isAttr ? getAttr(value, key as string) : getItem(value, key);
+      if (value instanceof Undefined && spec !== '' && conversion === '') throw typeError('unsupported format string passed to Undefined.__format__');
       if (conversion === 'r') value = pyRepr(value);
       else if (conversion === 's') value = pyStr(value);
-      out += applySpec(value, spec);
+      const formatted = applySpec(value, spec);
+      out += escape && !(value instanceof Markup) ? htmlEscape(formatted) : formatted;
       i = close + 1;
     } else if (c === '}') {
       if (fmt[i + 1] !== '}') throw new PyError('ValueError', "Single '}' encountered in format string");

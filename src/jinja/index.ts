@@ -6,6 +6,7 @@
 // plain object or Map = dict (insertion order; parsePythonJson returns a Map when JS objects would reorder keys).
 // A variable that is missing or set to undefined is jinja2's Undefined.
 import type { Stmt } from './ast.js';
+import { resolveLimits, withBudget, type RenderLimits } from './budget.js';
 import { Compiler, runBody } from './compile.js';
 import { toJinjaError } from './errors.js';
 import { dumpJson } from './json.js';
@@ -15,7 +16,8 @@ import { pyRepr } from './repr.js';
 import { GLOBALS, RenderState, withNow } from './runtime.js';
 
 export { PyFloat } from './values.js';
-export { parsePythonJson } from './json.js';
+export { DEFAULT_LIMITS, type RenderLimits } from './budget.js';
+export { parsePythonJson, JsonNestingError } from './json.js';
 export { JinjaError } from './errors.js';
 
 export interface PythonJsonDumpsOptions {
@@ -46,6 +48,8 @@ export interface CompileOptions {
 export interface JinjaRenderOptions {
   /** Clock for strftime_now; its UTC fields are formatted. Default: the current local wall-clock time. */
   now?: Date;
+  /** Lower (or raise) the render's safety limits; exceeding one is a TEMPLATE_LIMIT error. */
+  limits?: Partial<RenderLimits>;
 }
 export interface JinjaRenderResult {
   text: string;
@@ -94,14 +98,14 @@ class Template implements CompiledTemplate {
   }
 
   render(variables: Record<string, unknown>, options: JinjaRenderOptions = {}): JinjaRenderResult {
-    const state = new RenderState(options.now);
+    const state = new RenderState(options.now, resolveLimits(options.limits));
     const root = GLOBALS.child();
     for (const key of Object.keys(variables ?? {})) {
       const value = variables[key];
       if (value !== undefined) root.set(key, value);
     }
     try {
-      withNow(options.now, () => runBody(this.body, state, root));
+      withBudget(state.budget, () => withNow(options.now, () => runBody(this.body, state, root)));
     } catch (error) {
       throw toJinjaError(error, this.name);
     }

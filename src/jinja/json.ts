@@ -1,7 +1,8 @@
 // json.dumps as transformers' tojson calls it, and a JSON reader that keeps Python's number model.
+import { chargeChars } from './budget.js';
 import { PyError, typeError } from './errors.js';
 import { floatRepr, intStr } from './repr.js';
-import { PyFloat, isArrayIndexKey, isDict, dictEntries, pyTypeName } from './values.js';
+import { Markup, PyFloat, isArrayIndexKey, isDict, dictEntries, pyTypeName } from './values.js';
 
 export interface DumpOptions {
   ensureAscii?: boolean;
@@ -58,6 +59,8 @@ export function dumpJson(value: unknown, options: DumpOptions = {}): string {
   const keySep = options.keySeparator ?? ': ';
   const sortKeys = options.sortKeys ?? false;
   const stack: unknown[] = [];
+  // An indent or long separators repeat once per item: that growth is paid for as it happens.
+  const paysPerItem = indent !== null || itemSep.length + keySep.length > 4;
   const newlines: string[] = [];
   const newline = (level: number): string => {
     let nl = newlines[level];
@@ -74,19 +77,22 @@ export function dumpJson(value: unknown, options: DumpOptions = {}): string {
       case 'number':
         return Number.isInteger(v) ? intStr(v) : jsonFloat(v);
       case 'bigint':
-        return v.toString();
+        return intStr(v);
     }
     if (v === null) return 'null';
     if (v instanceof PyFloat) return jsonFloat(v.value);
+    if (v instanceof Markup) return jsonString(v.text, ensureAscii);
     const isList = Array.isArray(v);
     if (!isList && !isDict(v)) throw typeError(`Object of type ${pyTypeName(v)} is not JSON serializable`);
     if (stack.includes(v)) throw new PyError('ValueError', 'Circular reference detected');
     const sep = indent === null ? itemSep : itemSep + newline(level + 1);
+    const perItem = paysPerItem ? sep.length + keySep.length : 0;
     let out = '';
     let first = true;
     stack.push(v);
     if (isList) {
       for (let i = 0; i < v.length; i++) {
+        if (perItem) chargeChars(perItem);
         out += (first ? '' : sep) + encode(v[i], level + 1);
         first = false;
       }
@@ -94,6 +100,7 @@ export function dumpJson(value: unknown, options: DumpOptions = {}): string {
       for (const key in v) {
         const item = v[key];
         if (item === undefined) continue;
+        if (perItem) chargeChars(perItem);
         out += (first ? '' : sep) + jsonString(key, ensureAscii) + keySep + encode(item, level + 1);
         first = false;
       }
@@ -106,6 +113,7 @@ export function dumpJson(value: unknown, options: DumpOptions = {}): string {
       }
       if (sortKeys) keyed.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
       for (const [key, item] of keyed) {
+        if (perItem) chargeChars(perItem);
         out += (first ? '' : sep) + jsonString(key, ensureAscii) + keySep + encode(item, level + 1);
         first = false;
       }
@@ -122,6 +130,10 @@ export function dumpJson(value: unknown, options: DumpOptions = {}): string {
 // ---- reader ----
 
 class JsonSyntaxError extends SyntaxError {}
+
+/** JSON text nested deeper than json.loads goes (Python raises RecursionError near 1,000 levels). */
+export class JsonNestingError extends JsonSyntaxError {}
+export const MAX_JSON_DEPTH = 1000;
 
 /**
  * Parses JSON keeping Python's json.loads semantics: `1.0` stays a float (PyFloat), integers beyond
@@ -280,7 +292,7 @@ function readPythonJson(text: string): unknown {
     return Number.isSafeInteger(v) ? v : BigInt(raw);
   };
   const parseValue = (depth: number): unknown => {
-    if (depth > 1000) fail('Nesting too deep'); // Python's json.loads stops near its recursion limit too
+    if (depth > MAX_JSON_DEPTH) throw new JsonNestingError(`Nesting too deep (over ${MAX_JSON_DEPTH} levels) at position ${pos}`);
     skipWs();
     const c = text[pos];
     if (c === '{') {

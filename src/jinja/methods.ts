@@ -1,9 +1,11 @@
 // The str / list / dict methods the sandbox exposes (ImmutableSandboxedEnvironment: no mutating methods).
+import { charged, chargeChars, chargeItems } from './budget.js';
 import { PyError, typeError } from './errors.js';
 import { strFormat } from './format.js';
+import { Markup, markupMethod, unmark } from './markup.js';
 import { pyEq } from './ops.js';
 import {
-  Callable, MISSING, Undefined, codePoints, dictEntries, dictGet, dictKeys, hasSurrogates, isDict, isPySpace, isTuple, makeTuple,
+  Callable, MISSING, PyGenerator, Undefined, codePoints, dictEntries, dictGet, dictKeys, hasSurrogates, isDict, isPySpace, isTuple, makeTuple,
   pyTypeName, strLength, buildDict,
 } from './values.js';
 import { pyRepr } from './repr.js';
@@ -227,6 +229,7 @@ function replace(s: string, args: unknown[], kwargs: Kwargs): string {
   const old = requireStr(args[0], 'replace');
   const by = requireStr(args[1], 'replace');
   let count = optInt(arg(args, kwargs, 2, 'count', -1), -1);
+  chargeChars(replacedLength(s, old, by, count));
   if (count < 0) return old === '' ? codePoints(s).reduce((acc, ch) => acc + ch + by, by) : s.split(old).join(by);
   if (old === '') {
     const cps = codePoints(s);
@@ -245,11 +248,23 @@ function replace(s: string, args: unknown[], kwargs: Kwargs): string {
   return out + s.slice(start);
 }
 
+/** The length str.replace will produce, found before it allocates anything. */
+function replacedLength(s: string, old: string, by: string, count: number): number {
+  if (by.length <= old.length) return s.length;
+  let hits = 0;
+  if (old === '') hits = strLength(s) + 1;
+  else for (let at = s.indexOf(old); at !== -1; at = s.indexOf(old, at + old.length)) hits++;
+  if (count >= 0) hits = Math.min(hits, count);
+  return s.length + hits * (by.length - old.length);
+}
+
 function justify(s: string, args: unknown[], how: 'l' | 'r' | 'c'): string {
   const width = optInt(args[0], 0);
   const fill = args[1] === undefined ? ' ' : requireStr(args[1], 'fill');
+  if (strLength(fill) !== 1) throw typeError('The fill character must be exactly one character long');
   const len = strLength(s);
   if (width <= len) return s;
+  chargeChars(width * fill.length);
   const marg = width - len;
   if (how === 'l') return s + fill.repeat(marg);
   if (how === 'r') return fill.repeat(marg) + s;
@@ -269,11 +284,16 @@ const RE_NUMERIC = /^\p{N}$/u;
 
 function joinStr(sep: string, items: unknown): string {
   if (items instanceof Undefined) return '';
-  const list = Array.isArray(items) ? items : typeof items === 'string' ? codePoints(items) : isDict(items) ? dictKeys(items) : undefined;
+  const list = Array.isArray(items) ? items.slice() : items instanceof PyGenerator ? items.drain() : typeof items === 'string' ? codePoints(items) : isDict(items) ? dictKeys(items) : undefined;
   if (list === undefined) throw typeError('can only join an iterable');
+  let length = sep.length * Math.max(0, list.length - 1);
   for (let i = 0; i < list.length; i++) {
-    if (typeof list[i] !== 'string') throw typeError(`sequence item ${i}: expected str instance, ${pyTypeName(list[i])} found`);
+    const item = unmark(list[i]);
+    list[i] = item;
+    if (typeof item !== 'string') throw typeError(`sequence item ${i}: expected str instance, ${pyTypeName(item)} found`);
+    length += item.length;
   }
+  chargeChars(length);
   return (list as string[]).join(sep);
 }
 
@@ -307,7 +327,7 @@ const STR_METHODS: Record<string, (s: string, args: unknown[], kwargs: Kwargs) =
   },
   count: (s, a) => countSub(s, a),
   join: (s, a) => joinStr(s, a[0]),
-  format: (s, a, k) => strFormat(s, a, k),
+  format: (s, a, k) => charged(strFormat(s, a, k)),
   center: (s, a) => justify(s, a, 'c'),
   ljust: (s, a) => justify(s, a, 'l'),
   rjust: (s, a) => justify(s, a, 'r'),
@@ -315,6 +335,7 @@ const STR_METHODS: Record<string, (s: string, args: unknown[], kwargs: Kwargs) =
     const width = optInt(a[0], 0);
     const len = strLength(s);
     if (width <= len) return s;
+    chargeChars(width);
     const sign = s[0] === '-' || s[0] === '+' ? s[0] : '';
     return sign + '0'.repeat(width - len) + s.slice(sign.length);
   },
@@ -347,6 +368,9 @@ const STR_METHODS: Record<string, (s: string, args: unknown[], kwargs: Kwargs) =
   istitle: (s) => Array.from(s).some(isCased) && pyTitle(s) === s,
   expandtabs: (s, a) => {
     const size = optInt(a[0], 8);
+    let tabs = 0;
+    for (let at = s.indexOf('\t'); at !== -1; at = s.indexOf('\t', at + 1)) tabs++;
+    chargeChars(s.length + tabs * Math.max(0, size));
     let out = '';
     let col = 0;
     for (const ch of s) {
@@ -369,7 +393,7 @@ const LIST_METHODS: Record<string, (l: unknown[], args: unknown[], kwargs: Kwarg
     throw new PyError('ValueError', `${pyRepr(a[0])} is not in list`);
   },
   count: (l, a) => l.filter((x) => pyEq(x, a[0])).length,
-  copy: (l) => l.slice(),
+  copy: (l) => charged(l.slice()),
 };
 const LIST_UNSAFE = new Set(['append', 'clear', 'extend', 'insert', 'pop', 'remove', 'reverse', 'sort']);
 
@@ -391,9 +415,34 @@ export function isDictMethodName(name: string): boolean {
   return DICT_UNSAFE.has(name) || Object.prototype.hasOwnProperty.call(DICT_METHODS, name);
 }
 
+// Methods whose result is a copy of about the string's size (case maps, splits): paid for before they run.
+for (const name of ['upper', 'lower', 'casefold', 'swapcase', 'title', 'capitalize', 'split', 'rsplit', 'splitlines', 'partition', 'rpartition']) {
+  const inner = STR_METHODS[name]!;
+  STR_METHODS[name] = (s, args, kwargs) => {
+    chargeChars(s.length);
+    const result = inner(s, args, kwargs);
+    if (Array.isArray(result)) chargeItems(result.length);
+    return result;
+  };
+}
+
+// A Markup argument is its text to a plain str method ('a'.replace(x|safe, 'b') is str.replace).
+for (const name of Object.keys(STR_METHODS)) {
+  const inner = STR_METHODS[name]!;
+  STR_METHODS[name] = (s, args, kwargs) => inner(s, args.some((a) => a instanceof Markup) ? args.map(unmark) : args, kwargs);
+}
+
+const MARKUP_METHODS: typeof STR_METHODS = Object.create(null);
+for (const name of Object.keys(STR_METHODS)) MARKUP_METHODS[name] = markupMethod(name, STR_METHODS[name]!);
+MARKUP_METHODS.format = (s, a, k) => new Markup(charged(strFormat(s, a, k, true)));
+
 /** The implementation of obj.name(...) if obj has such a method. */
 export function methodImpl(obj: unknown, name: string): Method | 'unsafe' | undefined {
   if (typeof obj === 'string') return (Object.prototype.hasOwnProperty.call(STR_METHODS, name) ? STR_METHODS[name] : undefined) as Method | undefined;
+  if (obj instanceof Markup) {
+    const impl = MARKUP_METHODS[name];
+    return impl === undefined ? undefined : (((self: Markup, args: unknown[], kwargs: Kwargs) => impl(self.text, args, kwargs)) as Method);
+  }
   if (Array.isArray(obj)) {
     if (isTuple(obj)) return name === 'index' || name === 'count' ? (LIST_METHODS[name] as Method) : undefined;
     if (LIST_UNSAFE.has(name)) return 'unsafe';

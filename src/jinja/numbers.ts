@@ -1,5 +1,6 @@
 // Python int/float arithmetic over number | bigint | PyFloat | boolean.
-import { PyError, typeError } from './errors.js';
+import { charge } from './budget.js';
+import { LimitError, PyError, typeError } from './errors.js';
 import { PyFloat, pyTypeName } from './values.js';
 
 /** A numeric operand split into its Python kind. */
@@ -25,6 +26,22 @@ export function makeFloat(value: number): number | PyFloat {
 
 export function toNumber(value: number | bigint): number {
   return typeof value === 'bigint' ? Number(value) : value;
+}
+
+/** Bits of |value| (0 for 0). */
+export function bitLength(value: bigint): number {
+  if (value === 0n) return 0;
+  return (value < 0n ? -value : value).toString(16).length * 4;
+}
+
+// Integers past this many bits cannot be printed by Python anyway (4,300 digits is about 14,300 bits); computing
+// them is refused before it starts, so `10 ** 10 ** 8` costs nothing.
+const MAX_INT_BITS = 1 << 20;
+
+/** Pays for an integer result of about `bits` bits before computing it. */
+function chargeIntBits(bits: number): void {
+  if (bits > MAX_INT_BITS) throw new LimitError(`integer result of about ${Math.round(bits)} bits exceeds the sandbox's ${MAX_INT_BITS}`);
+  charge(bits / 8);
 }
 
 function big(value: number | bigint): bigint {
@@ -109,6 +126,7 @@ function intOp(op: string, a: number | bigint, b: number | bigint): unknown {
     case '-':
       return normInt(x - y);
     case '*':
+      chargeIntBits(bitLength(x) + bitLength(y));
       return normInt(x * y);
     case '/':
       if (y === 0n) throw new PyError('ZeroDivisionError', 'division by zero');
@@ -127,7 +145,11 @@ function intOp(op: string, a: number | bigint, b: number | bigint): unknown {
     }
     case '**':
       if (y < 0n) return makeFloat(Math.pow(Number(x), Number(y)));
-      if (y > 100_000n) throw new PyError('OverflowError', 'exponent too large for the sandbox');
+      // 0, 1 and -1 stay small whatever the exponent.
+      if (y === 0n) return 1;
+      if (x === 0n || x === 1n) return Number(x);
+      if (x === -1n) return y % 2n === 0n ? 1 : -1;
+      chargeIntBits(bitLength(x) * Number(y));
       return normInt(x ** y);
   }
   return undefined;

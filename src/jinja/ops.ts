@@ -1,14 +1,15 @@
 // Python semantics of operators, attribute/item access and iteration.
 import { PyError, typeError } from './errors.js';
 import { percentFormat } from './format.js';
+import { markupAdd, unmark } from './markup.js';
 import { isDictMethodName, lookupMethod } from './methods.js';
 import { binaryNumeric, compareNumbers, numericOp, truncInt } from './numbers.js';
 import { pyStr } from './repr.js';
 import {
-  Callable, LoopMarker, MISSING, Namespace, PyFloat, Undefined, codePoints, dictGet, dictHas, dictKeys, dictSize,
+  Callable, LoopMarker, MISSING, Markup, Namespace, PyFloat, PyGenerator, Undefined, codePoints, dictGet, dictHas, dictKeys, dictSize,
   dictEntries, hasSurrogates, isDict, isGroup, isTuple, makeTuple, pyTypeName, strLength,
 } from './values.js';
-import { LIMITS, LimitError } from './errors.js';
+import { charged, chargeChars, chargeItems } from './budget.js';
 
 /** Objects with their own attribute table (the loop object). */
 export abstract class AttrObject extends LoopMarker {
@@ -46,10 +47,7 @@ export function attrReader(name: string): (obj: unknown) => unknown {
         const value = hasOwnProperty.call(obj, name) ? (obj as Record<string, unknown>)[name] : undefined;
         return value === undefined ? new Undefined(name, obj) : value;
       }
-      if (obj instanceof Namespace) {
-        const value = hasOwnProperty.call(obj.attrs, name) ? obj.attrs[name] : undefined;
-        return value === undefined ? new Undefined(name, obj) : value;
-      }
+      if (obj instanceof Namespace) return namespaceAttr(obj, name);
       if (obj instanceof AttrObject) {
         const value = obj.attr(name);
         return value === MISSING ? new Undefined(name, obj) : value;
@@ -59,6 +57,13 @@ export function attrReader(name: string): (obj: unknown) => unknown {
   };
 }
 const hasOwnProperty = Object.prototype.hasOwnProperty;
+
+/** A namespace's attribute; the sandbox refuses names starting with `_` (jinja2's is_safe_attribute). */
+function namespaceAttr(ns: Namespace, name: string): unknown {
+  const value = hasOwnProperty.call(ns.attrs, name) ? ns.attrs[name] : undefined;
+  if (value === undefined) return new Undefined(name, ns);
+  return name.startsWith('_') ? unsafe(ns, name) : value;
+}
 
 /** `obj.name`: Python attribute first, then item (jinja2 sandbox getattr). */
 export function getAttr(obj: unknown, name: string): unknown {
@@ -71,10 +76,7 @@ export function getAttr(obj: unknown, name: string): unknown {
     const value = dictGet(obj, name);
     return value === MISSING ? new Undefined(name, obj) : value;
   }
-  if (obj instanceof Namespace) {
-    const value = Object.prototype.hasOwnProperty.call(obj.attrs, name) ? obj.attrs[name] : undefined;
-    return value === undefined ? new Undefined(name, obj) : value;
-  }
+  if (obj instanceof Namespace) return namespaceAttr(obj, name);
   if (obj instanceof AttrObject) {
     const value = obj.attr(name);
     return value === MISSING ? new Undefined(name, obj) : value;
@@ -99,6 +101,11 @@ function seqIndex(index: unknown, length: number): number {
 /** `obj[key]`: item first, then attribute for string keys (jinja2 sandbox getitem). */
 export function getItem(obj: unknown, key: unknown): unknown {
   if (obj instanceof Undefined) throw undefinedError(obj);
+  if (obj instanceof Markup && typeof key !== 'string') {
+    // Markup's __getitem__ is one of its escaping overrides: a character or a slice is Markup too.
+    const part = getItem(obj.text, key);
+    return typeof part === 'string' ? new Markup(part) : part;
+  }
   if (key instanceof SliceValue) return sliceValue(obj, key);
   if (isDict(obj)) {
     const value = dictGet(obj, key);
@@ -197,6 +204,8 @@ function sliceValue(obj: unknown, s: SliceValue): unknown {
 /** Items a for-loop (or list()) sees. */
 export function iterate(value: unknown): unknown[] {
   if (Array.isArray(value)) return value;
+  if (value instanceof PyGenerator) return value.drain();
+  if (value instanceof Markup) return codePoints(value.text);
   if (typeof value === 'string') return codePoints(value);
   if (isDict(value)) return dictKeys(value);
   if (value instanceof Undefined) {
@@ -208,6 +217,7 @@ export function iterate(value: unknown): unknown[] {
 
 export function pyLen(value: unknown): number {
   if (typeof value === 'string') return strLength(value);
+  if (value instanceof Markup) return strLength(value.text);
   if (Array.isArray(value)) return value.length;
   if (isDict(value)) return dictSize(value);
   if (value instanceof Undefined) return 0;
@@ -216,6 +226,7 @@ export function pyLen(value: unknown): number {
 
 export function pyEq(a: unknown, b: unknown): boolean {
   if (a === b) return true;
+  if (a instanceof Markup || b instanceof Markup) return pyEq(unmark(a), unmark(b));
   const ta = typeof a;
   if (ta === 'string' || typeof b === 'string') return false;
   const n = compareNumbers(a, b);
@@ -253,6 +264,7 @@ function compareStrings(a: string, b: string): number {
 
 /** Python ordering of two values: negative, 0, positive (NaN when unordered). */
 export function pyCompare(a: unknown, b: unknown, op = '<'): number {
+  if (a instanceof Markup || b instanceof Markup) return pyCompare(unmark(a), unmark(b), op);
   if (typeof a === 'string' && typeof b === 'string') return compareStrings(a, b);
   const n = compareNumbers(a, b);
   if (n !== undefined) return n;
@@ -295,6 +307,7 @@ function checkHashable(key: unknown): void {
 }
 
 export function contains(container: unknown, item: unknown): boolean {
+  if (container instanceof Markup || item instanceof Markup) return contains(unmark(container), unmark(item));
   if (typeof container === 'string') {
     if (typeof item !== 'string') {
       if (item instanceof Undefined) throw undefinedError(item);
@@ -302,8 +315,8 @@ export function contains(container: unknown, item: unknown): boolean {
     }
     return container.includes(item);
   }
-  if (Array.isArray(container)) {
-    for (const x of container) if (pyEq(x, item)) return true;
+  if (Array.isArray(container) || container instanceof PyGenerator) {
+    for (const x of iterate(container)) if (pyEq(x, item)) return true;
     return false;
   }
   if (isDict(container)) {
@@ -315,18 +328,23 @@ export function contains(container: unknown, item: unknown): boolean {
 }
 
 export function add(a: unknown, b: unknown): unknown {
-  if (typeof a === 'string' && typeof b === 'string') return a + b;
+  if (typeof a === 'string' && typeof b === 'string') {
+    chargeChars(a.length + b.length);
+    return a + b;
+  }
   if (typeof a === 'number' && typeof b === 'number' && Number.isSafeInteger(a + b)) {
     if (Number.isInteger(a) && Number.isInteger(b)) return a + b;
   }
   if (a instanceof Undefined) throw undefinedError(a);
   if (b instanceof Undefined) throw undefinedError(b);
+  if (a instanceof Markup || b instanceof Markup) return markupAdd(a, b);
   const r = numericOp('+', a, b);
   if (r !== undefined) return r;
   if (typeof a === 'string') throw typeError(`can only concatenate str (not "${pyTypeName(b)}") to str`);
   if (Array.isArray(a)) {
     const kind = isTuple(a) ? 'tuple' : 'list';
     if (!Array.isArray(b) || isTuple(b) !== isTuple(a)) throw typeError(`can only concatenate ${kind} (not "${pyTypeName(b)}") to ${kind}`);
+    chargeItems(a.length + b.length);
     const out = a.concat(b);
     return isTuple(a) ? makeTuple(out) : out;
   }
@@ -336,28 +354,41 @@ export function add(a: unknown, b: unknown): unknown {
 function repeatCount(n: unknown): number | undefined {
   if (typeof n === 'boolean') return n ? 1 : 0;
   if (typeof n === 'number' && Number.isInteger(n)) return n;
-  if (typeof n === 'bigint') return Number(n);
+  if (typeof n === 'bigint') {
+    if (n > MAX_INDEX || n < -MAX_INDEX - 1n) throw new PyError('OverflowError', "cannot fit 'int' into an index-sized integer");
+    return Number(n);
+  }
   return undefined;
 }
+const MAX_INDEX = 2n ** 63n - 1n;
 
 export function arith(op: string, a: unknown, b: unknown): unknown {
   if (a instanceof Undefined) throw undefinedError(a);
   if (b instanceof Undefined) throw undefinedError(b);
   if (op === '+') return add(a, b);
+  if (a instanceof Markup || b instanceof Markup) {
+    if (op === '%' && a instanceof Markup) return new Markup(charged(percentFormat(a.text, b, true)));
+    const result = arith(op, unmark(a), unmark(b));
+    return op === '*' && typeof result === 'string' ? new Markup(result) : result;
+  }
   if (op === '*') {
     const seq = typeof a === 'string' || Array.isArray(a) ? a : typeof b === 'string' || Array.isArray(b) ? b : undefined;
     if (seq !== undefined) {
       const count = repeatCount(seq === a ? b : a);
       if (count === undefined) throw typeError(`can't multiply sequence by non-int of type '${pyTypeName(seq === a ? b : a)}'`);
       const times = Math.max(0, count);
-      if (times * (seq as string | unknown[]).length > LIMITS.outputChars) throw new LimitError('sequence repetition exceeds the sandbox output limit');
-      if (typeof seq === 'string') return seq.repeat(times);
-      const out: unknown[] = [];
-      for (let i = 0; i < times; i++) out.push(...(seq as unknown[]));
+      if (typeof seq === 'string') {
+        chargeChars(times * seq.length);
+        return seq.repeat(times);
+      }
+      const items = seq as unknown[];
+      chargeItems(times * items.length);
+      const out = new Array<unknown>(times * items.length);
+      for (let k = 0; k < out.length; k++) out[k] = items[k % items.length];
       return isTuple(seq) ? makeTuple(out) : out;
     }
   }
-  if (op === '%' && typeof a === 'string') return percentFormat(a, b);
+  if (op === '%' && typeof a === 'string') return charged(percentFormat(a, b));
   return binaryNumeric(op, a, b);
 }
 

@@ -1,10 +1,21 @@
 // Python str() and repr() of template values.
+import { PyError } from './errors.js';
+import { bitLength } from './numbers.js';
 import {
-  Callable, LoopMarker, Namespace, PyFloat, Undefined, dictEntries, isDict, isTuple, setReprHook,
+  Callable, LoopMarker, Markup, Namespace, PyFloat, PyGenerator, Undefined, dictEntries, isDict, isTuple, setReprHook,
 } from './values.js';
 
+// Python refuses to print an int of more than 4,300 digits (sys.int_info.str_digits_check_threshold): a ValueError.
+const MAX_STR_DIGITS = 4300;
+
 export function intStr(value: number | bigint): string {
-  if (typeof value === 'bigint') return value.toString();
+  if (typeof value === 'bigint') {
+    const text = bitLength(value) > 14_500 ? null : value.toString();
+    if (text === null || text.length - (value < 0n ? 1 : 0) > MAX_STR_DIGITS) {
+      throw new PyError('ValueError', `Exceeds the limit (${MAX_STR_DIGITS} digits) for integer string conversion; use sys.set_int_max_str_digits() to increase the limit`);
+    }
+    return text;
+  }
   return Math.abs(value) < 1e21 ? String(value) : BigInt(value).toString();
 }
 
@@ -38,6 +49,7 @@ export function numberStr(value: number): string {
 export function pyStr(value: unknown): string {
   if (typeof value === 'string') return value;
   if (value instanceof Undefined || value === undefined) return '';
+  if (value instanceof Markup) return value.text;
   return pyRepr(value);
 }
 
@@ -73,7 +85,7 @@ export function pyRepr(value: unknown, seen?: Set<unknown>): string {
     case 'number':
       return numberStr(value);
     case 'bigint':
-      return value.toString();
+      return intStr(value);
     case 'undefined':
       return 'Undefined';
     case 'function':
@@ -99,6 +111,9 @@ export function pyRepr(value: unknown, seen?: Set<unknown>): string {
     inner.delete(value);
     return `{${parts.join(', ')}}`;
   }
+  if (value instanceof Markup) return `Markup(${strRepr(value.text)})`;
+  // CPython prints the generator's address; a fixed one keeps renders reproducible.
+  if (value instanceof PyGenerator) return `<generator object ${value.functionName} at 0x7f0000000000>`;
   if (value instanceof Namespace) {
     return `<Namespace ${pyRepr(value.attrs, seen)}>`;
   }

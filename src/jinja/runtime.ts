@@ -1,5 +1,6 @@
 // Per-render state, the loop object and the template globals.
-import { LIMITS, LimitError, PyError, RaisedError, typeError } from './errors.js';
+import { Budget, chargeItems, type RenderLimits } from './budget.js';
+import { MAX_RANGE, LimitError, PyError, RaisedError, typeError } from './errors.js';
 import { AttrObject } from './ops.js';
 import { pyEq } from './ops.js';
 import { pyStr } from './repr.js';
@@ -13,10 +14,23 @@ export class RenderState {
   depth = 0;
   iterations = 0;
   readonly spans: Array<[number, number]> = [];
-  constructor(readonly now: Date | undefined) {}
+  readonly budget: Budget;
+  constructor(
+    readonly now: Date | undefined,
+    readonly limits: RenderLimits,
+  ) {
+    this.budget = new Budget(limits.buildBytes);
+  }
 
   checkOutput(): void {
-    if (this.out.length > LIMITS.outputChars) throw new LimitError(`output exceeds ${LIMITS.outputChars} characters`);
+    if (this.out.length > this.limits.outputChars) throw new LimitError(`output exceeds ${this.limits.outputChars} characters (limits.outputChars)`);
+  }
+
+  addSpan(start: number, end: number): void {
+    if (this.spans.length >= this.limits.generationSpans) {
+      throw new LimitError(`more than ${this.limits.generationSpans} generation spans (limits.generationSpans)`);
+    }
+    this.spans.push([start, end]);
   }
 }
 
@@ -134,9 +148,10 @@ function pyRange(args: unknown[]): number[] {
     args.length === 1 ? [0, rangeArg(args[0]), 1] : [rangeArg(args[0]), rangeArg(args[1]), args.length > 2 ? rangeArg(args[2]) : 1];
   if (step === 0) throw new PyError('ValueError', 'range() arg 3 must not be zero');
   const count = step > 0 ? Math.max(0, Math.ceil((stop - start) / step)) : Math.max(0, Math.ceil((start - stop) / -step));
-  if (count > LIMITS.rangeItems) {
-    throw new LimitError(`Range too big. The sandbox blocks ranges larger than MAX_RANGE (${LIMITS.rangeItems}).`, 'OverflowError');
+  if (count > MAX_RANGE) {
+    throw new LimitError(`Range too big. The sandbox blocks ranges larger than MAX_RANGE (${MAX_RANGE}).`, 'OverflowError');
   }
+  chargeItems(count);
   const out = new Array<number>(count);
   for (let k = 0; k < count; k++) out[k] = start + k * step;
   return out;

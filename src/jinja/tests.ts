@@ -1,7 +1,7 @@
 // jinja2's builtin tests (`x is name(args)`).
 import { pyStr } from './repr.js';
 import { arith, compareOp, contains, pyEq, undefinedError } from './ops.js';
-import { Callable, PyFloat, Undefined, isDict, isNumeric } from './values.js';
+import { Callable, PyFloat, PyGenerator, Undefined, isDict, isNumeric } from './values.js';
 
 export type TestFn = (value: unknown, args: unknown[]) => boolean;
 
@@ -36,7 +36,7 @@ export const TESTS: Record<string, TestFn> = {
   string: (v) => typeof v === 'string',
   mapping: (v) => isDict(v),
   sequence: (v) => typeof v === 'string' || Array.isArray(v) || isDict(v) || v instanceof Undefined,
-  iterable: (v) => typeof v === 'string' || Array.isArray(v) || isDict(v) || v instanceof Undefined,
+  iterable: (v) => typeof v === 'string' || Array.isArray(v) || isDict(v) || v instanceof Undefined || v instanceof PyGenerator,
   callable: (v) => v instanceof Callable || v instanceof Undefined,
   sameas: (v, a) => v === a[0],
   escaped: () => false,

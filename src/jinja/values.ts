@@ -70,6 +70,43 @@ export function objectTypeRepr(obj: unknown): string {
   return `${type} object`;
 }
 
+/**
+ * markupsafe's Markup: the str subclass `|safe` and `|escape` return. It behaves as its text everywhere except where
+ * it meets a plain string (`+`, `%`, format, join and its own methods escape the plain side); see markup.ts.
+ */
+export class Markup {
+  constructor(readonly text: string) {}
+}
+
+/** What map, select, reject, selectattr and rejectattr return: a Python generator, consumed once. */
+export class PyGenerator {
+  private items: unknown[] | null = null;
+  private taken = 0;
+  /** `produce` runs on first use, as the generator's body would. */
+  constructor(
+    readonly functionName: string,
+    private readonly produce: () => unknown[],
+  ) {}
+
+  private all(): unknown[] {
+    return (this.items ??= this.produce());
+  }
+
+  /** The next item, or MISSING once exhausted (next()). */
+  take(): unknown {
+    const items = this.all();
+    return this.taken < items.length ? items[this.taken++] : MISSING;
+  }
+
+  /** Every item not taken yet; the generator is exhausted afterwards. */
+  drain(): unknown[] {
+    const items = this.all();
+    const rest = this.taken === 0 ? items : items.slice(this.taken);
+    this.taken = items.length;
+    return rest;
+  }
+}
+
 /** namespace(): the one mutable object templates may assign attributes to. */
 export class Namespace {
   readonly attrs: Record<string, unknown> = Object.create(null);
@@ -129,6 +166,8 @@ export function pyTypeName(value: unknown): string {
   if (Array.isArray(value)) return (value as Marked)[TUPLE] === true ? 'tuple' : 'list';
   if (value instanceof Undefined) return 'Undefined';
   if (value instanceof Namespace) return 'Namespace';
+  if (value instanceof PyGenerator) return 'generator';
+  if (value instanceof Markup) return 'Markup';
   if (value instanceof Callable) return value.kind;
   if (value instanceof LoopMarker) return 'LoopContext';
   if (isDict(value)) return 'dict';
@@ -147,6 +186,7 @@ export function truthy(value: unknown): boolean {
   if (Array.isArray(value)) return value.length > 0;
   if (value instanceof Undefined) return false;
   if (value instanceof PyFloat) return value.value !== 0;
+  if (value instanceof Markup) return value.text.length > 0;
   if (value instanceof Map) return value.size > 0;
   if (isDict(value)) {
     for (const _ in value) return true;

@@ -1,4 +1,5 @@
-import { parsePythonJson, pythonJsonDumps } from '../jinja/index.js';
+import { ChatfmtError } from '../errors.js';
+import { JsonNestingError, parsePythonJson, pythonJsonDumps } from '../jinja/index.js';
 import type { Conversation, Message, ToolCall } from '../types.js';
 import { toNineCharIds } from './call-ids.js';
 import type { RenderWarning, TemplateNeeds } from './types.js';
@@ -35,12 +36,13 @@ function adaptMessage(message: Message, index: number, needs: TemplateNeeds, war
   if (needs.argumentsForm !== 'either' && Array.isArray(message?.tool_calls)) {
     let callsChanged = false;
     const calls = message.tool_calls.map((call, callIndex) => {
-      const converted = adaptCall(call, needs.argumentsForm as 'string' | 'object');
+      const path = `messages[${index}].tool_calls[${callIndex}].function.arguments`;
+      const converted = adaptCall(call, needs.argumentsForm as 'string' | 'object', path);
       if (converted === call) return call;
       callsChanged = true;
       warnings.push({
         code: 'ARGS_CONVERTED',
-        path: `messages[${index}].tool_calls[${callIndex}].function.arguments`,
+        path,
         message: needs.argumentsForm === 'object' ? 'JSON-string arguments given as an object' : 'object arguments given as a JSON string',
       });
       return converted;
@@ -50,12 +52,12 @@ function adaptMessage(message: Message, index: number, needs: TemplateNeeds, war
   return result;
 }
 
-function adaptCall(call: ToolCall, form: 'string' | 'object'): ToolCall {
+function adaptCall(call: ToolCall, form: 'string' | 'object', path: string): ToolCall {
   const fn = call?.function;
   if (!fn || typeof fn !== 'object') return call;
   const args = fn.arguments as unknown;
   if (form === 'object' && typeof args === 'string') {
-    const parsed = tryParse(args);
+    const parsed = tryParse(args, path);
     if (parsed === undefined) return call;
     return { ...call, function: { ...fn, arguments: parsed as Record<string, unknown> } };
   }
@@ -65,13 +67,17 @@ function adaptCall(call: ToolCall, form: 'string' | 'object'): ToolCall {
   return call;
 }
 
-/** Only a JSON object becomes a dict; anything else stays as given and the template decides. */
-function tryParse(text: string): unknown {
+/**
+ * Only a JSON object becomes a dict; anything else stays as given and the template decides. JSON nested too deep to
+ * read is an error: passed on as a string, a template written for objects would silently render no arguments.
+ */
+function tryParse(text: string, path: string): unknown {
   if (text.trim() === '') return {};
   try {
     const value = parsePythonJson(text);
     return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : undefined;
-  } catch {
+  } catch (error) {
+    if (error instanceof JsonNestingError) throw new ChatfmtError('INPUT_INVALID', `${path}: ${error.message}; the template needs these arguments as an object`);
     return undefined;
   }
 }

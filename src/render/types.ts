@@ -1,7 +1,7 @@
 import type { Conversation } from '../types.js';
 import type { FamilyId } from '../families/info.js';
 import type { ArgumentsForm } from '../families/family.js';
-import type { CompiledTemplate } from '../jinja/index.js';
+import type { CompiledTemplate, RenderLimits } from '../jinja/index.js';
 
 /** Where a template comes from: a family's bundled template, a file, a folder, or inline source. */
 export interface TemplateSpec {
@@ -72,6 +72,8 @@ export interface RenderOptions {
   args?: ArgsMode;
   /** Clock for strftime_now. */
   now?: Date;
+  /** Lower the template sandbox's safety limits (README "Safety"); exceeding one is a TEMPLATE_LIMIT error. */
+  limits?: Partial<RenderLimits>;
 }
 
 export type RenderWarningCode = 'ARGS_CONVERTED' | 'NULL_CONTENT_CONVERTED' | 'CALL_IDS_REWRITTEN';

@@ -33,9 +33,13 @@ describe('errors are data', () => {
     );
   });
 
-  it('unknown filters and tests fail at compile time, like jinja2', () => {
-    expect(caught(() => compileTemplate('{% if false %}{{ x|nofilter }}{% endif %}')).code).toBe('TEMPLATE_SYNTAX');
+  it('unknown filters and tests fail at compile time, like jinja2, except inside an if or a conditional expression', () => {
+    expect(caught(() => compileTemplate('{% for x in y %}{{ x|nofilter }}{% endfor %}')).code).toBe('TEMPLATE_SYNTAX');
     expect(caught(() => compileTemplate('{{ x is notatest }}')).pythonType).toBe('TemplateAssertionError');
+    expect(render('{% if false %}{{ x|nofilter }}{% endif %}ok')).toBe('ok');
+    const reached = caught(() => render('{{ 1 if x is notatest else 2 }}'));
+    expect(reached.code).toBe('TEMPLATE_RUNTIME');
+    expect(reached.pythonType).toBe('TemplateRuntimeError');
   });
 
   it('raise_exception is TEMPLATE_RAISED with the raw message kept', () => {

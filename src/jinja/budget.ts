@@ -1,0 +1,91 @@
+// The per-render budget: every value a template builds is paid for before it is allocated, so a hostile template
+// fails with a one-line TEMPLATE_LIMIT error instead of exhausting the heap.
+import { ChatfmtError } from '../errors.js';
+import { LimitError } from './errors.js';
+
+/** Safety limits of one render. Real templates stay far below every default. */
+export interface RenderLimits {
+  /** Characters of rendered text (also per capture buffer: macro, set block, filter block). */
+  outputChars: number;
+  /**
+   * Estimated bytes of every value the template builds, summed over the render (2 per string character, 8 per list
+   * item, 1 per 8 bits of a big integer), charged before the value is allocated.
+   */
+  buildBytes: number;
+  /** For-loop iterations, summed over the render. */
+  loopIterations: number;
+  /** Nested macro / caller / recursive-loop calls. */
+  callDepth: number;
+  /** `{% generation %}` spans recorded. */
+  generationSpans: number;
+}
+
+export const DEFAULT_LIMITS: Readonly<RenderLimits> = Object.freeze({
+  outputChars: 64 * 1024 * 1024,
+  buildBytes: 256 * 1024 * 1024,
+  loopIterations: 10_000_000,
+  callDepth: 200,
+  generationSpans: 100_000,
+});
+
+export const BYTES_PER_CHAR = 2;
+export const BYTES_PER_ITEM = 8;
+
+/** Limits with a caller's overrides; each must be a non-negative number. */
+export function resolveLimits(overrides: Partial<RenderLimits> | undefined): RenderLimits {
+  const limits: RenderLimits = { ...DEFAULT_LIMITS };
+  if (!overrides) return limits;
+  for (const key of Object.keys(DEFAULT_LIMITS) as Array<keyof RenderLimits>) {
+    const value = overrides[key];
+    if (value === undefined) continue;
+    if (typeof value !== 'number' || !(value >= 0)) throw new ChatfmtError('INPUT_INVALID', `limits.${key} must be a non-negative number`);
+    limits[key] = value;
+  }
+  return limits;
+}
+
+export class Budget {
+  private left: number;
+  constructor(readonly limit: number) {
+    this.left = limit;
+  }
+
+  charge(bytes: number): void {
+    // NaN and Infinity (a width no engine could allocate) fail too.
+    if (!((this.left -= bytes) >= 0)) {
+      throw new LimitError(`the template builds more than ${this.limit} bytes of values (limits.buildBytes)`);
+    }
+  }
+}
+
+/** The budget of the render in progress; renders are synchronous, so one slot is enough (nested renders save it). */
+let active: Budget | null = null;
+
+export function withBudget<T>(budget: Budget, fn: () => T): T {
+  const saved = active;
+  active = budget;
+  try {
+    return fn();
+  } finally {
+    active = saved;
+  }
+}
+
+/** Pays for a value about to be built. Outside a render (pythonJsonDumps, method calls from library code) it is free. */
+export function charge(bytes: number): void {
+  if (active !== null) active.charge(bytes);
+}
+
+export function chargeChars(chars: number): void {
+  if (active !== null) active.charge(chars * BYTES_PER_CHAR);
+}
+
+export function chargeItems(items: number): void {
+  if (active !== null) active.charge(items * BYTES_PER_ITEM);
+}
+
+/** Pays for a string result after it was built, for operations whose result is a bounded multiple of their input. */
+export function charged<T extends string | unknown[]>(value: T): T {
+  if (active !== null) active.charge(value.length * (typeof value === 'string' ? BYTES_PER_CHAR : BYTES_PER_ITEM));
+  return value;
+}

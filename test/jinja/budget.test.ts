@@ -1,0 +1,124 @@
+// The render budget (issue 17): hostile templates fail fast with TEMPLATE_LIMIT, paid for before anything big is
+// allocated. Sizes here would take gigabytes (or seconds) if they were built; the tests assert codes and messages,
+// never timings.
+import { describe, expect, it } from 'vitest';
+import { run } from '../../src/cli/main.js';
+import { memoryIO } from '../../src/cli/io.js';
+import { DEFAULT_LIMITS, compileTemplate, renderConversation, loadTemplate, type RenderLimits } from '../../src/index.js';
+import { tempDir } from '../helpers/tmp.js';
+
+const tmp = tempDir();
+
+function renderError(source: string, limits?: Partial<RenderLimits>): { code?: string; pythonType?: string; message: string } {
+  try {
+    compileTemplate(source, { name: 'hostile' }).render({}, { limits });
+  } catch (error) {
+    return error as { code?: string; pythonType?: string; message: string };
+  }
+  throw new Error(`rendered without error: ${source}`);
+}
+
+function render(source: string, limits?: Partial<RenderLimits>): string {
+  return compileTemplate(source, { name: 'ok' }).render({}, { limits }).text;
+}
+
+describe('render budget: hostile templates fail fast with TEMPLATE_LIMIT', () => {
+  it.each([
+    // 147 bytes that ran V8 out of heap at 4.2 GB.
+    ["{% set s = 'a'*60000000 %}{% set ns = namespace(t='') %}{% for i in range(100) %}{% set ns.t = ns.t ~ s.upper() %}{% endfor %}{{ ns.t|length }}"],
+    ["{{ 'x'.center(500000000) }}"],
+    ['{{ ([1]*64000000)|length }}'],
+    ["{{ 'x'.ljust(2**40) }}"],
+    ["{{ 'ab'|indent(1000000000) }}"],
+    ['{{ [1, 2, 3]|tojson(indent=1000000000) }}'],
+    ["{{ '%900000000s' % 'x' }}"],
+    ["{{ '{:>900000000}'.format('x') }}"],
+    ["{{ ('a' * 10000000).replace('a', 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb') }}"],
+    ["{{ (['ab'] * 1000)|join('x' * 200000) }}"],
+    ["{{ ('ab' * 1000).join(['x' * 200000] * 1000) }}"],
+    ['{{ [1]|batch(1000000000, 0)|length }}'],
+    ['{{ [1]|slice(1000000000)|length }}'],
+  ])('%s', (source) => {
+    const error = renderError(source);
+    expect(error.code).toBe('TEMPLATE_LIMIT');
+    expect(error.message).toContain('limits.buildBytes');
+    expect(error.message).not.toContain('\n');
+  });
+
+  it('charges a value before building it: a limit of 1,000 bytes refuses 600 characters, allows 400', () => {
+    expect(render("{{ ('x' * 400)|length }}", { buildBytes: 1000 })).toBe('400');
+    expect(renderError("{{ ('x' * 600)|length }}", { buildBytes: 1000 }).code).toBe('TEMPLATE_LIMIT');
+    expect(renderError('{{ ([0] * 200)|length }}', { buildBytes: 1000 }).code).toBe('TEMPLATE_LIMIT');
+    // A string no engine could allocate (2^40 characters) is refused by the budget, not by V8.
+    expect(renderError("{{ 'x' * 2**40 }}").message).toContain('limits.buildBytes');
+  });
+
+  it('sums the budget over the render: many small values add up', () => {
+    const source = "{% set ns = namespace(n=0) %}{% for i in range(100) %}{% set s = 'y' * 100 %}{% set ns.n = ns.n + s|length %}{% endfor %}{{ ns.n }}";
+    expect(render(source)).toBe('10000');
+    expect(renderError(source, { buildBytes: 10_000 }).code).toBe('TEMPLATE_LIMIT');
+  });
+
+  it('bounds big-integer results before computing them', () => {
+    const squaring = '{% set ns = namespace(x=3) %}{% for i in range(64) %}{% set ns.x = ns.x * ns.x %}{% endfor %}{{ ns.x > 0 }}';
+    expect(renderError(squaring).code).toBe('TEMPLATE_LIMIT');
+    expect(renderError('{{ (7 ** 100000000) > 1 }}').code).toBe('TEMPLATE_LIMIT');
+    expect(render('{{ (2 ** 100000) > 1 }}|{{ 0 ** 10000000000 }}|{{ (-1) ** 10000000001 }}')).toBe('True|0|-1');
+  });
+
+  it('reads a million-digit |int the way Python does (past 4,300 digits int() refuses, so the default) without quadratic work', () => {
+    expect(render("{{ ('1' * 1000000)|int }}|{{ ('1' * 1000000)|int(7) }}")).toBe('0|7');
+    expect(render("{{ ('f' * 100000)|int(base=16) > 0 }}")).toBe('True');
+  });
+
+  it('counts generation spans', () => {
+    const spans = '{% for i in range(100000) %}{% for j in range(3) %}{% generation %}{% endgeneration %}{% endfor %}{% endfor %}';
+    const error = renderError(spans);
+    expect(error.code).toBe('TEMPLATE_LIMIT');
+    expect(error.message).toContain('limits.generationSpans');
+    const three = '{% for j in range(3) %}{% generation %}x{% endgeneration %}{% endfor %}';
+    expect(compileTemplate(three).render({}, { limits: { generationSpans: 3 } }).generationSpans).toHaveLength(3);
+    expect(renderError(three, { generationSpans: 2 }).code).toBe('TEMPLATE_LIMIT');
+  });
+
+  it('lets a caller lower the output, loop and call-depth limits', () => {
+    expect(renderError("{{ 'x' * 20 }}", { outputChars: 10 }).message).toContain('limits.outputChars');
+    expect(renderError('{% for i in range(20) %}{% endfor %}', { loopIterations: 10 }).message).toContain('limits.loopIterations');
+    expect(renderError('{% macro m(n) %}{{ m(n + 1) }}{% endmacro %}{{ m(0) }}', { callDepth: 5 }).message).toContain('limits.callDepth');
+    expect(renderError('x', { outputChars: -1 }).code).toBe('INPUT_INVALID');
+  });
+
+  it('keeps the defaults documented in the README', () => {
+    expect(DEFAULT_LIMITS).toEqual({ outputChars: 67108864, buildBytes: 268435456, loopIterations: 10_000_000, callDepth: 200, generationSpans: 100_000 });
+  });
+
+  it('renderConversation takes the same limits', () => {
+    const template = loadTemplate({ source: "{% for m in messages %}{{ m.content * 1000 }}{% endfor %}" });
+    const conversation = { messages: [{ role: 'user', content: 'hello' }] };
+    expect(renderConversation(template, conversation, { args: 'keep' }).text).toHaveLength(5000);
+    expect(() => renderConversation(template, conversation, { args: 'keep', limits: { buildBytes: 1000 } })).toThrow(/limits\.buildBytes/);
+  });
+});
+
+describe('engine size errors are not RecursionError', () => {
+  it('calls a V8 string-size failure MemoryError, a real stack overflow RecursionError', () => {
+    const huge = renderError("{{ 'x' * 2**30 }}", { buildBytes: Infinity });
+    expect(huge.code).toBe('TEMPLATE_LIMIT');
+    expect(huge.pythonType).toBe('MemoryError');
+    const deep = renderError('{% macro m(n) %}{{ m(n + 1) }}{% endmacro %}{{ m(0) }}', { callDepth: 1e9 });
+    expect(deep.code).toBe('TEMPLATE_LIMIT');
+    expect(deep.pythonType).toBe('RecursionError');
+  });
+});
+
+describe('chatfmt render: a template past a budget exits 1', () => {
+  it('prints one line and exits 1 (the input drove the template past a limit), not 2', async () => {
+    const template = tmp.write('hostile.jinja', "{% for m in messages %}{{ m.content.center(2**40) }}{% endfor %}");
+    const input = tmp.write('chat.json', JSON.stringify({ messages: [{ role: 'user', content: 'hi' }] }));
+    const io = memoryIO('');
+    const code = await run(['render', '--template', template, '--args', 'keep', input], io);
+    expect(io.err()).toMatch(/^chatfmt: .*TEMPLATE_LIMIT|^chatfmt: .*limits\.buildBytes/);
+    expect(io.err().trimEnd().split('\n')).toHaveLength(1);
+    expect(code).toBe(1);
+  });
+});
