@@ -1,8 +1,9 @@
 import { readDatasetRecords, type DatasetRecord, type ReadRecordsOptions } from '../dataset/jsonl.js';
 import type { DatasetSource } from '../dataset/source.js';
 import { makeIssue } from '../dataset/issues.js';
+import { nestingDepth, ROW_MAX_DEPTH, tooDeepMessage } from '../dataset/limits.js';
 import { importRow, type ImportedConversation, type ImportShape } from './importers/index.js';
-import type { ConvertIssue } from './issues.js';
+import { rowFailure, type ConvertIssue } from './issues.js';
 
 export interface ImportDatasetOptions extends ReadRecordsOptions {
   from: ImportShape;
@@ -44,7 +45,13 @@ function readRow(record: DatasetRecord, from: ImportShape): Omit<ImportedRow, 'r
     const message = `not valid JSON: ${(error as Error).message}`;
     return { line: record.line, conversation: null, issues: [makeIssue(record.line, 'ROW_INVALID_JSON', '', message)] };
   }
-  return { line: record.line, ...importRow(row, from, record.line) };
+  if (nestingDepth(row) > ROW_MAX_DEPTH) return { line: record.line, conversation: null, issues: [makeIssue(record.line, 'ROW_TOO_DEEP', '', tooDeepMessage())] };
+  try {
+    return { line: record.line, ...importRow(row, from, record.line) };
+  } catch (error) {
+    // Whatever one row holds, it costs that row only: the run goes on.
+    return { line: record.line, conversation: null, issues: [rowFailure(record.line, error)] };
+  }
 }
 
 /** Issues carry the row index too, so a minified array's issues can be told apart. */

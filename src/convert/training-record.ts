@@ -3,7 +3,7 @@ import { familyInfo } from '../families/info.js';
 import { loadTemplate, renderConversation } from '../render/index.js';
 import type { LoadedTemplate } from '../render/types.js';
 import type { Conversation, Message } from '../types.js';
-import { issue, type ConvertIssue } from './issues.js';
+import { issue, rowFailure, type ConvertIssue } from './issues.js';
 import { prepareForTemplate } from './call-ids.js';
 import { findPrefixChanges } from './prefix-check.js';
 import { commonPrefixLength, prefixRenderer } from './render-prefixes.js';
@@ -62,6 +62,20 @@ const commonEndMarkers = ['<|im_end|>', '<|eot_id|>', '<|eom_id|>', '<|end|>', '
 export function toTrainingRecord(input: Conversation, options: TrainingRecordOptions): TrainingRecordResult {
   const line = options.line ?? 0;
   const loaded = options.loaded ?? loadTemplate({ family: options.family, template: options.template, templateName: options.templateName });
+  checkTrainOn(options.trainOn ?? 'all');
+  try {
+    return buildRecord(input, options, loaded, line);
+  } catch (error) {
+    if (isChatfmtError(error) && runWideCodes.has(error.code)) throw error;
+    // Whatever one conversation holds (a stack overflow, a chatfmt bug), it costs that row only.
+    return { record: null, issues: [rowFailure(line, error)] };
+  }
+}
+
+/** Errors about the run's configuration, not the row: they end the run. */
+const runWideCodes = new Set(['UNKNOWN_FAMILY', 'TEMPLATE_SOURCE', 'TEMPLATE_SYNTAX']);
+
+function buildRecord(input: Conversation, options: TrainingRecordOptions, loaded: LoadedTemplate, line: number): TrainingRecordResult {
   const prepared = prepareForTemplate(input, loaded.family);
   const conversation = prepared.conversation;
   const issues: ConvertIssue[] = prepared.rewrites.map((rewrite) => issue(line, 'TEMPLATE_IDS_REWRITTEN', rewrite.path, rewrite.message));
@@ -171,8 +185,11 @@ function locateTurns(
   return byTurn;
 }
 
-function selectTurns(messages: Message[], assistantIndices: number[], trainOn: TrainOn): number[] {
+function checkTrainOn(trainOn: TrainOn): void {
   if (trainOn !== 'all' && trainOn !== 'last') throw new ChatfmtError('INPUT_INVALID', `trainOn must be "all" or "last", not ${JSON.stringify(trainOn)}`);
+}
+
+function selectTurns(messages: Message[], assistantIndices: number[], trainOn: TrainOn): number[] {
   const candidates = trainOn === 'last' ? assistantIndices.slice(-1) : assistantIndices;
   // OpenAI's `weight: 0` and axolotl's `train: false` opt a turn out.
   return candidates.filter((i) => messages[i]!.weight !== 0 && messages[i]!.train !== false);
