@@ -9,6 +9,8 @@ import type { Severity } from '../types.js';
 export const datasetIssueSeverity = {
   // The line or file itself.
   DATASET_EMPTY: 'error',
+  // The input ends early (gzip data cut short or corrupt): the rows before that point are read and reported.
+  DATASET_TRUNCATED: 'error',
   ROW_INVALID_JSON: 'error',
   ROW_INVALID_UTF8: 'error',
   ROW_TOO_LARGE: 'error',
