@@ -4,6 +4,7 @@ import { makeIssue } from '../dataset/issues.js';
 import { nestingDepth, ROW_MAX_DEPTH, tooDeepMessage } from '../dataset/limits.js';
 import { importRow, type ImportedConversation, type ImportShape } from './importers/index.js';
 import { rowFailure, type ConvertIssue } from './issues.js';
+import { exactJsonValue } from './loose-json.js';
 
 export interface ImportDatasetOptions extends ReadRecordsOptions {
   from: ImportShape;
@@ -47,7 +48,7 @@ function readRow(record: DatasetRecord, from: ImportShape): Omit<ImportedRow, 'r
   }
   if (nestingDepth(row) > ROW_MAX_DEPTH) return { line: record.line, conversation: null, issues: [makeIssue(record.line, 'ROW_TOO_DEEP', '', tooDeepMessage())] };
   try {
-    return { line: record.line, ...importRow(row, from, record.line) };
+    return { line: record.line, ...importRow(exactJsonValue(record.text, row), from, record.line) };
   } catch (error) {
     // Whatever one row holds, it costs that row only: the run goes on.
     return { line: record.line, conversation: null, issues: [rowFailure(record.line, error)] };

@@ -1,5 +1,6 @@
 import { ChatfmtError, inContext, isChatfmtError } from '../errors.js';
 import { familyInfo } from '../families/info.js';
+import { PyFloat } from '../jinja/index.js';
 import { loadTemplate, renderConversation } from '../render/index.js';
 import type { LoadedTemplate } from '../render/types.js';
 import type { Conversation, Message } from '../types.js';
@@ -192,7 +193,12 @@ function checkTrainOn(trainOn: TrainOn): void {
 function selectTurns(messages: Message[], assistantIndices: number[], trainOn: TrainOn): number[] {
   const candidates = trainOn === 'last' ? assistantIndices.slice(-1) : assistantIndices;
   // OpenAI's `weight: 0` and axolotl's `train: false` opt a turn out.
-  return candidates.filter((i) => messages[i]!.weight !== 0 && messages[i]!.train !== false);
+  // `weight: 0.0` is read as a Python float (PyFloat): compare numbers, not representations.
+  return candidates.filter((i) => !isZero(messages[i]!.weight) && messages[i]!.train !== false);
+}
+
+function isZero(value: unknown): boolean {
+  return value === 0 || (value instanceof PyFloat && value.value === 0);
 }
 
 function endMarkers(loaded: LoadedTemplate): string[] {

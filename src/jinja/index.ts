@@ -15,7 +15,7 @@ import { pyRepr } from './repr.js';
 import { GLOBALS, RenderState, withNow } from './runtime.js';
 
 export { PyFloat } from './values.js';
-export { parsePythonJson } from './json.js';
+export { parsePythonJson, needsPythonReader } from './json.js';
 export { JinjaError } from './errors.js';
 
 export interface PythonJsonDumpsOptions {

@@ -53,3 +53,19 @@ describe('convert survives hostile rows', () => {
     expect(result.issues[0]!.message).toContain('Maximum call stack size exceeded');
   });
 });
+
+describe('xLAM parameter names', () => {
+  it('a parameter named __proto__ is kept in properties as in required', async () => {
+    const row = JSON.stringify({
+      query: 'go',
+      tools: '[{"name":"f","description":"d","parameters":{"__proto__":{"type":"str","description":"p"},"toString":{"type":"int","description":"t"}}}]',
+      answers: '[{"name":"f","arguments":{"__proto__":"x","toString":1}}]',
+    });
+    const io = memoryIO(`${row}\n`);
+    expect(await run(['convert', '-', '--from', 'xlam', '--to', 'openai'], io)).toBe(0);
+    const parameters = (JSON.parse(io.out()) as { tools: Array<{ function: { parameters: { properties: object; required: string[] } } }> }).tools[0]!.function.parameters;
+    expect(Object.keys(parameters.properties)).toEqual(['__proto__', 'toString']);
+    expect(parameters.required).toEqual(['__proto__', 'toString']);
+    expect(Object.getOwnPropertyDescriptor(parameters.properties, '__proto__')?.value).toEqual({ type: 'string', description: 'p' });
+  });
+});
