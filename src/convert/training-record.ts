@@ -209,13 +209,15 @@ function endMarkers(loaded: LoadedTemplate): string[] {
 
 function tokenize(tokenizer: ChatTokenizer, text: string, spans: Span[], line: number, issues: ConvertIssue[]): Pick<TrainingRecord, 'input_ids' | 'labels' | 'assistant_masks'> | undefined {
   let encoded;
+  let decoded;
   try {
     encoded = tokenizer.encode(text);
+    decoded = tokenizer.decode(encoded.ids);
   } catch (error) {
-    issues.push(issue(line, 'CONVERT_TOKENIZE_FAILED', '', (error as Error).message));
+    const timedOut = isChatfmtError(error) && error.code === 'TOKENIZER_TIMEOUT';
+    issues.push(issue(line, timedOut ? 'TOKENS_TIMEOUT' : 'CONVERT_TOKENIZE_FAILED', '', (error as Error).message));
     return undefined;
   }
-  const decoded = tokenizer.decode(encoded.ids);
   if (decoded !== text) {
     const at = commonPrefixLength(text, decoded);
     issues.push(issue(line, 'CONVERT_TOKENIZE_FAILED', '', `${tokenizer.name}: decoding the tokens does not give the text back (they part at character ${at}; does the tokenizer normalise the text?)`));
