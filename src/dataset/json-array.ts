@@ -97,7 +97,10 @@ async function* elementsOf(texts: AsyncIterable<string>, maxRowBytes: number, cu
       } else column++;
       if (state === 'element') {
         if (inString) {
-          if (c < 0x20) state = 'skipping';
+          if (c < 0x20) {
+            state = 'skipping';
+            atLineStart = c === 0x0a;
+          }
           else if (escaped) escaped = false;
           else if (c === 0x5c) escaped = true;
           else if (c === 0x22) inString = false;

@@ -67,4 +67,11 @@ describe('numbers survive convert exactly', () => {
     const record = JSON.parse(out.out) as { text: string; spans: Array<[number, number]> };
     expect(record.spans.map(([s, e]) => record.text.slice(s, e))).toEqual([expect.stringContaining('d')]);
   });
+
+  it('integer-like keys keep their order in arguments, and a row or turn holding one is still a row or a turn', async () => {
+    const row = `{"1":"extra","messages":[{"role":"user","content":"go","0":"x"},{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":{"10":1,"2":2}}}]},{"role":"tool","tool_call_id":"c1","content":"ok"}]}`;
+    const out = await cli(['convert', tmp.write('keys.jsonl', `${row}\n`), '--from', 'openai', '--to', 'openai']);
+    expect(out.err).toContain('1 converted');
+    expect(out.out).toContain('"arguments":"{\\"10\\": 1, \\"2\\": 2}"');
+  });
 });
