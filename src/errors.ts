@@ -18,6 +18,8 @@ export type ErrorCode =
   // Input that is not what the API expects (bad JSON, wrong shape, too large).
   | 'INPUT_INVALID'
   | 'INPUT_TOO_LARGE'
+  // Tokenizing one text went over its time budget (a tokenizer.json whose regexes backtrack on that text).
+  | 'TOKENIZER_TIMEOUT'
   // parse(..., {strict: true}) found a diagnostic.
   | 'PARSE_STRICT'
   // Response templates (transformers' response_template), each error also naming the Python exception it mirrors:

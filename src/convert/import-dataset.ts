@@ -1,8 +1,11 @@
 import { readDatasetRecords, type DatasetRecord, type ReadRecordsOptions } from '../dataset/jsonl.js';
 import type { DatasetSource } from '../dataset/source.js';
 import { makeIssue } from '../dataset/issues.js';
+import { nestingDepth, ROW_MAX_DEPTH, tooDeepMessage } from '../dataset/limits.js';
 import { importRow, type ImportedConversation, type ImportShape } from './importers/index.js';
-import type { ConvertIssue } from './issues.js';
+import { rowFailure, type ConvertIssue } from './issues.js';
+import { exactJsonValue } from './loose-json.js';
+import { isPlainObject } from '../util/guards.js';
 
 export interface ImportDatasetOptions extends ReadRecordsOptions {
   from: ImportShape;
@@ -44,10 +47,37 @@ function readRow(record: DatasetRecord, from: ImportShape): Omit<ImportedRow, 'r
     const message = `not valid JSON: ${(error as Error).message}`;
     return { line: record.line, conversation: null, issues: [makeIssue(record.line, 'ROW_INVALID_JSON', '', message)] };
   }
-  return { line: record.line, ...importRow(row, from, record.line) };
+  if (nestingDepth(row) > ROW_MAX_DEPTH) return { line: record.line, conversation: null, issues: [makeIssue(record.line, 'ROW_TOO_DEEP', '', tooDeepMessage())] };
+  try {
+    return { line: record.line, ...importRow(structuralObjects(exactJsonValue(record.text, row)), from, record.line) };
+  } catch (error) {
+    // Whatever one row holds, it costs that row only: the run goes on.
+    return { line: record.line, conversation: null, issues: [rowFailure(record.line, error)] };
+  }
 }
 
 /** Issues carry the row index too, so a minified array's issues can be told apart. */
 function withRow(imported: Omit<ImportedRow, 'row'>, row: number): ImportedRow {
   return { ...imported, row, issues: imported.issues.map((found) => ({ ...found, row })) };
+}
+
+/**
+ * The Python value model reads an object whose keys look like integers as a Map (to keep their order). That matters in
+ * arguments and schemas, which are written out again; a row or a turn with such a key is still a row or a turn.
+ */
+function structuralObjects(row: unknown): unknown {
+  const plain = toObject(row);
+  if (!isPlainObject(plain)) return plain;
+  for (const key of ['messages', 'conversations']) {
+    const turns = plain[key];
+    if (Array.isArray(turns) && turns.some((turn) => turn instanceof Map)) plain[key] = turns.map(toObject);
+  }
+  return plain;
+}
+
+function toObject(value: unknown): unknown {
+  if (!(value instanceof Map)) return value;
+  const object: Record<string, unknown> = {};
+  for (const [key, item] of value) Object.defineProperty(object, String(key), { value: item, enumerable: true, writable: true, configurable: true });
+  return object;
 }

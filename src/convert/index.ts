@@ -1,5 +1,6 @@
 // Public surface of src/convert: importers, training records, tokenizer offsets, prefix check, transpile.
 export { importRow, importShapes, isImportShape, mapPseudoType, type ImportedConversation, type ImportResult, type ImportShape } from './importers/index.js';
+export { exactJson } from './exact-json.js';
 export { importDataset, type ImportDatasetOptions, type ImportedRow } from './import-dataset.js';
 export { type ConvertIssue, type ConvertIssueAnyCode } from './issues.js';
 export { createTokenizer, loadTokenizer, type ChatTokenizer, type TokenizedText } from './tokenizer.js';

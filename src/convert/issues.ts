@@ -20,11 +20,20 @@ import type { Severity } from '../types.js';
  * - CONVERT_NOT_PREFIX_PRESERVING (warning): rendering later turns rewrites earlier ones (e.g. old reasoning dropped).
  * - CONVERT_TOKENIZE_FAILED: decode(encode(text)) !== text, or token offsets cannot be computed.
  */
-export type ConvertIssueAnyCode = Extract<DatasetIssueCode, `IMPORT_${string}` | `CONVERT_${string}` | 'ROW_INVALID_JSON' | 'TEMPLATE_IDS_REWRITTEN' | 'TOOL_UNDECLARED'>;
+export type ConvertIssueAnyCode = Extract<
+  DatasetIssueCode,
+  `IMPORT_${string}` | `CONVERT_${string}` | 'ROW_INVALID_JSON' | 'ROW_TOO_DEEP' | 'TEMPLATE_IDS_REWRITTEN' | 'TOOL_UNDECLARED' | 'TOKENS_TIMEOUT' | 'INTERNAL_ERROR'
+>;
 
 /** Validate's issue shape, so reports from both commands read and merge alike. */
 export type ConvertIssue = DatasetIssue;
 
 export function issue(line: number, code: ConvertIssueAnyCode, path: string, message: string, severity?: Severity): ConvertIssue {
   return makeIssue(line, code, path, message, severity);
+}
+
+/** A row whose conversion threw (a stack overflow, a chatfmt bug): one issue on that row instead of the end of the run. */
+export function rowFailure(line: number, error: unknown): ConvertIssue {
+  const message = error instanceof Error ? error.message : String(error);
+  return makeIssue(line, 'INTERNAL_ERROR', '', `converting this row failed: ${message.split('\n')[0]}`);
 }

@@ -1,3 +1,4 @@
+import { needsPythonReader, parsePythonJson } from '../jinja/index.js';
 import { parsePythonLiteral } from '../parse/args/index.js';
 
 export type LooseJsonResult = { ok: true; value: unknown; python: boolean } | { ok: false; error: string };
@@ -8,7 +9,7 @@ export type LooseJsonResult = { ok: true; value: unknown; python: boolean } | { 
  */
 export function parseLooseJson(text: string): LooseJsonResult {
   try {
-    return { ok: true, value: JSON.parse(text) as unknown, python: false };
+    return { ok: true, value: exactJsonValue(text, JSON.parse(text)), python: false };
   } catch (error) {
     const python = parsePythonLiteral(text.trim());
     if (python.ok) return { ok: true, value: python.value, python: true };
@@ -26,4 +27,13 @@ export function decodeJsonField(value: unknown): LooseJsonResult {
 export function preview(text: string, max = 60): string {
   const flat = text.length > max ? `${text.slice(0, max)}…` : text;
   return JSON.stringify(flat);
+}
+
+/**
+ * `parsed` (what JSON.parse made of `text`, which decides validity as validate decides it) in the value model
+ * `chatfmt render` reads input with: `1.0` stays a float, integers past 2^53 keep their digits, integer-like keys keep
+ * their order. Re-read only when the text holds something JSON.parse changes.
+ */
+export function exactJsonValue(text: string, parsed: unknown): unknown {
+  return needsPythonReader(text) ? parsePythonJson(text) : parsed;
 }

@@ -1,8 +1,9 @@
 import { readFile, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
 import { ChatfmtError } from '../errors.js';
 import { utf8ToUtf16Index } from './text-offsets.js';
+import { TokenizerSandbox, type SandboxOptions } from './tokenizer-sandbox.js';
 
 /** A tokenizer that also says where each token sits in the text it encoded. */
 export interface TokenizedText {
@@ -21,8 +22,22 @@ export interface ChatTokenizer {
   specialTokens: Record<string, string>;
 }
 
-/** Loads `tokenizer.json` + `tokenizer_config.json` from a local folder, or a tokenizer.json path (no network). */
-export async function loadTokenizer(path: string): Promise<ChatTokenizer> {
+/** Tokenizers loaded in this thread, by path and budget: a run (or a validation worker) reads and builds each once. */
+const loadedTokenizers = new Map<string, Promise<ChatTokenizer>>();
+
+/** Loads `tokenizer.json` + `tokenizer_config.json` from a local folder, or a tokenizer.json path (no network), once per thread. */
+export function loadTokenizer(path: string, options: SandboxOptions = {}): Promise<ChatTokenizer> {
+  const key = `${resolve(path)}\0${options.budgetMs ?? ''}`;
+  let loading = loadedTokenizers.get(key);
+  if (!loading) {
+    loading = readTokenizer(path, options);
+    loadedTokenizers.set(key, loading);
+    loading.catch(() => loadedTokenizers.delete(key));
+  }
+  return loading;
+}
+
+async function readTokenizer(path: string, options: SandboxOptions): Promise<ChatTokenizer> {
   const dir = path.endsWith('.json') && (await isFile(path)) ? dirname(path) : path;
   const tokenizerJson = await readJson(dir === path ? join(dir, 'tokenizer.json') : path);
   const config = await readJson(join(dir, 'tokenizer_config.json')).catch((error: unknown) => {
@@ -30,11 +45,14 @@ export async function loadTokenizer(path: string): Promise<ChatTokenizer> {
     if ((error as { cause?: { code?: string } }).cause?.code === 'ENOENT') return {};
     throw error;
   });
-  return createTokenizer(tokenizerJson, config, dir);
+  return createTokenizer(tokenizerJson, config, dir, options);
 }
 
-/** Builds a ChatTokenizer from already-parsed JSON (tests build tiny tokenizers this way). */
-export function createTokenizer(tokenizerJson: object, config: object = {}, name = '<inline>'): ChatTokenizer {
+/**
+ * Builds a ChatTokenizer from already-parsed JSON (tests build tiny tokenizers this way). Encoding, normalising and
+ * decoding run under a time budget on a worker thread (see TokenizerSandbox); a call over it throws TOKENIZER_TIMEOUT.
+ */
+export function createTokenizer(tokenizerJson: object, config: object = {}, name = '<inline>', options: SandboxOptions = {}): ChatTokenizer {
   let tokenizer: Tokenizer;
   try {
     tokenizer = new Tokenizer(tokenizerJson, config);
@@ -43,10 +61,11 @@ export function createTokenizer(tokenizerJson: object, config: object = {}, name
   }
   const added = new Map<number, { content: string; lstrip: boolean; rstrip: boolean }>();
   for (const [id, token] of tokenizer.get_added_tokens_decoder()) added.set(id, token);
+  const sandbox = new TokenizerSandbox(tokenizerJson, config, name, options);
   return {
     name,
-    encode: (text) => encodeWithOffsets(tokenizer, added, text, name),
-    decode: (ids) => tokenizer.decode(ids, { skip_special_tokens: false, clean_up_tokenization_spaces: false }),
+    encode: (text) => encodeWithOffsets(tokenizer, sandbox, added, text, name),
+    decode: (ids) => sandbox.call<{ text: string }>({ op: 'decode', ids }, ids.length * 4).text,
     specialTokens: specialTokensOf(config),
   };
 }
@@ -104,12 +123,13 @@ const byteOfChar: Map<number, number> = (() => {
  */
 function encodeWithOffsets(
   tokenizer: Tokenizer,
+  sandbox: TokenizerSandbox,
   added: Map<number, { content: string; lstrip: boolean; rstrip: boolean }>,
   text: string,
   name: string,
 ): TokenizedText {
-  const normalized = tokenizer.normalizer ? tokenizer.normalizer.normalize(text) : text;
-  const { ids } = tokenizer.encode(text, { add_special_tokens: false });
+  const normalized = tokenizer.normalizer ? sandbox.call<{ texts: string[] }>({ op: 'normalize', texts: [text] }, text.length).texts[0]! : text;
+  const { ids } = sandbox.call<{ ids: number[] }>({ op: 'encode', text }, text.length);
   const bytes = Buffer.from(normalized, 'utf8');
   const byteOffsets: Array<[number, number]> = [];
   let cursor = 0;
@@ -141,7 +161,7 @@ function encodeWithOffsets(
   if (cursor !== bytes.length) fail(ids.length - 1, `tokens cover ${cursor} of ${bytes.length} bytes`);
   const toUtf16 = utf8ToUtf16Index(normalized);
   let offsets = byteOffsets.map(([s, e]): [number, number] => [toUtf16.floor(s), toUtf16.ceil(e)]);
-  if (normalized !== text) offsets = remapNormalizedOffsets(text, normalized, offsets, tokenizer, name);
+  if (normalized !== text) offsets = remapNormalizedOffsets(text, normalized, offsets, sandbox, name);
   return { ids, offsets };
 }
 
@@ -158,20 +178,28 @@ function remapNormalizedOffsets(
   original: string,
   normalized: string,
   offsets: Array<[number, number]>,
-  tokenizer: Tokenizer,
+  sandbox: TokenizerSandbox,
   name: string,
 ): Array<[number, number]> {
   // normToOrig[i] = original index of normalised index i, for segment boundaries; inside changed segments, the start.
   const startOf = new Int32Array(normalized.length + 1);
   const endOf = new Int32Array(normalized.length + 1);
-  let o = 0;
-  let n = 0;
-  while (o < original.length) {
-    // A segment is one character plus the non-ASCII run after it: marks compose with the ASCII letter before them.
+  // A segment is one character plus the non-ASCII run after it: marks compose with the ASCII letter before them.
+  const segmentEnds: number[] = [];
+  for (let o = 0; o < original.length; ) {
     let segmentEnd = o + 1;
     while (segmentEnd < original.length && original.charCodeAt(segmentEnd) >= 0x80) segmentEnd++;
-    const piece = original.slice(o, segmentEnd);
-    const normalizedPiece = tokenizer.normalizer!.normalize(piece);
+    segmentEnds.push(segmentEnd);
+    o = segmentEnd;
+  }
+  const pieces = segmentEnds.map((end, k) => original.slice(k === 0 ? 0 : segmentEnds[k - 1], end));
+  const normalizedPieces = sandbox.call<{ texts: string[] }>({ op: 'normalize', texts: pieces }, original.length).texts;
+  let o = 0;
+  let n = 0;
+  for (let p = 0; p < pieces.length; p++) {
+    const segmentEnd = segmentEnds[p]!;
+    const piece = pieces[p]!;
+    const normalizedPiece = normalizedPieces[p]!;
     if (normalized.startsWith(normalizedPiece, n) === false) {
       throw new ChatfmtError('INPUT_INVALID', `${name}: the tokenizer's normaliser changes the text in a way offsets cannot follow`);
     }

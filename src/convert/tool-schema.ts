@@ -162,7 +162,8 @@ function importParameters(value: unknown, line: number, path: string, issues: Co
     return undefined;
   }
   if (typeof value.type === 'string' || isPlainObject(value.properties)) return normalizeSchema(value, line, path, issues);
-  const properties: Record<string, JsonSchema> = {};
+  // Null-prototype maps: a parameter named `__proto__` is a property like any other, in properties as in required.
+  const properties: Record<string, JsonSchema> = Object.create(null);
   const required: string[] = [];
   for (const [name, spec] of Object.entries(value)) {
     if (!isPlainObject(spec)) {
@@ -201,7 +202,7 @@ function normalizeSchema(schema: Record<string, unknown>, line: number, path: st
     }
   }
   if (isPlainObject(schema.properties)) {
-    const properties: Record<string, unknown> = {};
+    const properties: Record<string, unknown> = Object.create(null);
     for (const [name, sub] of Object.entries(schema.properties)) {
       properties[name] = isPlainObject(sub) ? normalizeSchema(sub, line, `${path}.properties.${name}`, issues) : sub;
     }

@@ -1,10 +1,11 @@
 import { ChatfmtError, inContext, isChatfmtError } from '../errors.js';
 import { familyInfo } from '../families/info.js';
+import { PyFloat } from '../jinja/index.js';
 import { loadTemplate } from '../node/load.js';
 import { renderConversation } from '../render/index.js';
 import type { LoadedTemplate } from '../render/types.js';
 import type { Conversation, Message } from '../types.js';
-import { issue, type ConvertIssue } from './issues.js';
+import { issue, rowFailure, type ConvertIssue } from './issues.js';
 import { prepareForTemplate } from './call-ids.js';
 import { findPrefixChanges } from './prefix-check.js';
 import { commonPrefixLength, prefixRenderer } from './render-prefixes.js';
@@ -63,6 +64,20 @@ const commonEndMarkers = ['<|im_end|>', '<|eot_id|>', '<|eom_id|>', '<|end|>', '
 export function toTrainingRecord(input: Conversation, options: TrainingRecordOptions): TrainingRecordResult {
   const line = options.line ?? 0;
   const loaded = options.loaded ?? loadTemplate({ family: options.family, template: options.template, templateName: options.templateName });
+  checkTrainOn(options.trainOn ?? 'all');
+  try {
+    return buildRecord(input, options, loaded, line);
+  } catch (error) {
+    if (isChatfmtError(error) && runWideCodes.has(error.code)) throw error;
+    // Whatever one conversation holds (a stack overflow, a chatfmt bug), it costs that row only.
+    return { record: null, issues: [rowFailure(line, error)] };
+  }
+}
+
+/** Errors about the run's configuration, not the row: they end the run. */
+const runWideCodes = new Set(['UNKNOWN_FAMILY', 'TEMPLATE_SOURCE', 'TEMPLATE_SYNTAX']);
+
+function buildRecord(input: Conversation, options: TrainingRecordOptions, loaded: LoadedTemplate, line: number): TrainingRecordResult {
   const prepared = prepareForTemplate(input, loaded.family);
   const conversation = prepared.conversation;
   const issues: ConvertIssue[] = prepared.rewrites.map((rewrite) => issue(line, 'TEMPLATE_IDS_REWRITTEN', rewrite.path, rewrite.message));
@@ -172,11 +187,19 @@ function locateTurns(
   return byTurn;
 }
 
-function selectTurns(messages: Message[], assistantIndices: number[], trainOn: TrainOn): number[] {
+function checkTrainOn(trainOn: TrainOn): void {
   if (trainOn !== 'all' && trainOn !== 'last') throw new ChatfmtError('INPUT_INVALID', `trainOn must be "all" or "last", not ${JSON.stringify(trainOn)}`);
+}
+
+function selectTurns(messages: Message[], assistantIndices: number[], trainOn: TrainOn): number[] {
   const candidates = trainOn === 'last' ? assistantIndices.slice(-1) : assistantIndices;
   // OpenAI's `weight: 0` and axolotl's `train: false` opt a turn out.
-  return candidates.filter((i) => messages[i]!.weight !== 0 && messages[i]!.train !== false);
+  // `weight: 0.0` is read as a Python float (PyFloat): compare numbers, not representations.
+  return candidates.filter((i) => !isZero(messages[i]!.weight) && messages[i]!.train !== false);
+}
+
+function isZero(value: unknown): boolean {
+  return value === 0 || (value instanceof PyFloat && value.value === 0);
 }
 
 function endMarkers(loaded: LoadedTemplate): string[] {
@@ -187,13 +210,15 @@ function endMarkers(loaded: LoadedTemplate): string[] {
 
 function tokenize(tokenizer: ChatTokenizer, text: string, spans: Span[], line: number, issues: ConvertIssue[]): Pick<TrainingRecord, 'input_ids' | 'labels' | 'assistant_masks'> | undefined {
   let encoded;
+  let decoded;
   try {
     encoded = tokenizer.encode(text);
+    decoded = tokenizer.decode(encoded.ids);
   } catch (error) {
-    issues.push(issue(line, 'CONVERT_TOKENIZE_FAILED', '', (error as Error).message));
+    const timedOut = isChatfmtError(error) && error.code === 'TOKENIZER_TIMEOUT';
+    issues.push(issue(line, timedOut ? 'TOKENS_TIMEOUT' : 'CONVERT_TOKENIZE_FAILED', '', (error as Error).message));
     return undefined;
   }
-  const decoded = tokenizer.decode(encoded.ids);
   if (decoded !== text) {
     const at = commonPrefixLength(text, decoded);
     issues.push(issue(line, 'CONVERT_TOKENIZE_FAILED', '', `${tokenizer.name}: decoding the tokens does not give the text back (they part at character ${at}; does the tokenizer normalise the text?)`));

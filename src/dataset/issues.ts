@@ -9,9 +9,13 @@ import type { Severity } from '../types.js';
 export const datasetIssueSeverity = {
   // The line or file itself.
   DATASET_EMPTY: 'error',
+  // The input ends early (gzip data cut short or corrupt): the rows before that point are read and reported.
+  DATASET_TRUNCATED: 'error',
   ROW_INVALID_JSON: 'error',
   ROW_INVALID_UTF8: 'error',
   ROW_TOO_LARGE: 'error',
+  // JSON nested deeper than the row depth budget (ROW_MAX_DEPTH): checking or rendering it would exhaust the stack.
+  ROW_TOO_DEEP: 'error',
   ROW_NOT_OBJECT: 'error',
   // A row of another dataset format (xLAM, Alpaca, …): one hint instead of every structure error it would cause.
   ROW_WRONG_SHAPE: 'error',
@@ -42,6 +46,8 @@ export const datasetIssueSeverity = {
   TOOL_PSEUDO_TYPE: 'error',
   TOOL_DUPLICATE_NAME: 'error',
   TOOL_REQUIRED_UNKNOWN: 'warning',
+  // A schema (or part of one) over a budget, or a pattern the linear-time engine cannot run: arguments are not checked against it.
+  TOOL_SCHEMA_UNCHECKED: 'warning',
   // Call arguments.
   ARGS_INVALID_JSON: 'error',
   ARGS_NOT_OBJECT: 'error',
@@ -58,8 +64,12 @@ export const datasetIssueSeverity = {
   // With --tokenizer and --max-length.
   TOKENS_OVER_LIMIT: 'warning',
   TOKENS_ASSISTANT_TRUNCATED: 'error',
+  // Tokenizing the row went over its time budget (a tokenizer whose pre-tokenizer regex backtracks on this text).
+  TOKENS_TIMEOUT: 'error',
   // A check itself failed unexpectedly on this row (a chatfmt bug, reported rather than thrown).
   INTERNAL_ERROR: 'error',
+  // The worker thread validating this row's batch died (out of memory, crash); the run goes on with a new worker.
+  WORKER_DIED: 'error',
   // chatfmt convert (helper C, src/convert/issues.ts explains each): importers, then training records.
   IMPORT_BAD_ROW: 'error',
   IMPORT_BAD_JSON: 'error',

@@ -60,11 +60,15 @@ async function* recordsFromBytes(opened: OpenedSource, maxRowBytes: number, cont
   const chunks = opened.chunks[Symbol.asyncIterator]();
   // Look at the first non-blank byte to choose between JSONL and a JSON array.
   const held: Buffer[] = [];
+  let heldBytes = 0;
   let first = -1;
-  while (first === -1) {
+  // Leading whitespace counts against the row limit like any other bytes: past it, the lines are split as JSONL,
+  // which bounds (and reports) an over-long blank line instead of holding it all.
+  while (first === -1 && heldBytes <= maxRowBytes) {
     const next = await chunks.next();
     if (next.done) break;
     held.push(next.value);
+    heldBytes += next.value.length;
     first = firstNonBlankByte(next.value);
   }
   async function* replay(): AsyncGenerator<Buffer> {
@@ -72,9 +76,13 @@ async function* recordsFromBytes(opened: OpenedSource, maxRowBytes: number, cont
     for (let next = await chunks.next(); !next.done; next = await chunks.next()) yield next.value;
   }
   const isArray = container === 'array' || (container === 'auto' && first === 0x5b);
-  if (isArray) yield* splitJsonArray(decodeStrict(opened.name, replay()), maxRowBytes);
-  else if (container === 'auto' && first === 0x7b) yield* jsonlOrOneObject(replay(), maxRowBytes);
-  else yield* splitLines(replay(), maxRowBytes);
+  // Input cut short: the row it cuts is part of that one issue, not a row of its own.
+  const cut = () => opened.cutShort() !== undefined;
+  if (isArray) yield* splitJsonArray(decodeStrict(opened.name, replay(), cut), maxRowBytes, cut);
+  else if (container === 'auto' && first === 0x7b) yield* jsonlOrOneObject(replay(), maxRowBytes, cut);
+  else yield* splitLines(replay(), maxRowBytes, cut);
+  const why = opened.cutShort();
+  if (why) yield { line: 0, fileLevel: true, problem: { code: 'DATASET_TRUNCATED', message: `${opened.name}: ${why}; the rows before that point were read` } };
 }
 
 /**
@@ -82,7 +90,7 @@ async function* recordsFromBytes(opened: OpenedSource, maxRowBytes: number, cont
  * pretty-printed conversation): that is one row, not a wall of per-line errors. Only then is the file held in memory,
  * up to the row size limit.
  */
-async function* jsonlOrOneObject(chunks: AsyncIterable<Buffer>, maxRowBytes: number): AsyncGenerator<DatasetRecord> {
+async function* jsonlOrOneObject(chunks: AsyncIterable<Buffer>, maxRowBytes: number, cut: () => boolean): AsyncGenerator<DatasetRecord> {
   const iterator = chunks[Symbol.asyncIterator]();
   const held: Buffer[] = [];
   let size = 0;
@@ -109,7 +117,7 @@ async function* jsonlOrOneObject(chunks: AsyncIterable<Buffer>, maxRowBytes: num
       }
     }
     const whole = Buffer.concat(held);
-    if (done && size <= maxRowBytes && isUtf8(whole)) {
+    if (done && !cut() && size <= maxRowBytes && isUtf8(whole)) {
       const text = whole.toString('utf8').replace(/^\uFEFF/, '');
       if (parsesAsJson(text)) {
         yield { line: 1, text };
@@ -121,7 +129,7 @@ async function* jsonlOrOneObject(chunks: AsyncIterable<Buffer>, maxRowBytes: num
     yield* held;
     for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
   }
-  yield* splitLines(rest(), maxRowBytes);
+  yield* splitLines(rest(), maxRowBytes, cut);
 }
 
 function parsesAsJson(text: Buffer | string): boolean {
@@ -144,7 +152,7 @@ function firstNonBlankByte(chunk: Buffer): number {
 }
 
 /** Splits bytes at LF. Each line is checked for valid UTF-8 on its own, so one bad line is one issue. */
-async function* splitLines(chunks: AsyncIterable<Buffer>, maxRowBytes: number): AsyncGenerator<DatasetRecord> {
+async function* splitLines(chunks: AsyncIterable<Buffer>, maxRowBytes: number, cut: () => boolean = () => false): AsyncGenerator<DatasetRecord> {
   let parts: Buffer[] = [];
   let size = 0;
   let overflow = false;
@@ -184,7 +192,7 @@ async function* splitLines(chunks: AsyncIterable<Buffer>, maxRowBytes: number): 
       start = newline + 1;
     }
   }
-  if (size > 0 || overflow) yield* finish();
+  if ((size > 0 || overflow) && !cut()) yield* finish();
 }
 
 /** Byte offset of the first byte that breaks UTF-8 (only called for lines isUtf8 rejected). */
@@ -199,7 +207,7 @@ function invalidUtf8Offset(bytes: Buffer): string {
   return `first bad byte at offset ${i}`;
 }
 
-async function* decodeStrict(name: string, chunks: AsyncIterable<Buffer>): AsyncGenerator<string> {
+async function* decodeStrict(name: string, chunks: AsyncIterable<Buffer>, cut: () => boolean): AsyncGenerator<string> {
   const decoder = new TextDecoder('utf-8', { fatal: true });
   let offset = 0;
   try {
@@ -207,6 +215,7 @@ async function* decodeStrict(name: string, chunks: AsyncIterable<Buffer>): Async
       yield decoder.decode(chunk, { stream: true });
       offset += chunk.length;
     }
+    if (cut()) return;
     const rest = decoder.decode();
     if (rest !== '') yield rest;
   } catch (error) {

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ChatfmtError, type ErrorCode } from '../errors.js';
 import type { BatchResult } from './batch.js';
+import { makeIssue } from './issues.js';
 import type { DatasetRecord } from './jsonl.js';
 import type { RowCheckOptions } from './row.js';
 import type { WorkerReply, WorkerRequest } from './worker.js';
@@ -25,11 +26,23 @@ interface Slot {
 interface Job {
   seq: number;
   records: DatasetRecord[];
+  /** A batch's rows re-run one at a time after a worker died on it; dying again marks this row. */
+  retry: boolean;
   resolve(result: BatchResult): void;
   reject(error: unknown): void;
 }
 
-/** A fixed set of worker threads; each batch goes to an idle worker, in submission order. */
+/** Default heap of one validation worker: far above any row within the row size limit. */
+export const DEFAULT_WORKER_HEAP_MB = 1024;
+
+/** Workers that may die without finishing any batch before the pool gives up (a broken setup, not a row). */
+const MAX_IDLE_DEATHS = 3;
+
+/**
+ * A fixed set of worker threads; each batch goes to an idle worker, in submission order. Each worker has a bounded
+ * heap; one that dies (out of memory, a crash) is replaced, its batch is re-run one row per job on the new workers,
+ * and the row that kills a worker again is reported as WORKER_DIED instead of ending the run.
+ */
 export class WorkerPool {
   private readonly slots: Slot[] = [];
   private readonly workers: Worker[] = [];
@@ -38,13 +51,14 @@ export class WorkerPool {
   private failure: unknown;
   private closing = false;
   private seq = 0;
+  private idleDeaths = 0;
 
-  private constructor() {}
+  private constructor(private readonly options: RowCheckOptions, private readonly script: URL, private readonly heapMb: number) {}
 
-  static async start(size: number, options: RowCheckOptions, script: URL): Promise<WorkerPool> {
-    const pool = new WorkerPool();
+  static async start(size: number, options: RowCheckOptions, script: URL, heapMb = DEFAULT_WORKER_HEAP_MB): Promise<WorkerPool> {
+    const pool = new WorkerPool(options, script, heapMb);
     try {
-      await Promise.all(Array.from({ length: size }, () => pool.spawn(options, script)));
+      await Promise.all(Array.from({ length: size }, () => pool.spawn()));
     } catch (error) {
       await pool.close();
       throw error;
@@ -52,11 +66,11 @@ export class WorkerPool {
     return pool;
   }
 
-  private spawn(options: RowCheckOptions, script: URL): Promise<void> {
+  private spawn(): Promise<void> {
     return new Promise((resolve, reject) => {
       // Workers inherit the parent's node flags; --input-type (from `node -e`) is rejected for a file entry.
       const execArgv = process.execArgv.filter((arg) => !arg.startsWith('--input-type'));
-      const worker = new Worker(script, { workerData: options, execArgv });
+      const worker = new Worker(this.script, { workerData: this.options, execArgv, resourceLimits: { maxOldGenerationSizeMb: this.heapMb } });
       this.workers.push(worker);
       const slot: Slot = { worker, busy: false };
       let ready = false;
@@ -73,28 +87,60 @@ export class WorkerPool {
           this.running.delete(worker);
           slot.busy = false;
           const { type: _type, seq: _seq, ...result } = reply;
+          this.idleDeaths = 0;
           job?.resolve(result);
           this.dispatch();
         }
       });
+      let death: Error | undefined;
       worker.on('error', (error) => {
-        if (!ready) reject(error);
-        this.fail(error);
+        death ??= error;
       });
       worker.on('exit', (code) => {
         if (this.closing) return;
-        // A worker that dies, even idle, must fail the pool: a batch posted to it would never come back.
-        const error = new Error(`validation worker exited with code ${code}`);
-        if (!ready) reject(error);
-        this.fail(error);
+        const error = death ?? new Error(`validation worker exited with code ${code}`);
+        if (!ready) {
+          // Dying before it is ready is the setup's fault (template, tokenizer), the same for every worker.
+          reject(error);
+          this.fail(error);
+          return;
+        }
+        this.replace(worker, slot, error);
       });
     });
+  }
+
+  /** A worker died: its job is re-run or reported, and a new worker takes its place. */
+  private replace(worker: Worker, slot: Slot, error: Error): void {
+    this.slots.splice(this.slots.indexOf(slot), 1);
+    this.workers.splice(this.workers.indexOf(worker), 1);
+    const job = this.running.get(worker);
+    this.running.delete(worker);
+    if (!job && ++this.idleDeaths > MAX_IDLE_DEATHS) {
+      this.fail(error);
+      return;
+    }
+    if (job) this.recover(job, error);
+    this.spawn().catch(() => {});
+  }
+
+  private recover(job: Job, error: Error): void {
+    if (job.retry || job.records.length === 1) {
+      job.resolve(diedOn(job.records, error));
+      return;
+    }
+    // Which row killed it is unknown: each row of the batch runs alone, ahead of the queue, in order.
+    const retries: Job[] = [];
+    const parts = job.records.map((record) => new Promise<BatchResult>((resolve, reject) => retries.push({ seq: job.seq, records: [record], retry: true, resolve, reject })));
+    this.queue.unshift(...retries);
+    Promise.all(parts).then((results) => job.resolve(mergeResults(results)), job.reject);
+    this.dispatch();
   }
 
   run(records: DatasetRecord[]): Promise<BatchResult> {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
-      this.queue.push({ seq: this.seq++, records, resolve, reject });
+      this.queue.push({ seq: this.seq++, records, retry: false, resolve, reject });
       this.dispatch();
     });
   }
@@ -124,4 +170,22 @@ export class WorkerPool {
     this.workers.length = 0;
     this.slots.length = 0;
   }
+}
+
+/** The batch result for rows whose worker died under them: one WORKER_DIED issue per row. */
+function diedOn(records: DatasetRecord[], error: Error): BatchResult {
+  const why = error.message.split('\n')[0];
+  const issues = records
+    .filter((record) => record.row !== 0)
+    .map((record) => ({ ...makeIssue(record.line, 'WORKER_DIED', '', `the worker validating this row died (${why}); the run went on with a new worker`), row: record.row }));
+  return { issues, rows: issues.length, firstStringArgsLine: 0, firstObjectArgsLine: 0 };
+}
+
+function mergeResults(results: BatchResult[]): BatchResult {
+  return {
+    issues: results.flatMap((result) => result.issues),
+    rows: results.reduce((sum, result) => sum + result.rows, 0),
+    firstStringArgsLine: results.find((result) => result.firstStringArgsLine)?.firstStringArgsLine ?? 0,
+    firstObjectArgsLine: results.find((result) => result.firstObjectArgsLine)?.firstObjectArgsLine ?? 0,
+  };
 }

@@ -1,4 +1,5 @@
 import { makeIssue, type DatasetIssue } from './issues.js';
+import { nestingDepth, ROW_MAX_DEPTH, tooDeepMessage } from './limits.js';
 import type { DatasetRecord } from './jsonl.js';
 import { checkStructure, typeName, type RowShape } from './schema.js';
 import { checkProtocol } from './checks/protocol.js';
@@ -66,6 +67,7 @@ function validateText(text: string, line: number, declared: RowShape | ImportSha
   } catch (error) {
     return { issues: [makeIssue(line, 'ROW_INVALID_JSON', '', `not valid JSON: ${(error as Error).message}`)], forms: 0 };
   }
+  if (nestingDepth(row) > ROW_MAX_DEPTH) return { issues: [makeIssue(line, 'ROW_TOO_DEEP', '', tooDeepMessage())], forms: 0 };
   let shape: RowShape;
   const imported: DatasetIssue[] = [];
   if (declared === 'openai' || declared === 'sharegpt') shape = declared;

@@ -24,6 +24,8 @@ export interface OpenedSource {
   chunks: AsyncIterable<Buffer>;
   /** Set when the caller passed an AsyncIterable<string>: each item is one line, already decoded. */
   lines?: AsyncIterable<string>;
+  /** Why `chunks` ended before the input did (gzip data cut short or corrupt), once they have ended; else undefined. */
+  cutShort(): string | undefined;
 }
 
 function isReadable(source: unknown): source is NodeJS.ReadableStream {
@@ -52,7 +54,7 @@ export function openDatasetSource(source: DatasetSource, options: SourceOptions 
   }
   if (isReadable(source)) return openStream(options.name ?? '<stream>', source, undefined);
   if (typeof (source as AsyncIterable<string>)[Symbol.asyncIterator] === 'function') {
-    return { name: options.name ?? '<lines>', totalBytes: undefined, bytesRead: () => 0, chunks: emptyChunks(), lines: source as AsyncIterable<string> };
+    return { name: options.name ?? '<lines>', totalBytes: undefined, bytesRead: () => 0, chunks: emptyChunks(), lines: source as AsyncIterable<string>, cutShort: () => undefined };
   }
   throw new ChatfmtError('INPUT_INVALID', 'dataset source must be a path, "-", a readable stream or an async iterable of lines');
 }
@@ -72,7 +74,8 @@ function openStream(name: string, stream: NodeJS.ReadableStream, totalBytes: num
       throw ioError(name, error);
     }
   }
-  return { name, totalBytes, bytesRead: () => read, chunks: gunzipIfNeeded(name, raw()) };
+  const ending: { why?: string } = {};
+  return { name, totalBytes, bytesRead: () => read, chunks: gunzipIfNeeded(name, raw(), ending), cutShort: () => ending.why };
 }
 
 function ioError(name: string, error: unknown): ChatfmtError {
@@ -82,8 +85,12 @@ function ioError(name: string, error: unknown): ChatfmtError {
   return new ChatfmtError('INPUT_INVALID', `${name}: cannot read: ${(error as Error).message ?? String(error)}`, { cause: error });
 }
 
-/** Gzip is detected by its magic bytes, not the file name: `.gz` files and gzipped stdin both work. */
-async function* gunzipIfNeeded(name: string, chunks: AsyncGenerator<Buffer>): AsyncGenerator<Buffer> {
+/**
+ * Gzip is detected by its magic bytes, not the file name: `.gz` files and gzipped stdin both work. Gzip data cut
+ * short (a download that stopped) or corrupt further on ends the chunks early and says why in `ending`: the rows
+ * before that point are still read and reported.
+ */
+async function* gunzipIfNeeded(name: string, chunks: AsyncGenerator<Buffer>, ending: { why?: string }): AsyncGenerator<Buffer> {
   const first = await chunks.next();
   if (first.done) return;
   const head = first.value;
@@ -110,7 +117,9 @@ async function* gunzipIfNeeded(name: string, chunks: AsyncGenerator<Buffer>): As
     }
   } catch (error) {
     if (error instanceof ChatfmtError) throw error;
-    throw new ChatfmtError('INPUT_INVALID', `${name}: not valid gzip data: ${(error as Error).message}`, { cause: error });
+    const why = (error as Error).message;
+    if (!checked) throw new ChatfmtError('INPUT_INVALID', `${name}: not valid gzip data: ${why}`, { cause: error });
+    ending.why = (error as NodeJS.ErrnoException).code === 'Z_BUF_ERROR' ? 'the gzip data ends early (truncated file)' : `the gzip data is corrupt (${why})`;
   }
 }
 

@@ -1,5 +1,6 @@
 import { loadTokenizer, type ChatTokenizer } from '../convert/tokenizer.js';
 import type { RenderResult } from '../render/index.js';
+import { isChatfmtError } from '../errors.js';
 import { makeIssue, type DatasetIssue } from './issues.js';
 
 export interface TokenCheck {
@@ -11,7 +12,13 @@ export async function createTokenCheck(dir: string, maxLength: number): Promise<
   const tokenizer: ChatTokenizer = await loadTokenizer(dir);
   return {
     check(rendered, spans, line) {
-      const { offsets } = tokenizer.encode(rendered.text);
+      let offsets: Array<[number, number]>;
+      try {
+        ({ offsets } = tokenizer.encode(rendered.text));
+      } catch (error) {
+        if (isChatfmtError(error) && error.code === 'TOKENIZER_TIMEOUT') return [makeIssue(line, 'TOKENS_TIMEOUT', '', error.message)];
+        throw error;
+      }
       if (offsets.length <= maxLength) return [];
       const issues = [makeIssue(line, 'TOKENS_OVER_LIMIT', '', `${offsets.length} tokens, over --max-length ${maxLength}: trainers truncate the end`)];
       // The first character a trainer drops: the start of token number maxLength.

@@ -23,6 +23,8 @@ export interface ValidateOptions extends ReadRecordsOptions, TemplateCheckOption
   inputFormat?: 'auto' | ImportShape;
   /** Worker threads (default 1: in-process). Issues come out in input order whatever the count. */
   workers?: number;
+  /** Heap limit of each worker thread in MB (default 1024); a worker that dies is replaced and its rows reported. */
+  workerHeapMb?: number;
   /** Records per batch sent to a worker (default 256). */
   batchSize?: number;
   /** Validate only this shard: records are split into blocks of `shardBlock`, block k belongs to shard (k mod n) + 1. */
@@ -95,6 +97,7 @@ function checkOptions(options: ValidateOptions): void {
   };
   positiveInt(options.workers, 'workers');
   positiveInt(options.batchSize, 'batchSize');
+  positiveInt(options.workerHeapMb, 'workerHeapMb');
   positiveInt(options.shardBlock, 'shardBlock');
   positiveInt(options.maxRowBytes, 'maxRowBytes');
   positiveInt(options.maxLength, 'maxLength');
@@ -171,7 +174,7 @@ async function* validateBatches(
       batch = next.done ? [] : next.value;
     }
   } else {
-    const pool = await WorkerPool.start(options.workers!, rowOptions, script);
+    const pool = await WorkerPool.start(options.workers!, rowOptions, script, options.workerHeapMb);
     try {
       // Bounded look-ahead: reading pauses while this many batches are being validated (memory stays flat).
       const maxInFlight = options.workers! * 2;

@@ -17,7 +17,7 @@ import { GLOBALS, RenderState, withNow } from './runtime.js';
 
 export { PyFloat } from './values.js';
 export { DEFAULT_LIMITS, type RenderLimits } from './budget.js';
-export { parsePythonJson, JsonNestingError } from './json.js';
+export { parsePythonJson, needsPythonReader, JsonNestingError } from './json.js';
 export { JinjaError } from './errors.js';
 
 export interface PythonJsonDumpsOptions {

@@ -158,7 +158,7 @@ const MAX_FAST_DEPTH = 900;
  * (`1.0`, `1e3`), an integer beyond 2^53, an object key JS objects would reorder ("10"), NaN/Infinity, or
  * nesting deep enough for json.loads' recursion limit. Errs towards true; strings are skipped with indexOf.
  */
-function needsPythonReader(text: string): boolean {
+export function needsPythonReader(text: string): boolean {
   const n = text.length;
   let depth = 0;
   let pos = 0;

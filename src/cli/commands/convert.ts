@@ -110,7 +110,7 @@ async function resolveTarget(flags: ConvertFlags, io: IO): Promise<Target> {
 
 async function runConvert(file: string, flags: ConvertFlags, io: IO): Promise<number> {
   // Loaded on use, so other commands start without the importers and tokenizers.
-  const { importDataset, isImportShape, toTrainingRecord } = await import('../../convert/index.js');
+  const { exactJson, importDataset, isImportShape, toTrainingRecord } = await import('../../convert/index.js');
   const from = flags.from ?? flags.inputFormat;
   if (from === undefined) throw new UserError(`no input shape: give --from <shape> (one of ${importShapes.join(', ')})`);
   if (!isImportShape(from)) throw new UserError(`unknown shape "${from}"`);
@@ -155,7 +155,7 @@ async function runConvert(file: string, flags: ConvertFlags, io: IO): Promise<nu
       }
       if (out !== null) {
         counts.written++;
-        await output.write(`${JSON.stringify(out)}\n`);
+        await output.write(`${exactJson(out)}\n`);
       } else counts.failed++;
       for (const found of issues) {
         if (found.severity === 'warning') counts.warnings++;

@@ -2,6 +2,8 @@ import type { Message, ToolCall } from '../../types.js';
 import { issue, type ConvertIssue } from '../issues.js';
 import { isPlainObject } from '../../util/guards.js';
 import { dumpJson } from '../../jinja/json.js';
+import { PyFloat } from '../../jinja/index.js';
+import { exactJson } from '../exact-json.js';
 import { decodeJsonField } from '../loose-json.js';
 
 /**
@@ -47,7 +49,7 @@ export function readCall(value: unknown, id: string, line: number, path: string,
     issues.push(issue(line, 'IMPORT_BAD_CALL', `${path}.arguments`, `arguments of ${call.name} are not JSON: ${args.error}`));
     return undefined;
   }
-  if (!isPlainObject(args.value)) {
+  if (!isJsonObject(args.value)) {
     issues.push(issue(line, 'IMPORT_BAD_CALL', `${path}.arguments`, `arguments of ${call.name} must be an object`));
     return undefined;
   }
@@ -65,5 +67,10 @@ export function toolMessage(content: string, call: ToolCall | undefined): Messag
 
 /** Tool contents are strings in the OpenAI format; structured results are kept as their JSON text. */
 export function resultText(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
+  return typeof value === 'string' ? value : exactJson(value);
+}
+
+/** A JSON object as the Python value model reads it: a plain object, or a Map when its keys look like integers. */
+function isJsonObject(value: unknown): boolean {
+  return value instanceof Map || (isPlainObject(value) && !(value instanceof PyFloat));
 }

@@ -1,7 +1,9 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { DatasetIssueCode } from '../issues.js';
+import { SCHEMA_MAX_NODES } from '../limits.js';
 import { joinPath, type PathKey } from '../paths.js';
 import { isPlainObject } from '../../util/guards.js';
+import { compileLinear, linearRegExpEngine } from './linear-regexp.js';
 
 /** A problem found in one `parameters` schema, with a path relative to it. */
 export interface SchemaProblem {
@@ -37,7 +39,12 @@ export class ToolSchemaCache {
   constructor(private readonly limit = 1000) {}
 
   private static newAjv(): Ajv {
-    return new Ajv({ allErrors: true, strict: false, validateFormats: false, logger: false, validateSchema: false });
+    // ownProperties: `required: ["toString"]` is not met by `{}` through the prototype.
+    const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false, logger: false, validateSchema: false, ownProperties: true, code: { regExp: linearRegExpEngine } });
+    // ajv compares array items pairwise (quadratic: 20k items take seconds); canonical JSON in a set is linear.
+    ajv.removeKeyword('uniqueItems');
+    ajv.addKeyword({ keyword: 'uniqueItems', type: 'array', schemaType: 'boolean', errors: false, validate: (unique: boolean, items: unknown[]) => !unique || allDistinct(items) });
+    return ajv;
   }
 
   get(parameters: unknown): CompiledToolSchema {
@@ -66,6 +73,8 @@ export class ToolSchemaCache {
   private compile(parameters: unknown): CompiledToolSchema {
     const problems = shapeProblems(parameters);
     if (problems.length > 0 || !isPlainObject(parameters)) return { validate: undefined, problems, knownProperties: undefined };
+    const budget = budgetProblems(parameters);
+    if (budget.tooLarge) return { validate: undefined, problems: budget.problems, knownProperties: undefined };
     // `$schema`/`$id` would make ajv look up meta-schemas or register ids globally; they do not change validation here.
     const { $schema: _schema, $id: _id, ...schema } = parameters;
     if (!this.ajv.validateSchema(schema)) {
@@ -75,10 +84,53 @@ export class ToolSchemaCache {
     }
     try {
       const validate = this.ajv.compile(schema);
-      return { validate, problems: requiredProblems(schema), knownProperties: knownProperties(schema) };
+      return { validate, problems: [...budget.problems, ...requiredProblems(schema)], knownProperties: knownProperties(schema) };
     } catch (error) {
       return { validate: undefined, problems: [{ code: 'TOOL_SCHEMA_INVALID', path: '', message: `cannot compile schema: ${(error as Error).message}` }], knownProperties: undefined };
     }
+  }
+}
+
+function allDistinct(items: unknown[]): boolean {
+  const seen = new Set<string>();
+  for (const item of items) {
+    const key = canonicalJson(item);
+    if (seen.has(key)) return false;
+    seen.add(key);
+  }
+  return true;
+}
+
+/**
+ * Counts the schema's values without recursion (ajv's compile time grows faster than its size: a 100k-value
+ * `enum` takes seconds) and finds the patterns the linear engine cannot run. Those are reported and not applied.
+ */
+function budgetProblems(schema: Record<string, unknown>): { tooLarge: boolean; problems: SchemaProblem[] } {
+  const problems: SchemaProblem[] = [];
+  let nodes = 0;
+  const stack: Array<[unknown, PathKey[]]> = [[schema, []]];
+  while (stack.length > 0) {
+    const [value, at] = stack.pop()!;
+    if (++nodes > SCHEMA_MAX_NODES) {
+      const message = `schema holds more than ${SCHEMA_MAX_NODES} values (budget); arguments are not checked against it`;
+      return { tooLarge: true, problems: [{ code: 'TOOL_SCHEMA_UNCHECKED', path: '', message }] };
+    }
+    if (Array.isArray(value)) value.forEach((item, k) => stack.push([item, [...at, k]]));
+    else if (isPlainObject(value)) {
+      for (const [key, child] of Object.entries(value)) {
+        if (key === 'pattern' && typeof child === 'string') patternProblem(child, [...at, key], problems);
+        if (key === 'patternProperties' && isPlainObject(child)) for (const name of Object.keys(child)) patternProblem(name, [...at, key, name], problems);
+        stack.push([child, [...at, key]]);
+      }
+    }
+  }
+  return { tooLarge: false, problems };
+}
+
+function patternProblem(pattern: string, at: PathKey[], problems: SchemaProblem[]): void {
+  const { error } = compileLinear(pattern);
+  if (error !== undefined) {
+    problems.push({ code: 'TOOL_SCHEMA_UNCHECKED', path: joinPath('', ...at), message: `pattern ${JSON.stringify(pattern.slice(0, 80))} ${error}; values are not checked against it` });
   }
 }
 

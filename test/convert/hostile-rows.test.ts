@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { memoryIO } from '../../src/cli/io.js';
+import { run } from '../../src/cli/main.js';
+import { importDataset, toTrainingRecord, type Conversation } from '../../src/index.js';
+
+// Issue 17: nothing one row holds may end a convert run.
+
+const plain = { messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }] };
+
+function nestedSchemaRow(depth: number): string {
+  const schema = `${'{"type":"object","properties":{"a":'.repeat(depth)}{"type":"string"}${'}}'.repeat(depth)}`;
+  return JSON.stringify({ ...plain, tools: [{ type: 'function', function: { name: 'f', parameters: '@' } }] }).replace('"@"', schema);
+}
+
+async function convert(input: string, ...args: string[]): Promise<{ code: number; out: string[]; err: string }> {
+  const io = memoryIO(input);
+  const code = await run(['convert', '-', '--from', 'openai', ...args], io);
+  return { code, out: io.out().split('\n').filter(Boolean), err: io.err() };
+}
+
+describe('convert survives hostile rows', () => {
+  it.each([['openai'], ['qwen3']])('a 5,000-level nested schema is one ROW_TOO_DEEP issue; later rows still come out (--to %s)', async (to) => {
+    const input = [JSON.stringify(plain), nestedSchemaRow(5000), JSON.stringify(plain)].join('\n');
+    const { code, out, err } = await convert(input, '--to', to);
+    expect(code).toBe(1);
+    expect(out).toHaveLength(2);
+    expect(err).toContain('3 row(s), 2 converted, 1 not converted');
+    expect(err).toContain('ROW_TOO_DEEP ×1');
+    expect(err).toMatch(/✖ JSON nests deeper than 256 levels.*line 2/);
+  });
+
+  it('importDataset reports the deep row with its row number and goes on', async () => {
+    async function* lines() {
+      yield JSON.stringify(plain);
+      yield nestedSchemaRow(5000);
+      yield JSON.stringify(plain);
+    }
+    const rows = [];
+    for await (const row of importDataset(lines(), { from: 'openai' })) rows.push(row);
+    expect(rows.map((row) => [row.row, row.conversation === null, row.issues.map((issue) => issue.code)])).toEqual([
+      [1, false, []],
+      [2, true, ['ROW_TOO_DEEP']],
+      [3, false, []],
+    ]);
+  });
+
+  it('toTrainingRecord turns a throw inside one conversation into an issue on that row', () => {
+    // A getter that throws stands for any failure deep inside rendering: the caller gets an issue, not an exception.
+    const hostile = { messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', get content(): string { throw new RangeError('Maximum call stack size exceeded'); } }] };
+    const result = toTrainingRecord(hostile as unknown as Conversation, { family: 'qwen3', line: 7 });
+    expect(result.record).toBeNull();
+    expect(result.issues.map((issue) => [issue.line, issue.code])).toEqual([[7, 'INTERNAL_ERROR']]);
+    expect(result.issues[0]!.message).toContain('Maximum call stack size exceeded');
+  });
+});
+
+describe('xLAM parameter names', () => {
+  it('a parameter named __proto__ is kept in properties as in required', async () => {
+    const row = JSON.stringify({
+      query: 'go',
+      tools: '[{"name":"f","description":"d","parameters":{"__proto__":{"type":"str","description":"p"},"toString":{"type":"int","description":"t"}}}]',
+      answers: '[{"name":"f","arguments":{"__proto__":"x","toString":1}}]',
+    });
+    const io = memoryIO(`${row}\n`);
+    expect(await run(['convert', '-', '--from', 'xlam', '--to', 'openai'], io)).toBe(0);
+    const parameters = (JSON.parse(io.out()) as { tools: Array<{ function: { parameters: { properties: object; required: string[] } } }> }).tools[0]!.function.parameters;
+    expect(Object.keys(parameters.properties)).toEqual(['__proto__', 'toString']);
+    expect(parameters.required).toEqual(['__proto__', 'toString']);
+    expect(Object.getOwnPropertyDescriptor(parameters.properties, '__proto__')?.value).toEqual({ type: 'string', description: 'p' });
+  });
+});
