@@ -10,7 +10,7 @@ import { repoRoot } from './shared.js';
  * templates path (../../templates) still points at the repository's; dependencies stay external and resolve from
  * node_modules. The folder is removed after the file's tests.
  */
-export function cliProcess(): (argv: string[], options?: { stdin?: string; stdout?: 'pipe' | number; cwd?: string; env?: Record<string, string> }) => Promise<{ code: number | null; signal: string | null; out: string; err: string }> {
+export function cliProcess(): (argv: string[], options?: { stdin?: string; stdout?: 'pipe' | number; closeStdout?: boolean; cwd?: string; env?: Record<string, string> }) => Promise<{ code: number | null; signal: string | null; out: string; err: string }> {
   let bundle: string | undefined;
   let folder: string | undefined;
   afterAll(() => {
@@ -33,6 +33,8 @@ export function cliProcess(): (argv: string[], options?: { stdin?: string; stdou
       env: { ...process.env, ...options.env },
       stdio: ['pipe', options.stdout ?? 'pipe', 'pipe'],
     });
+    // A reader that has gone away before the first write, as `| head -1` is after its line.
+    if (options.closeStdout) child.stdout?.destroy();
     let out = '';
     let err = '';
     child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
