@@ -85,7 +85,8 @@ function trackTemporary(path: string): void {
   });
 }
 
-function cannotWrite(shown: string, error: unknown): UserError {
+/** A write that failed, as one line with exit 1. */
+export function cannotWrite(shown: string, error: unknown): UserError {
   const code = (error as NodeJS.ErrnoException).code;
   const reason = code === 'ENOSPC' ? 'no space left on the device' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'ENOENT' ? 'no such folder' : code ?? (error as Error).message;
   return new UserError(`${shown}: cannot write (${reason})`, EXIT.ISSUES);

@@ -1,5 +1,6 @@
 import { run } from './main.js';
 import { processIO } from './io.js';
+import { cannotWrite } from './output.js';
 
 /**
  * The `chatfmt` executable. A failing stdout or stderr ends the run here, as one line rather than a stack trace: a
@@ -12,7 +13,7 @@ export async function main(argv: string[]): Promise<void> {
       if (error.code === 'EPIPE') process.exit(0);
       if (name === 'stdout') {
         try {
-          process.stderr.write(`chatfmt: stdout: cannot write (${error.code ?? error.message})\n`);
+          process.stderr.write(`chatfmt: ${cannotWrite('stdout', error).message}\n`);
         } catch {
           // stderr is gone too: the exit code is all that is left.
         }

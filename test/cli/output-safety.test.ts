@@ -30,7 +30,7 @@ describe('-o naming an input', () => {
   });
 
   it('convert keeps every row of a large file written over itself', async () => {
-    const rows = 20_000;
+    const rows = 200_000;
     const file = dir.write('big.jsonl', Array.from({ length: rows }, (_, i) => chat(`row ${i}`)).join('\n') + '\n');
     const result = await cli(['convert', 'big.jsonl', '--from', 'openai', '--to', 'openai', '-o', 'big.jsonl', '--no-progress']);
     expect(result.code).toBe(0);
@@ -41,8 +41,10 @@ describe('-o naming an input', () => {
 
   it('a failed run leaves the target as it was, and no temporary file', async () => {
     const file = dir.write('keep.txt', 'precious\n');
-    const result = await cli(['render', '--template', 'missing.jinja', '-o', 'keep.txt'], chat('x'));
+    const result = await cli(['parse', '--family', 'qwen3', 'missing.txt', '-o', 'keep.txt']);
     expect(result.code).toBe(2);
+    // Old code truncated it when its write stream opened, which is never later than the failed read it raced.
+    await new Promise((settle) => setImmediate(settle));
     expect(readFileSync(file, 'utf8')).toBe('precious\n');
     expect(leftovers()).toEqual([]);
   });

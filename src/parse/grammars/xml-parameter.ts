@@ -18,6 +18,5 @@ export function xmlParameterArgs(callClose: string): Grammar['args'] {
     ],
     stripOneNewline: true,
     blockOpen: '<function=',
-    blockCloseNeedsFollower: true,
   });
 }
