@@ -159,12 +159,19 @@ export function tooLarge(shown: string, maxBytes: number): UserError {
 
 /**
  * A dataset argument as the dataset readers take it: '-', a regular file by path (they stream it and show progress),
- * or anything else opened here (a named pipe waits for its writer as above, a device is streamed). Errors are one
- * line, named by errno.
+ * or anything else opened here (a named pipe waits for its writer as above, a device is streamed). A path that cannot
+ * be opened is one line, named by errno.
  */
 export async function datasetSource(file: string, cwd: string): Promise<string | Readable> {
   if (file === '-') return '-';
   const path = resolve(cwd, file);
-  if (statInput(path, file).isFile()) return path;
+  let stats: Stats;
+  try {
+    stats = statSync(path);
+  } catch (error) {
+    throw describeOpenError(file, error);
+  }
+  // A folder is named by the dataset reader, in the words validate and convert use for it.
+  if (stats.isFile() || stats.isDirectory()) return path;
   return (await openInput(path, file)).stream;
 }

@@ -21,5 +21,8 @@ export async function main(argv: string[]): Promise<void> {
       process.exit(1);
     });
   }
+  // Interrupted, the process still runs its exit handlers, which remove unfinished -o / --report temporary files.
+  process.once('SIGINT', () => process.exit(130));
+  process.once('SIGTERM', () => process.exit(143));
   process.exitCode = await run(argv, processIO());
 }
