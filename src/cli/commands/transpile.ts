@@ -51,7 +51,8 @@ export const register: CommandRegistrar = (program, io, state) => {
 
 async function runTranspile(file: string | undefined, flags: TranspileFlags, io: IO): Promise<number> {
   const tools = flags.tools === undefined ? null : await readToolsFile(flags.tools, io);
-  const text = await readInputText(file, io);
+  // A completion, read as parse reads one: bytes that are not UTF-8 become U+FFFD.
+  const text = await readInputText(file, io, { utf8: 'replace' });
   const { transpile } = await import('../../convert/transpile.js');
   const result = transpile(text, { from: flags.from, to: flags.to, tools, ...(flags.prefix !== undefined ? { prefix: flags.prefix } : {}) });
   for (const warning of result.warnings) io.stderr.write(`chatfmt: warning: ${warning.code}: ${escapeLineBreaks(warning.message)}\n`);
