@@ -15,8 +15,6 @@ export interface OpenedInput {
   stream: Readable;
   /** Size in bytes for a regular file; undefined for pipes and devices, which say nothing true about their length. */
   size: number | undefined;
-  /** True for a regular file: the only kind that can be read again, renamed over, or compared by size. */
-  regular: boolean;
 }
 
 /** The one-line reason a path cannot be read, by errno; a symlink loop is named as one, not as a missing file. */
@@ -54,7 +52,7 @@ function statInput(path: string, shown: string): Stats {
  */
 export async function openInput(path: string, shown: string): Promise<OpenedInput> {
   const stats = statInput(path, shown);
-  if (stats.isFIFO()) return { stream: await openFifo(path, shown), size: undefined, regular: false };
+  if (stats.isFIFO()) return { stream: await openFifo(path, shown), size: undefined };
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY);
@@ -62,7 +60,7 @@ export async function openInput(path: string, shown: string): Promise<OpenedInpu
     throw describeOpenError(shown, error);
   }
   const stream = createReadStream('', { fd, highWaterMark: 1 << 20 });
-  return { stream, size: stats.isFile() ? stats.size : undefined, regular: stats.isFile() };
+  return { stream, size: stats.isFile() ? stats.size : undefined };
 }
 
 async function openFifo(path: string, shown: string): Promise<Readable> {
