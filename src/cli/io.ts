@@ -25,6 +25,14 @@ export class UserError extends Error {
   }
 }
 
+/**
+ * A message on one line: line breaks inside it (a quoted row, a template's text) are written as \n and \r, so each
+ * `chatfmt:` line and each summary line stays one line that a script can split on.
+ */
+export function escapeLineBreaks(text: string): string {
+  return text.replace(/\r/g, '\\r').replace(/\n/g, '\\n');
+}
+
 export function processIO(): IO {
   return {
     stdin: process.stdin,

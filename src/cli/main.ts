@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { ChatfmtError } from '../errors.js';
-import { EXIT, UserError, type IO } from './io.js';
+import { EXIT, UserError, escapeLineBreaks, type IO } from './io.js';
 import { registerCommands } from './commands/index.js';
 
 /** Builds the commander program; every command writes through `io` and sets `state.exitCode`. */
@@ -37,18 +37,17 @@ function reportError(error: unknown, io: IO): number {
     return error.exitCode === 0 ? EXIT.OK : EXIT.USAGE;
   }
   if (error instanceof UserError) {
-    io.stderr.write(`chatfmt: ${error.message}\n`);
+    io.stderr.write(`chatfmt: ${escapeLineBreaks(error.message)}\n`);
     return error.exitCode;
   }
   if (error instanceof ChatfmtError) {
-    io.stderr.write(`chatfmt: ${oneLine(error.message)}\n`);
-    // A sandbox limit is the input driving the template past a budget: the template rejected it, like raise_exception.
+    io.stderr.write(`chatfmt: ${escapeLineBreaks(error.message.trim())}\n`);
     return error.code === 'TEMPLATE_RAISED' || error.code === 'TEMPLATE_RUNTIME' || error.code === 'TEMPLATE_LIMIT' || error.code === 'PARSE_STRICT'
       ? EXIT.ISSUES
       : EXIT.USAGE;
   }
   const message = error instanceof Error ? error.message : String(error);
-  io.stderr.write(`chatfmt: internal error: ${oneLine(message)}\n`);
+  io.stderr.write(`chatfmt: internal error: ${escapeLineBreaks(message)}\n`);
   return EXIT.USAGE;
 }
 

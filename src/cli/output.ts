@@ -1,27 +1,180 @@
-import { createWriteStream } from 'node:fs';
-import { resolve } from 'node:path';
-import { UserError, type IO } from './io.js';
+import { createWriteStream, fchmodSync, openSync, realpathSync, renameSync, statSync, unlinkSync, type Stats, type WriteStream } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { basename, dirname, join, resolve } from 'node:path';
+import { finished } from 'node:stream/promises';
+import { EXIT, UserError, type IO } from './io.js';
+
+/** A destination for a command's result (`-o`, `--report`) or stdout; every write is checked. */
+export interface Output {
+  /** The command's IO with stdout going here. */
+  io: IO;
+  /** Writes, waiting while the destination is full, so a large batch keeps memory flat; throws once a write failed. */
+  write(text: string): Promise<void>;
+}
+
+type Destination = Output & {
+  /** Flushes and puts the file in place (renames the temporary file over the target); one line if anything failed. */
+  commit(): Promise<void>;
+  /** The command failed: the target keeps what it had, the temporary file goes. */
+  discard(): void;
+};
 
 /**
- * `-o FILE`: the command's IO with stdout going to FILE instead; `close` flushes it and reports a write error as one
- * line. Without a file, the IO itself. Writes honour backpressure through `drain` (see waitForDrain).
+ * Runs `body` with its results going to the named files (or stdout for none / "-"). A regular file is written to a
+ * temporary file beside it and renamed over it only when the command succeeds: a target that is also an input
+ * (`render a.jsonl -o a.jsonl`) is read whole before it is replaced, and a failed run leaves it as it was. Devices and
+ * pipes (/dev/null, /dev/stdout) are written directly. Two flags naming the same file are refused.
  */
-export function outputTo(io: IO, file: string | undefined): { io: IO; close(): Promise<void> } {
-  if (file === undefined || file === '-') return { io, close: async () => {} };
-  const path = resolve(io.cwd, file);
-  const stream = createWriteStream(path);
-  let failure: Error | undefined;
+export async function withOutputs<T>(io: IO, targets: Array<{ flag: string; file: string | undefined }>, body: (outputs: Output[]) => Promise<T>): Promise<T> {
+  refuseSharedTargets(io, targets);
+  const opened: Destination[] = [];
+  try {
+    for (const { file } of targets) opened.push(openDestination(io, file));
+    const result = await body(opened);
+    for (const destination of opened) await destination.commit();
+    return result;
+  } catch (error) {
+    for (const destination of opened) destination.discard();
+    throw error;
+  }
+}
+
+/** `-o FILE` for a command with one result: its IO (stdout replaced) for the body. */
+export function withOutput<T>(io: IO, file: string | undefined, body: (io: IO) => Promise<T>): Promise<T> {
+  return withOutputs(io, [{ flag: '-o', file }], ([output]) => body(output!.io));
+}
+
+function refuseSharedTargets(io: IO, targets: Array<{ flag: string; file: string | undefined }>): void {
+  const seen: Array<{ flag: string; key: string; stats?: Stats }> = [];
+  for (const { flag, file } of targets) {
+    if (file === undefined || file === '-') continue;
+    const path = resolve(io.cwd, file);
+    let key = path;
+    let stats: Stats | undefined;
+    try {
+      key = realpathSync(path);
+      stats = statSync(path);
+    } catch {
+      // Not there yet: its resolved name is all there is to compare.
+    }
+    const same = seen.find((other) => other.key === key || (stats && other.stats && stats.dev === other.stats.dev && stats.ino === other.stats.ino));
+    if (same && (stats === undefined || stats.isFile())) throw new UserError(`${same.flag} and ${flag} name the same file (${file}): give them different files`);
+    seen.push({ flag, key, ...(stats ? { stats } : {}) });
+  }
+}
+
+/** Temporary files not yet renamed into place: removed if the process ends first (a broken stdout, Ctrl-C). */
+const pendingTemporaries = new Set<string>();
+let cleanupInstalled = false;
+
+function removeTemporary(path: string): void {
+  pendingTemporaries.delete(path);
+  try {
+    unlinkSync(path);
+  } catch {
+    // Already gone.
+  }
+}
+
+function trackTemporary(path: string): void {
+  pendingTemporaries.add(path);
+  if (cleanupInstalled) return;
+  cleanupInstalled = true;
+  process.once('exit', () => {
+    for (const path of pendingTemporaries) removeTemporary(path);
+  });
+}
+
+/** A write that failed, as one line with exit 1. */
+export function cannotWrite(shown: string, error: unknown): UserError {
+  const code = (error as NodeJS.ErrnoException).code;
+  const reason = code === 'ENOSPC' ? 'no space left on the device' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'ENOENT' ? 'no such folder' : code ?? (error as Error).message;
+  return new UserError(`${shown}: cannot write (${reason})`, EXIT.ISSUES);
+}
+
+function openDestination(io: IO, file: string | undefined): Destination {
+  if (file === undefined || file === '-') {
+    const output: Output = { io, write: (text) => writeOut(io, text) };
+    return { ...output, commit: async () => {}, discard: () => {} };
+  }
+  const target = resolve(io.cwd, file);
+  let existing: Stats | undefined;
+  let finalPath = target;
+  try {
+    finalPath = realpathSync(target);
+    existing = statSync(finalPath);
+  } catch {
+    // A new file.
+  }
+  const direct = existing !== undefined && !existing.isFile();
+  const path = direct ? finalPath : join(dirname(finalPath), `.${basename(finalPath)}.chatfmt-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+  let fd: number;
+  try {
+    fd = openSync(path, direct ? 'w' : 'wx', 0o666);
+  } catch (error) {
+    throw cannotWrite(file, error);
+  }
+  if (!direct) {
+    trackTemporary(path);
+    // The replaced file keeps its permissions.
+    if (existing) keepMode(fd, existing.mode);
+  }
+  const stream: WriteStream = createWriteStream('', { fd });
+  let failure: unknown;
   stream.on('error', (error) => {
     failure ??= error;
   });
-  return {
-    io: { ...io, stdout: stream, stdoutIsTTY: false },
-    close: () =>
-      new Promise<void>((done, fail) => {
-        stream.end(() => (failure ? fail(new UserError(`${file}: cannot write (${failure.message})`)) : done()));
-        stream.once('error', (error) => fail(new UserError(`${file}: cannot write (${error.message})`)));
-      }),
+  const check = () => {
+    if (failure !== undefined) throw cannotWrite(file, failure);
   };
+  const fileIO: IO = { ...io, stdout: stream, stdoutIsTTY: false };
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    stream.end();
+    await finished(stream).catch((error: unknown) => {
+      failure ??= error;
+    });
+  };
+  return {
+    io: fileIO,
+    async write(text) {
+      check();
+      await writeOut(fileIO, text);
+      check();
+    },
+    async commit() {
+      await close();
+      if (failure !== undefined) {
+        if (!direct) removeTemporary(path);
+        check();
+      }
+      if (direct) return;
+      try {
+        renameSync(path, finalPath);
+        pendingTemporaries.delete(path);
+      } catch (error) {
+        removeTemporary(path);
+        throw cannotWrite(file, error);
+      }
+    },
+    discard() {
+      if (!closed) {
+        closed = true;
+        stream.destroy();
+      }
+      if (!direct) removeTemporary(path);
+    },
+  };
+}
+
+function keepMode(fd: number, mode: number): void {
+  try {
+    fchmodSync(fd, mode & 0o7777);
+  } catch {
+    // Not ours to change (another owner): the umask's default stands.
+  }
 }
 
 /**

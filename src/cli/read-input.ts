@@ -1,53 +1,58 @@
-import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { UserError, type IO } from './io.js';
+import { openInput, readAllBounded, tooLarge } from './input.js';
 
 export const DEFAULT_MAX_INPUT_BYTES = 256 * 1024 * 1024;
 
+export interface ReadTextOptions {
+  maxBytes?: number;
+  /**
+   * 'strict' (tools, prompts): bytes that are not UTF-8 are an error. 'replace' (completions): they become U+FFFD, as
+   * `parse --stream` decodes them, because a completion cut at max_tokens can end inside a character.
+   */
+  utf8?: 'strict' | 'replace';
+}
+
+/** The whole-input limit: CHATFMT_MAX_INPUT_BYTES when set to a positive whole number, else 256 MiB. */
+export function maxInputBytes(io: IO): number {
+  const value = io.env.CHATFMT_MAX_INPUT_BYTES;
+  if (value === undefined || value === '') return DEFAULT_MAX_INPUT_BYTES;
+  if (!/^[1-9][0-9]{0,15}$/.test(value)) throw new UserError(`CHATFMT_MAX_INPUT_BYTES must be a positive integer, got "${value}"`);
+  return Number(value);
+}
+
 /**
- * Reads a whole input (a file, or stdin for '-' / no file) as UTF-8 text, with a size limit and
- * one-line errors for the usual mistakes: missing file, a folder, binary or non-UTF-8 data.
+ * Reads a whole input (a file, a pipe, a device, or stdin for '-' / no file) as UTF-8 text. The byte count is checked
+ * whatever the source, with one-line errors for the usual mistakes: missing file, a folder, a symlink loop, bad UTF-8.
  */
-export async function readInputText(file: string | undefined, io: IO, maxBytes = DEFAULT_MAX_INPUT_BYTES): Promise<string> {
-  const bytes = file === undefined || file === '-' ? await readStream(io.stdin, maxBytes) : await readPath(resolve(io.cwd, file), file, maxBytes);
-  return decodeUtf8(bytes, file ?? 'stdin');
-}
-
-async function readPath(path: string, shown: string, maxBytes: number): Promise<Buffer> {
-  let size: number;
-  try {
-    const stats = await stat(path);
-    if (stats.isDirectory()) throw new UserError(`${shown}: is a folder, expected a file`);
-    size = stats.size;
-  } catch (error) {
-    if (error instanceof UserError) throw error;
-    throw new UserError(`${shown}: no such file`);
+export async function readInputText(file: string | undefined, io: IO, options: ReadTextOptions = {}): Promise<string> {
+  const maxBytes = options.maxBytes ?? maxInputBytes(io);
+  const shown = file === undefined || file === '-' ? 'stdin' : file;
+  let bytes: Buffer;
+  if (file === undefined || file === '-') bytes = await readAllBounded(io.stdin as AsyncIterable<Buffer>, shown, maxBytes);
+  else {
+    const input = await openInput(resolve(io.cwd, file), file);
+    if (input.size !== undefined && input.size > maxBytes) {
+      input.stream.destroy();
+      throw tooLarge(shown, maxBytes);
+    }
+    bytes = await readAllBounded(input.stream, shown, maxBytes);
   }
-  if (size > maxBytes) throw new UserError(`${shown}: ${size} bytes is over the ${maxBytes}-byte input limit`);
-  return readFile(path);
-}
-
-async function readStream(stream: NodeJS.ReadableStream, maxBytes: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of stream as AsyncIterable<Buffer | string>) {
-    const buffer = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
-    total += buffer.length;
-    if (total > maxBytes) throw new UserError(`stdin: over the ${maxBytes}-byte input limit`);
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks);
+  return decodeUtf8(bytes, shown, options.utf8 ?? 'strict');
 }
 
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+const lenientUtf8 = new TextDecoder('utf-8');
 
-function decodeUtf8(bytes: Buffer, shown: string): string {
+function decodeUtf8(bytes: Buffer, shown: string, mode: 'strict' | 'replace'): string {
+  let text: string;
   try {
-    const text = strictUtf8.decode(bytes);
-    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+    text = (mode === 'strict' ? strictUtf8 : lenientUtf8).decode(bytes);
   } catch {
     throw new UserError(`${shown}: not valid UTF-8 text`);
   }
+  // The decoders drop one leading byte-order mark, as `parse --stream` does.
+  return text;
 }
 
 /** Parses `--now`: an ISO date-time; without a zone it is read as UTC wall-clock time. */

@@ -2,6 +2,8 @@ import { ChatfmtError } from '../errors.js';
 import { familyInfo, type FamilyId } from '../families/info.js';
 import { loadTemplate } from '../render/load.js';
 import { renderConversation } from '../render/render.js';
+import type { LoadedTemplate } from '../render/types.js';
+import { withFamilyCallIds } from '../convert/call-ids.js';
 import type { Message, ParsedMessage, Tool } from '../types.js';
 
 export interface FormatOptions {
@@ -33,12 +35,25 @@ export function formatCompletion(message: Message | ParsedMessage, options: Form
 /** Takes a message as users write it or as `parse` returns it, so `formatCompletion(parse(...))` just works. */
 export function formatTurn(message: Message | ParsedMessage, options: FormatOptions, history: Message[] = [PLACEHOLDER_USER]): FormattedTurn {
   const template = loadTemplate({ family: options.family });
-  const tools = options.tools ?? null;
   const { diagnostics: _diagnostics, ...fields } = message as Message & { diagnostics?: unknown };
   const assistant = withReasoningAliases({ ...fields, role: 'assistant' });
-  const renderOptions = { now: FORMAT_NOW, variables: options.variables };
+  // Kimi-K2 spells call ids into its syntax and its parser reads only that form: write ids as convert does.
+  const messages = withFamilyCallIds({ messages: [...history, assistant] }, template.family).messages;
+  if (options.tools != null) return formatWith(template, messages, options.tools, options.variables);
+  try {
+    return formatWith(template, messages, null, options.variables);
+  } catch (error) {
+    // A tool-use template that insists on a tools list (Hermes) writes the same assistant turn with an empty one.
+    if (error instanceof ChatfmtError && error.code === 'TEMPLATE_RAISED') return formatWith(template, messages, [], options.variables);
+    throw error;
+  }
+}
+
+function formatWith(template: LoadedTemplate, messages: Message[], tools: Tool[] | null, variables: Record<string, unknown> | undefined): FormattedTurn {
+  const renderOptions = { now: FORMAT_NOW, variables };
+  const history = messages.slice(0, -1);
   const prompt = renderConversation(template, { messages: history, tools }, { ...renderOptions, addGenerationPrompt: true }).text;
-  const full = renderConversation(template, { messages: [...history, assistant], tools }, { ...renderOptions, addGenerationPrompt: false });
+  const full = renderConversation(template, { messages, tools }, { ...renderOptions, addGenerationPrompt: false });
   const start = divergence(prompt, full.text);
   const turnSpans = full.generationSpans.filter(([, end]) => end > start);
   const lastSpan = turnSpans[turnSpans.length - 1];

@@ -1,6 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { memoryIO } from '../../src/cli/io.js';
 import { run } from '../../src/cli/main.js';
+import { tempDir } from '../helpers/tmp.js';
 
 // Issue 10 item 13: commander's usage errors were multi-line; every error is now one `chatfmt:` line, exit 2.
 describe('usage errors', () => {
@@ -16,6 +19,7 @@ describe('usage errors', () => {
 
 // Issue 10 item 13: -o everywhere a command prints a result.
 describe('-o writes the result to a file', () => {
+  const outputs = tempDir('chatfmt-o-');
   for (const [argv, stdin] of [
     [['families'], ''],
     [['detect', 'fixtures/templates/chatml-thinking-prefill.jinja'], ''],
@@ -24,10 +28,7 @@ describe('-o writes the result to a file', () => {
     [['validate', '--workers', '1', '-'], '{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "yo"}]}'],
   ] as const) {
     it(argv[0], async () => {
-      const { mkdtempSync, readFileSync } = await import('node:fs');
-      const { join } = await import('node:path');
-      const { tmpdir } = await import('node:os');
-      const file = join(mkdtempSync(join(tmpdir(), 'chatfmt-o-')), 'out');
+      const file = join(outputs.path, `${argv[0]}.out`);
       const io = memoryIO(stdin);
       expect(await run([...argv, '-o', file], io)).toBe(0);
       expect(io.out()).toBe('');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { memoryIO } from '../../src/cli/io.js';
 import { run } from '../../src/cli/main.js';
+import { tempDir } from '../helpers/tmp.js';
 
 // Issue 9 part 3: `chatfmt parse --template` for a template of unknown family.
 const fixture = (name: string) => new URL(`../../fixtures/templates/${name}`, import.meta.url).pathname;
@@ -50,11 +51,11 @@ describe('chatfmt parse --template', () => {
     expect(err).toMatch(/^chatfmt: no family: give --family <id> .* or --template <model folder>\n$/);
   });
 
+  const outputs = tempDir('chatfmt-o-');
   it('-o writes the result to a file', async () => {
-    const { mkdtempSync, readFileSync } = await import('node:fs');
+    const { readFileSync } = await import('node:fs');
     const { join } = await import('node:path');
-    const { tmpdir } = await import('node:os');
-    const file = join(mkdtempSync(join(tmpdir(), 'chatfmt-o-')), 'out.json');
+    const file = join(outputs.path, 'out.json');
     const { code, out } = await cli(['parse', '--family', 'qwen3', '-o', file], 'Hello.');
     expect([code, out]).toEqual([0, '']);
     expect(JSON.parse(readFileSync(file, 'utf8')).content).toBe('Hello.');

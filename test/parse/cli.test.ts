@@ -1,11 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { memoryIO } from '../../src/cli/io.js';
 import { run } from '../../src/cli/main.js';
+import { tempDir } from '../helpers/tmp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'chatfmt-parse-cli-'));
+const dir = tempDir('chatfmt-parse-cli-').path;
 const file = (name: string, text: string) => {
   writeFileSync(join(dir, name), text);
   return name;

@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/tmp.js';
 
 // Issue 10 item 14: the README's `formatCompletion(parse(...))` did not type-check under --strict. Every ```ts block of
 // the README is compiled here, against the sources, with the free names its prose assumes declared.
@@ -36,12 +36,13 @@ function snippetModule(): string {
 }
 
 describe('README TypeScript snippets', () => {
+  const snippetDir = tempDir('chatfmt-readme-');
   it('has snippets to check', () => {
     expect(blocks.length).toBeGreaterThanOrEqual(4);
   });
 
   it('type-check under strict against the sources', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'chatfmt-readme-'));
+    const dir = snippetDir.path;
     const file = join(dir, 'snippets.ts');
     writeFileSync(file, snippetModule());
     const program = ts.createProgram([file], {

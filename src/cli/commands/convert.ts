@@ -1,5 +1,3 @@
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { Option } from 'commander';
 import type { ChatTokenizer, ConvertIssue, ImportShape, OffsetUnit, TrainOn } from '../../convert/index.js';
@@ -9,7 +7,9 @@ import { formatIssue } from '../../dataset/issues.js';
 import { familyIds, resolveFamilyId } from '../../families/info.js';
 import { loadTemplate } from '../../node/load.js';
 import type { LoadedTemplate } from '../../render/types.js';
-import { EXIT, UserError, type IO } from '../io.js';
+import { EXIT, UserError, escapeLineBreaks, type IO } from '../io.js';
+import { datasetSource } from '../input.js';
+import { withOutputs } from '../output.js';
 import { parseNow } from '../read-input.js';
 import { ProgressBar } from '../progress.js';
 import type { CommandRegistrar } from './index.js';
@@ -51,7 +51,7 @@ Targets (--to):
 
 Every input row is accounted for: rows that cannot be converted are reported (stderr summary, --report FILE with one
 {line, code, severity, path, message} JSON per line) and left out of the output.
-Exit codes: 0 all rows converted, 1 some rows had errors, 2 usage or I/O error.
+Exit codes: 0 all rows converted, 1 some rows had errors or the output could not be written, 2 usage or I/O error.
 
 Examples:
   chatfmt convert data.jsonl --from sharegpt --to openai -o data.openai.jsonl
@@ -117,113 +117,54 @@ async function runConvert(file: string, flags: ConvertFlags, io: IO): Promise<nu
   const target = await resolveTarget(flags, io);
   const now = parseNow(flags.now);
   const variables = parseVariables(flags.var);
-  const source = file === '-' ? '-' : resolve(io.cwd, file);
+  const source = await datasetSource(file, io.cwd);
+  const recordOptions = { trainOn: flags.trainOn, checkPrefix: flags.prefixCheck, variables, now, offsets: flags.offsets };
   const counts = { rows: 0, written: 0, failed: 0, warnings: 0 };
   const progress = flags.progress && io.stderrIsTTY ? new ProgressBar(io) : undefined;
   const rows = importDataset(source, {
     from: from as ImportShape,
     stdin: io.stdin,
+    ...(typeof source === 'string' ? {} : { name: file }),
     maxRowBytes: positiveInt(flags.maxRowBytes, '--max-row-bytes'),
     onProgress: progress && ((p) => progress.update({ ...p, errors: counts.failed, warnings: counts.warnings })),
   });
-  // Read the first row before creating any output file, so a missing or unreadable input leaves nothing behind.
-  const first = await rows.next();
-  const output = openSink(flags.output, io);
-  const report = flags.report === undefined ? undefined : openSink(flags.report, io);
-  const shown: ConvertIssue[] = [];
-  const byCode = new Map<string, number>();
-  try {
-    for (let next = first; !next.done; next = await rows.next()) {
-      const row = next.value;
-      counts.rows++;
-      const issues = [...row.issues];
-      let out: unknown = null;
-      if (row.conversation && !target.loaded) out = row.conversation;
-      else if (row.conversation && target.loaded) {
-        const result = toTrainingRecord(row.conversation, {
-          loaded: target.loaded,
-          tokenizer: target.tokenizer,
-          trainOn: flags.trainOn,
-          checkPrefix: flags.prefixCheck,
-          variables,
-          now,
-          line: row.line,
-          offsets: flags.offsets,
-        });
-        issues.push(...result.issues);
-        out = result.record;
+  return withOutputs(io, [{ flag: '-o', file: flags.output }, { flag: '--report', file: flags.report }], async ([output, report]) => {
+    const shown: ConvertIssue[] = [];
+    const byCode = new Map<string, number>();
+    try {
+      for (let next = await rows.next(); !next.done; next = await rows.next()) {
+        const row = next.value;
+        counts.rows++;
+        const issues = [...row.issues];
+        let out: unknown = null;
+        if (row.conversation && !target.loaded) out = row.conversation;
+        else if (row.conversation && target.loaded) {
+          const result = toTrainingRecord(row.conversation, { ...recordOptions, loaded: target.loaded, tokenizer: target.tokenizer, line: row.line });
+          issues.push(...result.issues);
+          out = result.record;
+        }
+        if (out !== null) {
+          counts.written++;
+          await output!.write(`${exactJson(out)}\n`);
+        } else counts.failed++;
+        for (const found of issues) {
+          if (found.severity === 'warning') counts.warnings++;
+          byCode.set(found.code, (byCode.get(found.code) ?? 0) + 1);
+          if (shown.length < 10) shown.push(found);
+          if (flags.report !== undefined) await report!.write(`${JSON.stringify(found)}\n`);
+        }
       }
-      if (out !== null) {
-        counts.written++;
-        await output.write(`${exactJson(out)}\n`);
-      } else counts.failed++;
-      for (const found of issues) {
-        if (found.severity === 'warning') counts.warnings++;
-        byCode.set(found.code, (byCode.get(found.code) ?? 0) + 1);
-        if (shown.length < 10) shown.push(found);
-        if (report) await report.write(`${JSON.stringify(found)}\n`);
-      }
+    } finally {
+      progress?.clear();
     }
-  } finally {
-    progress?.clear();
-    await output.close();
-    await report?.close();
-  }
-  writeSummary(io, counts, byCode, shown);
-  return counts.failed > 0 ? EXIT.ISSUES : EXIT.OK;
+    writeSummary(io, counts, byCode, shown);
+    return counts.failed > 0 ? EXIT.ISSUES : EXIT.OK;
+  });
 }
 
 function writeSummary(io: IO, counts: { rows: number; written: number; failed: number; warnings: number }, byCode: Map<string, number>, shown: ConvertIssue[]): void {
   let text = `chatfmt convert: ${counts.rows} row(s), ${counts.written} converted, ${counts.failed} not converted, ${counts.warnings} warning(s)\n`;
   if (byCode.size) text += `  ${[...byCode].map(([code, n]) => `${code} ×${n}`).join(', ')}\n`;
-  for (const found of shown) text += `  ${formatIssue(found)}\n`;
+  for (const found of shown) text += `  ${escapeLineBreaks(formatIssue(found))}\n`;
   io.stderr.write(text);
 }
-
-interface Sink {
-  write(text: string): Promise<void>;
-  close(): Promise<void>;
-}
-
-/** A file (created or truncated) or stdout; waits for drain so a large dataset never piles up in memory. */
-function openSink(path: string | undefined, io: IO): Sink {
-  if (path === undefined || path === '-') {
-    return { write: async (text) => void io.stdout.write(text), close: async () => {} };
-  }
-  const stream: WriteStream = createWriteStream(resolve(io.cwd, path));
-  let failure: Error | undefined;
-  stream.on('error', (error) => {
-    failure = error;
-  });
-  const check = () => {
-    if (failure) throw new UserError(`${path}: cannot write: ${failure.message}`);
-  };
-  return {
-    write: async (text) => {
-      check();
-      if (!stream.write(text)) await drained(stream);
-      check();
-    },
-    close: async () => {
-      if (!stream.closed) {
-        stream.end();
-        await Promise.race([once(stream, 'close'), once(stream, 'error')]).catch(() => {});
-      }
-      check();
-    },
-  };
-}
-
-/** Resolves on 'drain' or 'error' and removes both listeners: a long run must not pile them up (MaxListenersExceeded). */
-function drained(stream: WriteStream): Promise<void> {
-  return new Promise((done) => {
-    const settle = () => {
-      stream.off('drain', settle);
-      stream.off('error', settle);
-      done();
-    };
-    stream.on('drain', settle);
-    stream.on('error', settle);
-  });
-}
-

@@ -1,7 +1,7 @@
 import type { ResponseTemplateMatch } from '../../detect/index.js';
 import type { LoadedTemplate } from '../../render/index.js';
 import { EXIT, type IO } from '../io.js';
-import { outputTo } from '../output.js';
+import { withOutput } from '../output.js';
 import { resolve } from 'node:path';
 import type { CommandRegistrar } from './index.js';
 
@@ -14,11 +14,9 @@ export const register: CommandRegistrar = (program, io, state) => {
     .option('--template-name <name>', 'named template inside the config')
     .option('--json', 'print all matches as JSON')
     .option('-o, --output <file>', 'write the result here instead of stdout')
-    .addHelpText('after', '\nExit codes: 0 a family was found, 1 none matched, 2 usage or I/O error.\n\nExample:\n  chatfmt detect ~/models/Qwen3-8B')
+    .addHelpText('after', '\nExit codes: 0 a family was found, 1 none matched or the output could not be written, 2 usage or I/O error.\n\nExample:\n  chatfmt detect ~/models/Qwen3-8B')
     .action(async (template: string, flags: { templateName?: string; json?: boolean; output?: string }) => {
-      const out = outputTo(io, flags.output);
-      state.exitCode = await detect(template, flags, out.io);
-      await out.close();
+      state.exitCode = await withOutput(io, flags.output, (out) => detect(template, flags, out));
     });
 };
 

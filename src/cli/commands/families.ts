@@ -1,6 +1,6 @@
 import { familyIds, familyInfo, familyVariants } from '../../families/info.js';
 import type { IO } from '../io.js';
-import { outputTo } from '../output.js';
+import { withOutput } from '../output.js';
 import type { CommandRegistrar } from './index.js';
 
 interface FamiliesFlags {
@@ -24,14 +24,16 @@ export const register: CommandRegistrar = (program, io) => {
 (transformers >= 5.13 parse_response). transformers rejects unknown keys, so what the template cannot do that
 chatfmt's parser does is printed to stderr, or, with --json, returned beside it: {family, verdict, template, losses}.
 
+Exit codes: 0 listed or written, 1 the output could not be written, 2 usage error (an unknown family).
+
 Example:
   chatfmt families --response-template qwen3 -o qwen3.response_template.json`,
     )
     .action(async (flags: FamiliesFlags) => {
-      const out = outputTo(io, flags.output);
-      if (flags.responseTemplate !== undefined) await exportTemplate(flags.responseTemplate, flags, out.io, io);
-      else listFamilies(flags, out.io);
-      await out.close();
+      await withOutput(io, flags.output, async (out) => {
+        if (flags.responseTemplate !== undefined) await exportTemplate(flags.responseTemplate, flags, out, io);
+        else listFamilies(flags, out);
+      });
     });
 };
 

@@ -6,8 +6,9 @@ import type { LoadedTemplate } from '../../render/types.js';
 import type { Delta, Diagnostic } from '../../types.js';
 import { EXIT, UserError, type IO } from '../io.js';
 import { readToolsFile } from '../options.js';
-import { outputTo } from '../output.js';
-import { readInputText } from '../read-input.js';
+import { boundedChunks } from '../input.js';
+import { withOutput } from '../output.js';
+import { maxInputBytes, readInputText } from '../read-input.js';
 import type { CommandRegistrar } from './index.js';
 
 interface ParseFlags {
@@ -24,7 +25,9 @@ interface ParseFlags {
 }
 
 const HELP = `
-Input: the raw completion text (special tokens kept), from a file or stdin ("-" or none).
+Input: the raw completion text (special tokens kept), from a file or stdin ("-" or none). Bytes that
+are not UTF-8 (a completion cut inside a character at max_tokens) become U+FFFD, with and without
+--stream alike. Inputs (the completion, --tools, --prompt) stop at 256 MiB, or CHATFMT_MAX_INPUT_BYTES.
 Output: {role, content, reasoning_content, tool_calls, diagnostics} as JSON; with --stream,
 one OpenAI chunk delta per line as soon as it is known, then the rest at the end of input.
 
@@ -35,7 +38,8 @@ the family's usual generation prompt is assumed.
 
 Malformed or truncated calls never fail the command: their text stays in content and a
 diagnostic says why. --strict turns an error diagnostic into exit code 1.
-Exit codes: 0 parsed, 1 --strict found an error, 2 usage or I/O error.
+Exit codes: 0 parsed, 1 --strict found an error, the output did not fit the response template, or
+the output could not be written, 2 usage or I/O error (a missing file, an input over the size limit).
 
 Without --family, --template names the model's template (a model folder, tokenizer_config.json or
 .jinja). When its tokenizer_config.json has a "response_template" (or a legacy "response_schema"),
@@ -76,9 +80,7 @@ export const register: CommandRegistrar = (program, io, state) => {
     .option('-o, --output <file>', 'write the result here instead of stdout')
     .addHelpText('after', HELP)
     .action(async (file: string | undefined, flags: ParseFlags) => {
-      const out = outputTo(io, flags.output);
-      state.exitCode = await runParse(file, flags, out.io);
-      await out.close();
+      state.exitCode = await withOutput(io, flags.output, (out) => runParse(file, flags, out));
     });
 };
 
@@ -107,7 +109,7 @@ async function runParse(file: string | undefined, flags: ParseFlags, io: IO): Pr
     return streamParse(options, io);
   }
   const { parse } = await import('../../parse/index.js');
-  const message = parse(await readInputText(file, io), options);
+  const message = parse(await readCompletion(file, io), options);
   message.diagnostics.unshift(...notes);
   io.stdout.write(`${JSON.stringify(message, null, 2)}\n`);
   return EXIT.OK;
@@ -146,7 +148,7 @@ async function responseTemplateParse(file: string | undefined, template: Record<
   const { parse, createStreamParser } = await import('../../parse/index.js');
   if (flags.openai) {
     if (flags.stream) return streamDeltas(createStreamParser({ ...options, output: 'openai' }), file, flags, io);
-    const message = parse(await readInputText(file, io), { ...options, output: 'openai' });
+    const message = parse(await readCompletion(file, io), { ...options, output: 'openai' });
     io.stdout.write(`${JSON.stringify(message, null, 2)}\n`);
     return EXIT.OK;
   }
@@ -163,7 +165,7 @@ async function responseTemplateParse(file: string | undefined, template: Record<
       print(events);
       io.stdout.write(`${JSON.stringify({ message })}\n`);
     } else {
-      const message = parse(await readInputText(file, io), { ...options, output: 'dict' });
+      const message = parse(await readCompletion(file, io), { ...options, output: 'dict' });
       io.stdout.write(`${JSON.stringify(message, null, 2)}\n`);
     }
     return EXIT.OK;
@@ -202,10 +204,18 @@ async function streamDeltas(parser: StreamParser, file: string | undefined, flag
   return flags.strict && failed ? EXIT.ISSUES : EXIT.OK;
 }
 
-/** --stream: stdin decoded as it arrives (a multi-byte character split across reads waits for its rest). */
+/**
+ * A completion, batch or streamed, is decoded the same way: bytes that are not UTF-8 become U+FFFD (a completion cut at
+ * max_tokens can end inside a character), and a leading byte-order mark is dropped.
+ */
+function readCompletion(file: string | undefined, io: IO): Promise<string> {
+  return readInputText(file, io, { utf8: 'replace' });
+}
+
+/** --stream: stdin decoded as it arrives (a multi-byte character split across reads waits for its rest), bounded like a batch read. */
 async function eachStdinText(file: string | undefined, io: IO, take: (text: string) => void): Promise<void> {
   if (file !== undefined && file !== '-') throw new UserError('--stream reads stdin; drop the file argument');
   const decoder = new TextDecoder('utf-8');
-  for await (const chunk of io.stdin as AsyncIterable<Buffer | string>) take(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
+  for await (const chunk of boundedChunks(io.stdin as AsyncIterable<Buffer>, 'stdin', maxInputBytes(io))) take(decoder.decode(chunk, { stream: true }));
   take(decoder.decode());
 }

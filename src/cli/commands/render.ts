@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import { Option } from 'commander';
 import { convertSpans, offsetUnits, type OffsetUnit } from '../../convert/text-offsets.js';
 import { readDatasetRecords, type DatasetRecord } from '../../dataset/jsonl.js';
@@ -9,8 +8,9 @@ import { loadTemplate } from '../../node/load.js';
 import { renderConversation, type ArgsMode, type RenderOptions } from '../../render/index.js';
 import type { Conversation } from '../../types.js';
 import { EXIT, UserError, type IO } from '../io.js';
-import { outputTo, writeOut } from '../output.js';
+import { withOutput, writeOut } from '../output.js';
 import { collect, parseVariables } from '../options.js';
+import { datasetSource } from '../input.js';
 import { parseNow } from '../read-input.js';
 import type { CommandRegistrar } from './index.js';
 
@@ -36,7 +36,7 @@ or with "-", stdin is read. JSONL is streamed: memory stays flat whatever the in
 Generation spans (--json) count UTF-16 units; --offsets codepoint gives Python str indices.
 
 The text is printed exactly as the template renders it, with no newline added.
-Exit codes: 0 rendered, 1 the template rejected the input, 2 usage, I/O or template syntax error.
+Exit codes: 0 rendered, 1 the template rejected the input or the output could not be written, 2 usage, I/O or template syntax error.
 
 Examples:
   chatfmt render --family qwen3 -g fixtures/conversations/weather.json
@@ -65,9 +65,7 @@ export const register: CommandRegistrar = (program, io, state) => {
     .option('-o, --output <file>', 'write the result here instead of stdout')
     .addHelpText('after', HELP)
     .action(async (file: string | undefined, flags: RenderFlags) => {
-      const out = outputTo(io, flags.output);
-      state.exitCode = await runRender(file, flags, out.io);
-      await out.close();
+      state.exitCode = await withOutput(io, flags.output, (out) => runRender(file, flags, out));
     });
 };
 
@@ -82,7 +80,7 @@ async function runRender(file: string | undefined, flags: RenderFlags, io: IO): 
     now: parseNow(flags.now),
   };
   const loaded = loadTemplate({ family: flags.family, template: flags.template, templateName: flags.templateName });
-  const source = file === undefined || file === '-' ? '-' : resolve(io.cwd, file);
+  const source = await datasetSource(file ?? '-', io.cwd);
   const records = readDatasetRecords(source, { stdin: io.stdin, name: file ?? '<stdin>' })[Symbol.asyncIterator]();
   const first = await records.next();
   const second = first.done ? first : await records.next();

@@ -1,7 +1,7 @@
 import { familyIds } from '../../families/info.js';
-import { EXIT, type IO } from '../io.js';
+import { EXIT, escapeLineBreaks, type IO } from '../io.js';
 import { readToolsFile } from '../options.js';
-import { outputTo } from '../output.js';
+import { withOutput } from '../output.js';
 import { readInputText } from '../read-input.js';
 import type { CommandRegistrar } from './index.js';
 
@@ -22,7 +22,8 @@ What the target cannot carry is reported on stderr as a warning (the conversion 
   - several calls for gpt-oss, which carries one call per message: they are written as consecutive assistant
     messages (...<|call|><|start|>assistant...), which harmony parsers read back as parallel calls;
   - calls that do not parse back identically with the target's parser.
-Exit codes: 0 written (warnings or not), 2 usage or I/O error.
+Exit codes: 0 written (warnings or not), 1 the target's template rejected the message or the output could not be written,
+2 usage or I/O error.
 
 Examples:
   chatfmt transpile out.txt --from glm-4.5 --to qwen3-coder --tools tools.json
@@ -44,18 +45,17 @@ export const register: CommandRegistrar = (program, io, state) => {
     .option('-o, --output <file>', 'write the result here instead of stdout')
     .addHelpText('after', HELP)
     .action(async (file: string | undefined, flags: TranspileFlags) => {
-      const out = outputTo(io, flags.output);
-      state.exitCode = await runTranspile(file, flags, out.io);
-      await out.close();
+      state.exitCode = await withOutput(io, flags.output, (out) => runTranspile(file, flags, out));
     });
 };
 
 async function runTranspile(file: string | undefined, flags: TranspileFlags, io: IO): Promise<number> {
   const tools = flags.tools === undefined ? null : await readToolsFile(flags.tools, io);
-  const text = await readInputText(file, io);
+  // A completion, read as parse reads one: bytes that are not UTF-8 become U+FFFD.
+  const text = await readInputText(file, io, { utf8: 'replace' });
   const { transpile } = await import('../../convert/transpile.js');
   const result = transpile(text, { from: flags.from, to: flags.to, tools, ...(flags.prefix !== undefined ? { prefix: flags.prefix } : {}) });
-  for (const warning of result.warnings) io.stderr.write(`chatfmt: warning: ${warning.code}: ${warning.message}\n`);
+  for (const warning of result.warnings) io.stderr.write(`chatfmt: warning: ${warning.code}: ${escapeLineBreaks(warning.message)}\n`);
   io.stdout.write(flags.json ? `${JSON.stringify({ text: result.text, message: result.message, warnings: result.warnings })}\n` : result.text);
   return EXIT.OK;
 }

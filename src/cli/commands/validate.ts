@@ -1,5 +1,3 @@
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { Option } from 'commander';
@@ -8,11 +6,12 @@ import type { DatasetIssue, ValidateOptions, ValidationSummary } from '../../dat
 import { formatIssue } from '../../dataset/issues.js';
 import { mergeSummaries } from '../../dataset/summary.js';
 import { familyIds } from '../../families/info.js';
-import { EXIT, UserError, type IO } from '../io.js';
+import { EXIT, UserError, escapeLineBreaks, type IO } from '../io.js';
 import { collect, parseVariables, positiveInt } from '../options.js';
 import { ProgressBar } from '../progress.js';
-import { outputTo } from '../output.js';
-import { parseNow } from '../read-input.js';
+import { withOutputs, type Output } from '../output.js';
+import { datasetSource } from '../input.js';
+import { parseNow, readInputText } from '../read-input.js';
 import type { CommandRegistrar } from './index.js';
 
 interface ValidateFlags {
@@ -48,7 +47,7 @@ object, the tool's parameters schema), tool schemas (valid JSON Schema, no pseud
 --template: the row renders, argument/null-content forms the template mishandles, and each tool-call turn
 parses back to the same calls. With --tokenizer and --max-length: rows over the limit, cut-off assistant turns.
 
-Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage or I/O error.
+Exit codes: 0 no errors (warnings allowed), 1 errors found or the output could not be written, 2 usage or I/O error.
 
 Scale: --workers N validates batches on N threads (the report keeps input order). --shard i/n validates
 blocks of 1000 rows k with k mod n = i-1, so n machines can split a file; combine their --format json
@@ -92,9 +91,9 @@ export const register: CommandRegistrar = (program, io, state) => {
     .addHelpText('after', HELP)
     .action(async (files: string[], flags: ValidateFlags) => {
       if (flags.json) flags.format = 'json';
-      const out = outputTo(io, flags.output);
-      state.exitCode = flags.merge ? await runMerge(files, flags, out.io) : await runValidate(files, flags, out.io);
-      await out.close();
+      state.exitCode = await withOutputs(io, [{ flag: '-o', file: flags.output }, { flag: '--report', file: flags.merge ? undefined : flags.report }], ([out, report]) =>
+        flags.merge ? runMerge(files, flags, out!.io) : runValidate(files, flags, out!.io, flags.report === undefined ? undefined : report!),
+      );
     });
 };
 
@@ -107,7 +106,7 @@ function parseShard(value: string | undefined): { index: number; count: number }
   return shard;
 }
 
-async function runValidate(files: string[], flags: ValidateFlags, io: IO): Promise<number> {
+async function runValidate(files: string[], flags: ValidateFlags, io: IO, report: Output | undefined): Promise<number> {
   if (files.length > 1) throw new UserError('validate takes one dataset (use --shard/--merge to split work, or run once per file)');
   if (flags.family !== undefined && flags.template !== undefined) throw new UserError('give either --family or --template, not both');
   const maxLength = positiveInt(flags.maxLength, '--max-length');
@@ -135,17 +134,15 @@ async function runValidate(files: string[], flags: ValidateFlags, io: IO): Promi
   };
   const progress = flags.progress && io.stderrIsTTY ? new ProgressBar(io) : undefined;
   if (progress) options.onProgress = (p) => progress.update(p);
-  const report = flags.report === undefined ? undefined : await openReport(resolve(io.cwd, flags.report), flags.report);
   let summary: ValidationSummary;
   try {
     // Loaded on use, so other commands start without ajv and the worker pool.
     const { validateDataset } = await import('../../dataset/validate.js');
-    const validation = validateDataset(file === '-' ? '-' : resolve(io.cwd, file), options);
-    for await (const issue of validation) if (report) await report.write(issue);
+    const validation = validateDataset(await datasetSource(file, io.cwd), options);
+    for await (const issue of validation) if (report) await report.write(reportLine(issue));
     summary = await validation.summary();
   } finally {
     progress?.clear();
-    await report?.close();
   }
   printSummary(summary, flags, io);
   return summary.errors > 0 ? EXIT.ISSUES : EXIT.OK;
@@ -155,12 +152,7 @@ async function runMerge(files: string[], flags: ValidateFlags, io: IO): Promise<
   if (files.length === 0) throw new UserError('--merge needs the JSON summaries to combine');
   const summaries = await Promise.all(
     files.map(async (file) => {
-      let text: string;
-      try {
-        text = await readFile(resolve(io.cwd, file), 'utf8');
-      } catch (error) {
-        throw new UserError(`${file}: cannot read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-      }
+      const text = await readInputText(file, io);
       try {
         return JSON.parse(text) as unknown;
       } catch {
@@ -173,25 +165,10 @@ async function runMerge(files: string[], flags: ValidateFlags, io: IO): Promise<
   return merged.errors > 0 ? EXIT.ISSUES : EXIT.OK;
 }
 
-/** The --report file: one JSON line per issue, written with backpressure so a 5 GB input keeps memory flat. */
-async function openReport(path: string, shown: string): Promise<{ write(issue: DatasetIssue): Promise<void>; close(): Promise<void> }> {
-  const stream: WriteStream = createWriteStream(path);
-  await new Promise<void>((ok, fail) => {
-    stream.once('open', () => ok());
-    stream.once('error', (error) => fail(new UserError(`${shown}: cannot write report: ${(error as NodeJS.ErrnoException).code ?? error.message}`)));
-  });
-  let failure: Error | undefined;
-  stream.on('error', (error) => (failure = error));
-  return {
-    async write(issue) {
-      if (failure) throw new UserError(`${shown}: cannot write report: ${failure.message}`);
-      const { line, row, code, severity, path: at, message } = issue;
-      if (!stream.write(`${JSON.stringify({ line, row: row ?? 0, code, severity, path: at, message })}\n`)) {
-        await new Promise<void>((ok) => stream.once('drain', ok));
-      }
-    },
-    close: () => new Promise<void>((ok) => stream.end(ok)),
-  };
+/** One --report line: {line, row, code, severity, path, message}. */
+function reportLine(issue: DatasetIssue): string {
+  const { line, row, code, severity, path: at, message } = issue;
+  return `${JSON.stringify({ line, row: row ?? 0, code, severity, path: at, message })}\n`;
 }
 
 // ---- Output ----
@@ -230,7 +207,7 @@ function formatSummaryText(summary: ValidationSummary, p: Paint): string {
     const label = count.severity === 'error' ? p.red(code.padEnd(width)) : p.yellow(code.padEnd(width));
     lines.push('', `  ${label}  ${plural(count.count, count.severity)}`);
     for (const issue of summary.examples.filter((e) => e.code === code)) {
-      const text = formatIssue(issue);
+      const text = escapeLineBreaks(formatIssue(issue));
       const arrow = text.indexOf(' → ');
       const mark = issue.severity === 'error' ? p.red(text.slice(0, 1)) : p.yellow(text.slice(0, 1));
       lines.push(`    ${mark}${arrow === -1 ? text.slice(1) : text.slice(1, arrow) + p.dim(text.slice(arrow))}`);

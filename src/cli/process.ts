@@ -1,0 +1,28 @@
+import { run } from './main.js';
+import { processIO } from './io.js';
+import { cannotWrite } from './output.js';
+
+/**
+ * The `chatfmt` executable. A failing stdout or stderr ends the run here, as one line rather than a stack trace: a
+ * reader that stopped early (`chatfmt ... | head -1`, EPIPE) ends it quietly with exit 0, as a finished run would;
+ * any other write error (ENOSPC, EIO) is `chatfmt: stdout: cannot write (...)` and exit 1.
+ */
+export async function main(argv: string[]): Promise<void> {
+  for (const [name, stream] of [['stdout', process.stdout], ['stderr', process.stderr]] as const) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(0);
+      if (name === 'stdout') {
+        try {
+          process.stderr.write(`chatfmt: ${cannotWrite('stdout', error).message}\n`);
+        } catch {
+          // stderr is gone too: the exit code is all that is left.
+        }
+      }
+      process.exit(1);
+    });
+  }
+  // Interrupted, the process still runs its exit handlers, which remove unfinished -o / --report temporary files.
+  process.once('SIGINT', () => process.exit(130));
+  process.once('SIGTERM', () => process.exit(143));
+  process.exitCode = await run(argv, processIO());
+}
