@@ -4,7 +4,7 @@ import { isDirty, runContentParser, type ParseEnv } from './content.js';
 import { RegionError, ResponseTemplateError, type ResponseTemplatePhase } from './errors.js';
 import { setKey } from './pyjson.js';
 import { isDict, pyRepr, pyTypeName } from './python.js';
-import { RegexBudgetError, type RegexMatch, type RegexStats, type SearchResult } from './regex/index.js';
+import { literalState, MAX_MEMO_BITS, RegexBudgetError, type LiteralState, type RegexMatch, type RegexStats, type SearchResult } from './regex/index.js';
 import { applyTransform } from './transform.js';
 
 export type ResponseEvent =
@@ -37,7 +37,7 @@ interface Candidate { field: FieldSpec; isOpen: boolean; match: RegexMatch; deli
 /** transformers' ResponseParser: one pass over prefix + generation, regions opened and closed by delimiters (§4). */
 class Executor implements ResponseParser {
   readonly initialEvents: ResponseEvent[];
-  readonly stats: RegexStats = { steps: 0 };
+  readonly stats: RegexStats = { steps: 0, memoPeak: 0 };
   private buffer: string;
   private pos = 0;
   private current: FieldSpec | null;
@@ -49,7 +49,7 @@ class Executor implements ResponseParser {
   private readonly env: ParseEnv;
   private done = false;
   /** Per delimiter, what earlier searches of the growing buffer proved (see SearchOptions.resume/literalScan). */
-  private readonly hints = new Map<Delimiter, { from: number; to: number }>();
+  private readonly hints = new Map<Delimiter, { from: number; to: number; literals: LiteralState }>();
   private readonly searches = new Map<Delimiter, { length: number; final: boolean; from: number; result: SearchResult }>();
   /** Text was dropped from the buffer's start (see trim): `^` can no longer match at index 0. */
   private trimmed = false;
@@ -128,7 +128,8 @@ class Executor implements ResponseParser {
         throw new ResponseTemplateError(e.limit ? 'RESPONSE_TEMPLATE_LIMIT' : 'RESPONSE_TEMPLATE_VALUE', e.pythonType, phase, e.message);
       }
       if (e instanceof RegexBudgetError) {
-        throw new ResponseTemplateError('RESPONSE_TEMPLATE_LIMIT', 'RuntimeError', phase, 'response template: a pattern exceeded the regex step budget on this text (pathological pattern)');
+        const what = e.resource === 'memo' ? `its visited-state memo outgrew ${MAX_MEMO_BITS >>> 23} MiB` : 'it exceeded the regex step budget';
+        throw new ResponseTemplateError('RESPONSE_TEMPLATE_LIMIT', 'RuntimeError', phase, `response template: a pattern is pathological on this text (${what})`);
       }
       throw e;
     }
@@ -203,8 +204,8 @@ class Executor implements ResponseParser {
       if (!r || this.pos <= (r.partial ? r.start : r.match.start)) return r;
     }
     let hint = this.hints.get(delim);
-    if (!hint) this.hints.set(delim, hint = { from: -1, to: -1 });
-    const where = delim.re.lookaheadLiteral !== null ? { literalScan: hint } : { resume: hint };
+    if (!hint) this.hints.set(delim, hint = { from: -1, to: -1, literals: literalState() });
+    const where = delim.re.lookaheadLiteral !== null ? { literalScan: hint } : { resume: hint, literals: hint.literals };
     const result = delim.re.search(this.buffer, this.pos, !final, { stats: this.stats, trimmed: this.trimmed, ...where });
     this.searches.set(delim, { length: this.buffer.length, final, from: this.pos, result });
     return result;
