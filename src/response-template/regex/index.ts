@@ -11,7 +11,7 @@ import { LiteralScanner, leadingLiterals, literalState, type LiteralState } from
 
 export { literalState, type LiteralState } from './prefilter.js';
 import { compileProgram, type Program } from './program.js';
-import { cpAt, run, Visited, type Attempt, type SearchContext } from './vm.js';
+import { cpAt, run, Visited, type Attempt, type LookResult, type SearchContext } from './vm.js';
 
 export { RegexSyntaxError } from './parse.js';
 export { MAX_MEMO_BITS, RegexBudgetError } from './memo.js';
@@ -77,6 +77,12 @@ export class PyRegex {
   /** Lazily filled verdicts of `first` for BMP code points: 0 unknown, 1 can start a match, 2 cannot. */
   private firstTable: Uint8Array | null = null;
   private readonly literals: string[] | null;
+  /**
+   * Per-search working memory, reused: a search never runs inside another search of the same pattern (lookarounds
+   * are programs of their own), and small inputs would otherwise spend their time allocating it.
+   */
+  private readonly scratch: { caps: Int32Array; stack: number[]; lookMemo: Map<number, LookResult>; lookVisited: Map<number, Visited>; literals: LiteralState };
+  private readonly longestLiteral: number;
   /** Set when the pattern is `(?=[\s\S]*?L)`: searched as "does L occur from here" (see ast.ts). */
   readonly lookaheadLiteral: string | null;
 
@@ -91,6 +97,8 @@ export class PyRegex {
     this.first = firstTest(parsed.root);
     this.lookaheadLiteral = lookaheadLiteral(parsed.root);
     this.literals = leadingLiterals(parsed.root);
+    this.longestLiteral = Math.max(0, ...(this.literals ?? []).map((l) => l.length));
+    this.scratch = { caps: new Int32Array(this.slotCount), stack: [], lookMemo: new Map(), lookVisited: new Map(), literals: literalState() };
   }
 
   /** A shared compiled pattern for `source` (patterns are immutable; their memo pages are per search). */
@@ -123,11 +131,13 @@ export class PyRegex {
     const ctx: SearchContext = {
       input, n, base: from, steps: 0, slotCount: this.slotCount, trimmed: opts.trimmed ?? false,
       budget: BUDGET_BASE + perChar * (n - from + 1),
-      lookMemo: new Map(), lookVisited: new Map(), memo: { live: 0, peak: 0 }, stack: [],
+      lookMemo: this.scratch.lookMemo, lookVisited: this.scratch.lookVisited, memo: { live: 0, peak: 0 }, stack: this.scratch.stack,
     };
+    if (ctx.stack.length > 0) ctx.stack.length = 0;
+    if (ctx.lookMemo.size > 0) ctx.lookMemo.clear();
     const visited = prog.memo ? new Visited(prog, from, ctx.memo) : null;
-    const scanner = this.literals ? new LiteralScanner(this.literals, input, opts.literals) : null;
-    const a: Attempt = { prog, start: from, caps: new Int32Array(this.slotCount), visited, limit: n, matchEnd: -1, notEmptyAt, hitEnd: false, touched: false };
+    const scanner = this.literals ? new LiteralScanner(this.literals, this.longestLiteral, input, opts.literals ?? this.freshLiterals()) : null;
+    const a: Attempt = { prog, start: from, caps: this.scratch.caps, visited, limit: n, matchEnd: -1, notEmptyAt, hitEnd: false, touched: false };
     let partialStart = -1, firstTouched = -1;
     try {
       for (let s = from; s <= n; s += s < n && cpAt(input, s) > 0xffff ? 2 : 1) {
@@ -135,7 +145,7 @@ export class PyRegex {
         if (s < n && this.first && !this.canStart(cpAt(input, s))) continue;
         // Attempts only read forward: memo before this start is dead.
         if (visited) visited.release(s);
-        for (const v of ctx.lookVisited.values()) v.release(s);
+        if (ctx.lookVisited.size > 0) for (const v of ctx.lookVisited.values()) v.release(s);
         a.start = s;
         a.hitEnd = a.touched = false;
         a.caps.fill(-1);
@@ -145,7 +155,10 @@ export class PyRegex {
       }
     } finally {
       visited?.dispose();
-      for (const v of ctx.lookVisited.values()) v.dispose();
+      if (ctx.lookVisited.size > 0) {
+        for (const v of ctx.lookVisited.values()) v.dispose();
+        ctx.lookVisited.clear();
+      }
       if (stats) {
         stats.steps += ctx.steps;
         if (ctx.memo.peak > stats.memoPeak) stats.memoPeak = ctx.memo.peak;
@@ -186,6 +199,14 @@ export class PyRegex {
       notEmptyAt = r.match.start === r.match.end ? pos : -1;
     }
     return out;
+  }
+
+  /** Scanning state for a search with none kept by its caller (reset: nothing is known about a new text). */
+  private freshLiterals(): LiteralState {
+    const state = this.scratch.literals;
+    state.lo.fill(-1);
+    state.hi.fill(-1);
+    return state;
   }
 
   private canStart(cp: number): boolean {

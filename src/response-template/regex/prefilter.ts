@@ -95,14 +95,13 @@ export class LiteralScanner {
   private readonly tail: number;
   private readonly state: LiteralState;
 
-  constructor(private readonly literals: readonly string[], private readonly input: string, state?: LiteralState) {
-    const longest = Math.max(...literals.map((l) => l.length));
+  constructor(private readonly literals: readonly string[], longest: number, private readonly input: string, state: LiteralState) {
     this.tail = input.length - longest + 1;
-    this.state = state ?? literalState();
-    if (this.state.lo.length !== literals.length) {
-      this.state.lo = literals.map(() => -1);
-      this.state.hi = literals.map(() => -1);
-      this.state.found = literals.map(() => false);
+    this.state = state;
+    if (state.lo.length !== literals.length) {
+      state.lo = literals.map(() => -1);
+      state.hi = literals.map(() => -1);
+      state.found = literals.map(() => false);
     }
   }
 
