@@ -32,7 +32,8 @@ const TRIM_KEEP = 1024;
 /** Trim once this much consumed text has piled up, so copying stays proportional to the text fed. */
 const TRIM_STEP = 4096;
 
-interface Candidate { field: FieldSpec; isOpen: boolean; match: RegexMatch; delim: Delimiter }
+interface Watch { field: FieldSpec; isOpen: boolean; delim: Delimiter }
+interface Candidate extends Watch { match: RegexMatch }
 
 /** transformers' ResponseParser: one pass over prefix + generation, regions opened and closed by delimiters (§4). */
 class Executor implements ResponseParser {
@@ -50,6 +51,9 @@ class Executor implements ResponseParser {
   private done = false;
   /** Per delimiter, what earlier searches of the growing buffer proved (see SearchOptions.resume/literalScan). */
   private readonly hints = new Map<Delimiter, { from: number; to: number; literals: LiteralState }>();
+  /** The watch lists, built once: the opens plus the implicit close, and each explicit field's close. */
+  private openList: Watch[] | null = null;
+  private readonly closeLists = new Map<FieldSpec, Watch[]>();
   private readonly searches = new Map<Delimiter, { length: number; final: boolean; from: number; result: SearchResult }>();
   /** Text was dropped from the buffer's start (see trim): `^` can no longer match at index 0. */
   private trimmed = false;
@@ -136,13 +140,20 @@ class Executor implements ResponseParser {
   }
 
   /** Delimiters looked for now: inside an explicit region only its close, otherwise every open plus the implicit close. */
-  private watchList(): Array<{ field: FieldSpec; isOpen: boolean; delim: Delimiter }> {
+  private watchList(): readonly Watch[] {
     const cur = this.current;
-    if (cur && cur.open) return cur.close ? [{ field: cur, isOpen: false, delim: cur.close }] : [];
-    const list = this.tpl.fields.filter((f) => f.open).map((f) => ({ field: f, isOpen: true, delim: f.open! }));
-    const implicit = this.tpl.implicit;
-    if (implicit?.close) list.push({ field: implicit, isOpen: false, delim: implicit.close });
-    return list;
+    if (cur && cur.open) {
+      let list = this.closeLists.get(cur);
+      if (!list) this.closeLists.set(cur, list = cur.close ? [{ field: cur, isOpen: false, delim: cur.close }] : []);
+      return list;
+    }
+    if (!this.openList) {
+      const list: Watch[] = this.tpl.fields.filter((f) => f.open).map((f) => ({ field: f, isOpen: true, delim: f.open! }));
+      const implicit = this.tpl.implicit;
+      if (implicit?.close) list.push({ field: implicit, isOpen: false, delim: implicit.close });
+      this.openList = list;
+    }
+    return this.openList;
   }
 
   private run(final: boolean, phase: ResponseTemplatePhase): ResponseEvent[] {
@@ -158,9 +169,10 @@ class Executor implements ResponseParser {
         if (r.partial) { hold = Math.min(hold, r.start); continue; }
         const m = r.match;
         if (!final && m.end === end && (m.start === m.end || w.delim.canGrow)) { hold = Math.min(hold, m.start); continue; }
-        found.push({ ...w, match: m });
+        found.push({ field: w.field, isOpen: w.isOpen, delim: w.delim, match: m });
       }
-      const best = found.filter((c) => c.match.start < hold).sort(compareCandidates)[0];
+      let best: Candidate | undefined;
+      for (const c of found) if (c.match.start < hold && (!best || compareCandidates(c, best) < 0)) best = c;
       if (!best) {
         if (final) {
           this.accumulate(this.buffer.slice(this.pos), events);
