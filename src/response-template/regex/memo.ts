@@ -60,6 +60,31 @@ export class Visited {
     return true;
   }
 
+  /**
+   * Marks the states of one instruction at every position in [from, to], stopping at the first that had been seen:
+   * returns that position (states after it are left alone), or -1 when all were new. A run of marks for the lazy-loop
+   * shortcut costs one page lookup per 1,024 positions instead of one per position.
+   */
+  markRun(pc: number, from: number, to: number): number {
+    const column = this.slots[pc]!;
+    if (column < 0) return -1;
+    const width = this.width;
+    let p = Math.max(from, this.base);
+    while (p <= to) {
+      const rel = p - this.base;
+      const index = (rel >>> PAGE_SHIFT) - this.low;
+      const pageEnd = Math.min(to, this.base + ((((rel >>> PAGE_SHIFT) + 1) << PAGE_SHIFT) - 1));
+      if (index < 0) { p = pageEnd + 1; continue; }
+      const page = this.pages[index] ?? this.allocate(index);
+      for (let key = (rel & PAGE_MASK) * width + column; p <= pageEnd; p++, key += width) {
+        const word = key >>> 5, bit = 1 << (key & 31);
+        if (page[word]! & bit) return p;
+        page[word]! |= bit;
+      }
+    }
+    return -1;
+  }
+
   /** Frees the pages that lie wholly before `pos` (no later attempt starts before it). */
   release(pos: number): void {
     const drop = ((pos - this.base) >>> PAGE_SHIFT) - this.low;

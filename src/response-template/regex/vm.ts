@@ -156,13 +156,22 @@ export function run(ctx: SearchContext, a: Attempt): boolean {
  */
 function skipLazy(ctx: SearchContext, a: Attempt, pc: number, pos: number, units: Uint16Array): number {
   const { input, n } = ctx;
-  let q = pos;
-  for (;;) {
-    if (q >= n || units.includes(input.charCodeAt(q))) return q;
-    q++;
-    if (++ctx.steps > ctx.budget) throw new RegexBudgetError('steps', 'regex step budget exceeded');
-    if (a.visited && !a.visited.mark(pc, q)) return -1;
+  const landing = nextUnit(input, pos, n, units);
+  if (landing === pos) return pos;
+  const seen = a.visited ? a.visited.markRun(pc, pos + 1, landing) : -1;
+  ctx.steps += (seen >= 0 ? seen : landing) - pos;
+  if (ctx.steps > ctx.budget) throw new RegexBudgetError('steps', 'regex step budget exceeded');
+  return seen >= 0 ? -1 : landing;
+}
+
+/** The first position from `pos` holding one of `units`, or n. */
+function nextUnit(input: string, pos: number, n: number, units: Uint16Array): number {
+  if (units.length === 1) {
+    const at = input.indexOf(String.fromCharCode(units[0]!), pos);
+    return at < 0 ? n : at;
   }
+  for (let q = pos; q < n; q++) if (units.includes(input.charCodeAt(q))) return q;
+  return n;
 }
 
 /** How many UTF-16 units from `a` and from `b` agree, up to `max`. */
