@@ -170,6 +170,14 @@ function nextUnit(input: string, pos: number, n: number, units: Uint16Array): nu
     const at = input.indexOf(String.fromCharCode(units[0]!), pos);
     return at < 0 ? n : at;
   }
+  if (units.length === 2) {
+    const u0 = units[0]!, u1 = units[1]!;
+    for (let q = pos; q < n; q++) {
+      const c = input.charCodeAt(q);
+      if (c === u0 || c === u1) return q;
+    }
+    return n;
+  }
   for (let q = pos; q < n; q++) if (units.includes(input.charCodeAt(q))) return q;
   return n;
 }
