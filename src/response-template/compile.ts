@@ -133,7 +133,7 @@ function literals(value: unknown, scope: string, fail: Fail): Delimiter {
 
 function compile(source: string, context: string, fail: Fail): PyRegex {
   try {
-    return new PyRegex(source);
+    return PyRegex.compile(source);
   } catch (e) {
     if (e instanceof RegexSyntaxError) return fail(`${context}: ${e.message} (pattern ${pyRepr(source)})`);
     throw e;

@@ -54,7 +54,7 @@ function stringArg(args: Args, key: string, fallback: string): string {
 export function compilePattern(source: string, env: ParseEnv): PyRegex {
   let re = env.patterns.get(source);
   if (!re) {
-    try { re = new PyRegex(source); } catch (e) {
+    try { re = PyRegex.compile(source); } catch (e) {
       if (e instanceof RegexSyntaxError) throw new RegionError('ValueError', `invalid pattern ${pyRepr(source)}: ${e.message}`);
       throw e;
     }

@@ -4,7 +4,7 @@ import { isDirty, runContentParser, type ParseEnv } from './content.js';
 import { RegionError, ResponseTemplateError, type ResponseTemplatePhase } from './errors.js';
 import { setKey } from './pyjson.js';
 import { isDict, pyRepr, pyTypeName } from './python.js';
-import { RegexBudgetError, type RegexMatch, type RegexStats, type SearchResult } from './regex/index.js';
+import { literalState, MAX_MEMO_BITS, RegexBudgetError, type LiteralState, type RegexMatch, type RegexStats, type SearchResult } from './regex/index.js';
 import { applyTransform } from './transform.js';
 
 export type ResponseEvent =
@@ -32,12 +32,13 @@ const TRIM_KEEP = 1024;
 /** Trim once this much consumed text has piled up, so copying stays proportional to the text fed. */
 const TRIM_STEP = 4096;
 
-interface Candidate { field: FieldSpec; isOpen: boolean; match: RegexMatch; delim: Delimiter }
+interface Watch { field: FieldSpec; isOpen: boolean; delim: Delimiter }
+interface Candidate extends Watch { match: RegexMatch }
 
 /** transformers' ResponseParser: one pass over prefix + generation, regions opened and closed by delimiters (§4). */
 class Executor implements ResponseParser {
   readonly initialEvents: ResponseEvent[];
-  readonly stats: RegexStats = { steps: 0 };
+  readonly stats: RegexStats = { steps: 0, memoPeak: 0 };
   private buffer: string;
   private pos = 0;
   private current: FieldSpec | null;
@@ -49,7 +50,10 @@ class Executor implements ResponseParser {
   private readonly env: ParseEnv;
   private done = false;
   /** Per delimiter, what earlier searches of the growing buffer proved (see SearchOptions.resume/literalScan). */
-  private readonly hints = new Map<Delimiter, { from: number; to: number }>();
+  private readonly hints = new Map<Delimiter, { from: number; to: number; literals: LiteralState }>();
+  /** The watch lists, built once: the opens plus the implicit close, and each explicit field's close. */
+  private openList: Watch[] | null = null;
+  private readonly closeLists = new Map<FieldSpec, Watch[]>();
   private readonly searches = new Map<Delimiter, { length: number; final: boolean; from: number; result: SearchResult }>();
   /** Text was dropped from the buffer's start (see trim): `^` can no longer match at index 0. */
   private trimmed = false;
@@ -128,20 +132,28 @@ class Executor implements ResponseParser {
         throw new ResponseTemplateError(e.limit ? 'RESPONSE_TEMPLATE_LIMIT' : 'RESPONSE_TEMPLATE_VALUE', e.pythonType, phase, e.message);
       }
       if (e instanceof RegexBudgetError) {
-        throw new ResponseTemplateError('RESPONSE_TEMPLATE_LIMIT', 'RuntimeError', phase, 'response template: a pattern exceeded the regex step budget on this text (pathological pattern)');
+        const what = e.resource === 'memo' ? `its visited-state memo outgrew ${MAX_MEMO_BITS >>> 23} MiB` : 'it exceeded the regex step budget';
+        throw new ResponseTemplateError('RESPONSE_TEMPLATE_LIMIT', 'RuntimeError', phase, `response template: a pattern is pathological on this text (${what})`);
       }
       throw e;
     }
   }
 
   /** Delimiters looked for now: inside an explicit region only its close, otherwise every open plus the implicit close. */
-  private watchList(): Array<{ field: FieldSpec; isOpen: boolean; delim: Delimiter }> {
+  private watchList(): readonly Watch[] {
     const cur = this.current;
-    if (cur && cur.open) return cur.close ? [{ field: cur, isOpen: false, delim: cur.close }] : [];
-    const list = this.tpl.fields.filter((f) => f.open).map((f) => ({ field: f, isOpen: true, delim: f.open! }));
-    const implicit = this.tpl.implicit;
-    if (implicit?.close) list.push({ field: implicit, isOpen: false, delim: implicit.close });
-    return list;
+    if (cur && cur.open) {
+      let list = this.closeLists.get(cur);
+      if (!list) this.closeLists.set(cur, list = cur.close ? [{ field: cur, isOpen: false, delim: cur.close }] : []);
+      return list;
+    }
+    if (!this.openList) {
+      const list: Watch[] = this.tpl.fields.filter((f) => f.open).map((f) => ({ field: f, isOpen: true, delim: f.open! }));
+      const implicit = this.tpl.implicit;
+      if (implicit?.close) list.push({ field: implicit, isOpen: false, delim: implicit.close });
+      this.openList = list;
+    }
+    return this.openList;
   }
 
   private run(final: boolean, phase: ResponseTemplatePhase): ResponseEvent[] {
@@ -157,9 +169,10 @@ class Executor implements ResponseParser {
         if (r.partial) { hold = Math.min(hold, r.start); continue; }
         const m = r.match;
         if (!final && m.end === end && (m.start === m.end || w.delim.canGrow)) { hold = Math.min(hold, m.start); continue; }
-        found.push({ ...w, match: m });
+        found.push({ field: w.field, isOpen: w.isOpen, delim: w.delim, match: m });
       }
-      const best = found.filter((c) => c.match.start < hold).sort(compareCandidates)[0];
+      let best: Candidate | undefined;
+      for (const c of found) if (c.match.start < hold && (!best || compareCandidates(c, best) < 0)) best = c;
       if (!best) {
         if (final) {
           this.accumulate(this.buffer.slice(this.pos), events);
@@ -203,8 +216,8 @@ class Executor implements ResponseParser {
       if (!r || this.pos <= (r.partial ? r.start : r.match.start)) return r;
     }
     let hint = this.hints.get(delim);
-    if (!hint) this.hints.set(delim, hint = { from: -1, to: -1 });
-    const where = delim.re.lookaheadLiteral !== null ? { literalScan: hint } : { resume: hint };
+    if (!hint) this.hints.set(delim, hint = { from: -1, to: -1, literals: literalState() });
+    const where = delim.re.lookaheadLiteral !== null ? { literalScan: hint } : { resume: hint, literals: hint.literals };
     const result = delim.re.search(this.buffer, this.pos, !final, { stats: this.stats, trimmed: this.trimmed, ...where });
     this.searches.set(delim, { length: this.buffer.length, final, from: this.pos, result });
     return result;

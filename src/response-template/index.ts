@@ -6,3 +6,5 @@ export { ResponseTemplateError, type PythonErrorType, type ResponseTemplatePhase
 export { createResponseParser, parseResponse, type ResponseEvent, type ResponseParser, type ResponseParserOptions } from './executor.js';
 export { coerceValue as coerceToolArgument, schemaTypes as toolSchemaTypes, castWithTools as castResponseToolCalls } from './coerce.js';
 export type { RegexStats as ResponseTemplateRegexStats } from './regex/index.js';
+/** Visited-state memo bits one regex search may hold (8 MiB); beyond it a search fails with RESPONSE_TEMPLATE_LIMIT. */
+export { MAX_MEMO_BITS as RESPONSE_TEMPLATE_MEMO_BITS } from './regex/index.js';

@@ -27,6 +27,9 @@ export function pyJsonLoads(text: string): unknown {
   return new Decoder(text).document();
 }
 
+/** JSON's one-character escapes (allocated once: escapes are the common case in code-carrying arguments). */
+const SIMPLE_ESCAPES = new Map([['"', '"'], ['\\', '\\'], ['/', '/'], ['b', '\b'], ['f', '\f'], ['n', '\n'], ['r', '\r'], ['t', '\t']]);
+
 class Decoder {
   private i = 0;
   constructor(private readonly s: string) {}
@@ -111,6 +114,34 @@ class Decoder {
   }
 
   private string(): string {
+    const fast = this.wellFormedString();
+    return fast ?? this.decodeString();
+  }
+
+  /**
+   * A string literal with nothing to report, decoded natively (escapes are the common case in code-carrying
+   * arguments, and piecing them together one by one is slow); null sends anything unusual to the exact decoder,
+   * which words the errors as Python does.
+   */
+  private wellFormedString(): string | null {
+    const s = this.s;
+    let j = this.i + 1;
+    for (;;) {
+      const c = s.charCodeAt(j);
+      if (Number.isNaN(c) || c < 0x20) return null;
+      if (c === 0x22) break;
+      j += c === 0x5c ? 2 : 1;
+    }
+    try {
+      const value = JSON.parse(s.slice(this.i, j + 1)) as string;
+      this.i = j + 1;
+      return value;
+    } catch {
+      return null;
+    }
+  }
+
+  private decodeString(): string {
     const start = this.i;
     this.i++;
     let out = '';
@@ -132,8 +163,8 @@ class Decoder {
         continue;
       }
       const e = this.s[this.i + 1];
-      const simple: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
-      if (e !== undefined && simple[e] !== undefined) { out += simple[e]; this.i += 2; continue; }
+      const simple = e === undefined ? undefined : SIMPLE_ESCAPES.get(e);
+      if (simple !== undefined) { out += simple; this.i += 2; continue; }
       if (e !== 'u') this.fail('Invalid \\escape', this.i);
       const hi = this.hex4(this.i + 2);
       this.i += 6;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createResponseParser, ResponseTemplateError } from '../../src/index.js';
+import { createResponseParser, RESPONSE_TEMPLATE_MEMO_BITS, ResponseTemplateError } from '../../src/index.js';
 import { hasResponseTemplates, loadTemplate } from './data.js';
 
 /** Batch parse; returns the matcher steps spent (the work measure: no timing assertions). */
@@ -26,6 +26,47 @@ describe('hostile templates and completions stay bounded', () => {
     const { small, ratio } = growth((n) => [nested('<x>', pattern), `<x>${unit.repeat(n / unit.length)}`]);
     expect(ratio).toBeLessThan(2.5);
     expect(small).toBeLessThan(20_000 * 400);
+  });
+
+  // 59 literal alternatives, none of which occurs in the text (issue 17 item 4).
+  const words = Array.from({ length: 59 }, (_, i) => `w${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + ((i * 7) % 26))}x${i}`);
+  const limitError = (template: unknown, text: string) => {
+    const p = createResponseParser(template, { prefix: '' });
+    let caught: unknown;
+    try { p.feed(text); p.finalize(); } catch (e) { caught = e; }
+    return { p, err: caught as ResponseTemplateError };
+  };
+
+  it('a 59-branch alternation on a long text: the memo holds a few pages whatever the text size, work stays linear', () => {
+    const run = (n: number) => {
+      const p = createResponseParser(nested(`(?:${words.join('|')})`, '</x>'), { prefix: '' });
+      p.feed('wa'.repeat(n / 2));
+      p.finalize();
+      return p.stats;
+    };
+    const small = run(100_000), large = run(400_000);
+    // Before: one table sized to the remaining text (59 columns × every position), then a Set that dies at 1 MB.
+    expect(large.memoPeak).toBeLessThanOrEqual(small.memoPeak);
+    expect(large.memoPeak).toBeLessThan(1 << 20);
+    // Before: ~90 steps a character (the branches tried at every position); the literals are now found by indexOf.
+    expect(large.steps).toBeLessThan(400_000);
+  });
+
+  it('an alternation under a lazy star that runs to the end stops at the memo cap: one-line RESPONSE_TEMPLATE_LIMIT', () => {
+    const { p, err } = limitError(nested('<x>', `(?:${words.join('|')}|.)*?</y>`), `<x>${'wa'.repeat(350_000)}`);
+    expect(err).toBeInstanceOf(ResponseTemplateError);
+    expect([err.code, err.pythonType, err.phase]).toEqual(['RESPONSE_TEMPLATE_LIMIT', 'RuntimeError', 'feed']);
+    expect(err.message).toMatch(/memo/);
+    expect(err.message).not.toContain('\n');
+    expect(p.stats.memoPeak).toBeLessThanOrEqual(RESPONSE_TEMPLATE_MEMO_BITS);
+  }, 60_000);
+
+  it('a backreference pattern fails after a budget that grows with the text, not with the pattern', () => {
+    const n = 20_000;
+    const { p, err } = limitError(nested('<x>', '(a*)*\\1b'), `<x>${'a'.repeat(n)}!`);
+    expect(err.code).toBe('RESPONSE_TEMPLATE_LIMIT');
+    // Before: 32 steps per instruction per character (about 6.6 million here, 11 s per MB).
+    expect(p.stats.steps).toBeLessThan(200_000 + 20 * n);
   });
 
   it('an exponential backreference pattern hits the step budget: a one-line RuntimeError, not a hang', () => {

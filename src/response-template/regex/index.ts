@@ -7,11 +7,14 @@
 // catastrophically (vm.ts). Checked against regex 2026.5.9 on every published template pattern.
 import { firstTest, lookaheadLiteral, widthOf, type CpTest } from './ast.js';
 import { parsePattern } from './parse.js';
+import { LiteralScanner, leadingLiterals, literalState, type LiteralState } from './prefilter.js';
+
+export { literalState, type LiteralState } from './prefilter.js';
 import { compileProgram, type Program } from './program.js';
-import { cpAt, run, Visited, type Attempt, type SearchContext } from './vm.js';
+import { cpAt, run, Visited, type Attempt, type LookResult, type SearchContext } from './vm.js';
 
 export { RegexSyntaxError } from './parse.js';
-export { RegexBudgetError } from './vm.js';
+export { MAX_MEMO_BITS, RegexBudgetError } from './memo.js';
 
 export interface RegexMatch {
   start: number;
@@ -22,8 +25,12 @@ export interface RegexMatch {
 
 export type SearchResult = { partial: false; match: RegexMatch } | { partial: true; start: number } | null;
 
-/** Counts matcher steps across searches (exposed so callers and tests can see that work stays bounded). */
-export interface RegexStats { steps: number }
+/** Matcher work across searches (exposed so callers and tests can see that work and memory stay bounded). */
+export interface RegexStats {
+  steps: number;
+  /** The most visited-state memo bits any one search held at once. */
+  memoPeak: number;
+}
 
 export interface SearchOptions {
   stats?: RegexStats;
@@ -42,11 +49,21 @@ export interface SearchOptions {
    * at an early position would make every other delimiter rescan the held text on every chunk.
    */
   resume?: { from: number; to: number };
+  /** Kept by the caller across searches of one growing text: where the prefilter's literals were looked for. */
+  literals?: LiteralState;
 }
 
 /** Steps allowed per search: generous for memoised patterns, whose work is bounded by program × text anyway. */
 const BUDGET_BASE = 200_000;
 const BUDGET_PER_STATE = 32;
+/**
+ * Backreference patterns have no memo, so only the budget stops them; it grows with the text but not with the
+ * program, so a large pattern fails as early as a small one (legitimate tag patterns spend a few steps a character).
+ */
+const BACKREF_BUDGET_PER_CHAR = 16;
+/** Compiled patterns kept by source, like the `regex` module's own cache: templates reuse the same delimiters. */
+const CACHE_SIZE = 256;
+const cache = new Map<string, PyRegex>();
 
 /** A pattern compiled with the Python `regex` module's semantics (DOTALL, no MULTILINE). */
 export class PyRegex {
@@ -57,6 +74,15 @@ export class PyRegex {
   private readonly program: Program;
   private readonly slotCount: number;
   private readonly first: CpTest | null;
+  /** Lazily filled verdicts of `first` for BMP code points: 0 unknown, 1 can start a match, 2 cannot. */
+  private firstTable: Uint8Array | null = null;
+  private readonly literals: string[] | null;
+  /**
+   * Per-search working memory, reused: a search never runs inside another search of the same pattern (lookarounds
+   * are programs of their own), and small inputs would otherwise spend their time allocating it.
+   */
+  private readonly scratch: { caps: Int32Array; stack: number[]; lookMemo: Map<number, LookResult>; lookVisited: Map<number, Visited>; literals: LiteralState };
+  private readonly longestLiteral: number;
   /** Set when the pattern is `(?=[\s\S]*?L)`: searched as "does L occur from here" (see ast.ts). */
   readonly lookaheadLiteral: string | null;
 
@@ -70,6 +96,22 @@ export class PyRegex {
     this.slotCount = compiled.slotCount;
     this.first = firstTest(parsed.root);
     this.lookaheadLiteral = lookaheadLiteral(parsed.root);
+    this.literals = leadingLiterals(parsed.root);
+    this.longestLiteral = Math.max(0, ...(this.literals ?? []).map((l) => l.length));
+    this.scratch = { caps: new Int32Array(this.slotCount), stack: [], lookMemo: new Map(), lookVisited: new Map(), literals: literalState() };
+  }
+
+  /** A shared compiled pattern for `source` (patterns are immutable; their memo pages are per search). */
+  static compile(source: string): PyRegex {
+    let re = cache.get(source);
+    if (re) {
+      cache.delete(source);
+    } else {
+      re = new PyRegex(source);
+      if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    }
+    cache.set(source, re);
+    return re;
   }
 
   /**
@@ -84,23 +126,43 @@ export class PyRegex {
     let from = pos;
     if (resume && pos >= resume.from && pos <= resume.to) from = resume.to;
     else if (resume) { resume.from = pos; resume.to = pos; }
+    const prog = this.program;
+    const perChar = prog.memo ? BUDGET_PER_STATE * prog.insts.length : BACKREF_BUDGET_PER_CHAR;
     const ctx: SearchContext = {
       input, n, base: from, steps: 0, slotCount: this.slotCount, trimmed: opts.trimmed ?? false,
-      budget: BUDGET_BASE + BUDGET_PER_STATE * this.program.insts.length * (n - from + 1),
-      lookMemo: new Map(), lookVisited: new Map(),
+      budget: BUDGET_BASE + perChar * (n - from + 1),
+      lookMemo: this.scratch.lookMemo, lookVisited: this.scratch.lookVisited, memo: { live: 0, peak: 0 }, stack: this.scratch.stack,
     };
-    const visited = this.program.memo ? new Visited(this.program, from, n) : null;
+    if (ctx.stack.length > 0) ctx.stack.length = 0;
+    if (ctx.lookMemo.size > 0) ctx.lookMemo.clear();
+    const visited = prog.memo ? new Visited(prog, from, ctx.memo) : null;
+    const scanner = this.literals ? new LiteralScanner(this.literals, this.longestLiteral, input, opts.literals ?? this.freshLiterals()) : null;
+    const a: Attempt = { prog, start: from, caps: this.scratch.caps, visited, limit: n, matchEnd: -1, notEmptyAt, hitEnd: false, touched: false };
     let partialStart = -1, firstTouched = -1;
     try {
       for (let s = from; s <= n; s += s < n && cpAt(input, s) > 0xffff ? 2 : 1) {
-        if (s < n && this.first && !this.first(cpAt(input, s))) continue;
-        const a: Attempt = { prog: this.program, start: s, caps: new Int32Array(this.slotCount).fill(-1), visited, limit: n, matchEnd: -1, notEmptyAt, hitEnd: false, touched: false };
+        if (scanner) s = scanner.candidate(s);
+        if (s < n && this.first && !this.canStart(cpAt(input, s))) continue;
+        // Attempts only read forward: memo before this start is dead.
+        if (visited) visited.release(s);
+        if (ctx.lookVisited.size > 0) for (const v of ctx.lookVisited.values()) v.release(s);
+        a.start = s;
+        a.hitEnd = a.touched = false;
+        a.caps.fill(-1);
         if (run(ctx, a)) return { partial: false, match: this.toMatch(input, a.caps) };
         if (a.hitEnd && partialStart < 0) partialStart = s;
         if (a.touched && firstTouched < 0) firstTouched = s;
       }
     } finally {
-      if (stats) stats.steps += ctx.steps;
+      visited?.dispose();
+      if (ctx.lookVisited.size > 0) {
+        for (const v of ctx.lookVisited.values()) v.dispose();
+        ctx.lookVisited.clear();
+      }
+      if (stats) {
+        stats.steps += ctx.steps;
+        if (ctx.memo.peak > stats.memoPeak) stats.memoPeak = ctx.memo.peak;
+      }
     }
     if (resume) resume.to = firstTouched >= 0 ? firstTouched : n;
     if (!partial) return null;
@@ -127,15 +189,32 @@ export class PyRegex {
   /** Python `finditer` (3.7+ empty-match rules): non-overlapping complete matches, left to right. */
   finditer(input: string, stats?: RegexStats): RegexMatch[] {
     const out: RegexMatch[] = [];
+    const literals = literalState();
     let pos = 0, notEmptyAt = -1;
     while (pos <= input.length) {
-      const r = this.search(input, pos, false, { ...(stats ? { stats } : {}), notEmptyAt });
+      const r = this.search(input, pos, false, { ...(stats ? { stats } : {}), notEmptyAt, literals });
       if (!r || r.partial) break;
       out.push(r.match);
       pos = r.match.end;
       notEmptyAt = r.match.start === r.match.end ? pos : -1;
     }
     return out;
+  }
+
+  /** Scanning state for a search with none kept by its caller (reset: nothing is known about a new text). */
+  private freshLiterals(): LiteralState {
+    const state = this.scratch.literals;
+    state.lo.fill(-1);
+    state.hi.fill(-1);
+    return state;
+  }
+
+  private canStart(cp: number): boolean {
+    if (cp > 0xffff) return this.first!(cp);
+    const table = this.firstTable ??= new Uint8Array(0x10000);
+    let verdict = table[cp]!;
+    if (verdict === 0) table[cp] = verdict = this.first!(cp) ? 1 : 2;
+    return verdict === 1;
   }
 
   groupIndex(name: string): number | undefined {

@@ -1,4 +1,4 @@
-import { hasBackref, hasGroup, widthOf, type CpTest, type Node } from './ast.js';
+import { ANY, hasBackref, hasGroup, widthOf, type CpTest, type Node } from './ast.js';
 import { RegexSyntaxError } from './parse.js';
 
 export type AssertKind = 'start' | 'end' | 'endZ' | 'word' | 'nonword';
@@ -6,7 +6,8 @@ export type AssertKind = 'start' | 'end' | 'endZ' | 'word' | 'nonword';
 export type Inst =
   | { op: 'char'; cp: number }
   | { op: 'set'; test: CpTest }
-  | { op: 'split'; x: number; y: number }
+  /** `skip`: set on the head of a lazy `.*?` whose continuation must start with one of these UTF-16 units (see lazySkips). */
+  | { op: 'split'; x: number; y: number; skip?: Uint16Array }
   | { op: 'jmp'; x: number }
   | { op: 'save'; slot: number }
   | { op: 'progress'; slot: number; exit: number }
@@ -25,6 +26,8 @@ export interface Program {
    */
   memoSlot: Int32Array;
   memoWidth: number;
+  /** Memo pages freed by earlier searches of this program, reused by the next (see memo.ts). */
+  pool: Uint32Array[];
 }
 
 /** Instruction budget per pattern (repeat counts are expanded into copies). */
@@ -43,6 +46,45 @@ export function compileProgram(root: Node, groupCount: number): CompiledProgram 
   const c = new Compiler(groupCount, !hasBackref(root));
   const program = c.program(root, true);
   return { program, slotCount: c.nextSlot, lookCount: c.lookCount };
+}
+
+/** Distinct code units a lazy loop's continuation may start with, at most; more and the loop runs as compiled. */
+const MAX_SKIP_UNITS = 4;
+
+/**
+ * Marks lazy `.*?` loops (split exit/body, ANY, jmp back) whose continuation can only go on at a few BMP characters:
+ * the matcher then steps over the positions where the continuation fails at once, instead of trying it at each
+ * (the `<|"|>(.*?)<|"|>` and `(?P<value>.*?)\n?</parameter>` of response templates spend most of their time there).
+ */
+function lazySkips(insts: Inst[]): void {
+  insts.forEach((inst, at) => {
+    if (inst.op !== 'split' || inst.y !== at + 1 || inst.x !== at + 3) return;
+    const body = insts[at + 1], back = insts[at + 2];
+    if (body?.op !== 'set' || body.test !== ANY || back?.op !== 'jmp' || back.x !== at) return;
+    const units = firstUnits(insts, inst.x);
+    if (units) inst.skip = Uint16Array.from(units);
+  });
+}
+
+/** The code units the path from `pc` must consume first, or null when it could do anything else first. */
+function firstUnits(insts: Inst[], pc: number): number[] | null {
+  const units = new Set<number>(), seen = new Set<number>(), todo = [pc];
+  while (todo.length > 0) {
+    const at = todo.pop()!;
+    if (seen.has(at)) continue;
+    seen.add(at);
+    const inst = insts[at];
+    if (!inst) return null;
+    if (inst.op === 'char') {
+      if (inst.cp > 0xffff || (inst.cp >= 0xd800 && inst.cp <= 0xdfff)) return null;
+      units.add(inst.cp);
+    } else if (inst.op === 'save') todo.push(at + 1);
+    else if (inst.op === 'jmp') todo.push(inst.x);
+    else if (inst.op === 'split') todo.push(inst.x, inst.y);
+    else return null;
+    if (units.size > MAX_SKIP_UNITS) return null;
+  }
+  return [...units];
 }
 
 class Compiler {
@@ -66,10 +108,11 @@ class Compiler {
       if (inst.op === 'jmp') targets.add(inst.x);
       if (inst.op === 'progress') targets.add(inst.exit);
     }
+    lazySkips(insts);
     const memoSlot = new Int32Array(insts.length).fill(-1);
     let memoWidth = 0;
     for (const pc of [...targets].sort((a, b) => a - b)) if (pc < insts.length) memoSlot[pc] = memoWidth++;
-    return { insts, memo: this.memo, memoSlot, memoWidth };
+    return { insts, memo: this.memo, memoSlot, memoWidth, pool: [] };
   }
 
   private push(insts: Inst[], inst: Inst): number {

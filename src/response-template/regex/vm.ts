@@ -1,17 +1,19 @@
+import { RegexBudgetError, Visited, type MemoMeter } from './memo.js';
 import type { Inst, Program } from './program.js';
 import { isWordCp } from './unicode.js';
+
+export { RegexBudgetError, Visited } from './memo.js';
 
 /**
  * Backtracking matcher over code points with two safety nets. Without backreferences a (instruction, position) state
  * that was explored once is never explored again during one search (its success cannot depend on captures), which
  * bounds a search by program size × text length however the pattern nests quantifiers (RE2's bit-state idea, kept
- * across start positions: a state that failed from one start fails from any later start). Every search also has a
- * step budget, which is what stops backreference patterns that would otherwise backtrack exponentially.
+ * across start positions: a state that failed from one start fails from any later start). The memo itself is paged
+ * and capped (memo.ts). Every search also has a step budget, which is what stops backreference patterns that would
+ * otherwise backtrack exponentially.
  * The matcher records whether an attempt needed input beyond the end (`hitEnd`): that is the `regex` module's
  * partial match, which JS RegExp cannot report.
  */
-export class RegexBudgetError extends Error {}
-
 export interface SearchContext {
   readonly input: string;
   readonly n: number;
@@ -23,43 +25,12 @@ export interface SearchContext {
   readonly trimmed: boolean;
   readonly lookMemo: Map<number, LookResult>;
   readonly lookVisited: Map<number, Visited>;
+  readonly memo: MemoMeter;
+  /** Backtrack stack shared by the search's attempts and their nested lookarounds (each works above its own floor). */
+  readonly stack: number[];
 }
 
 export interface LookResult { ok: boolean; hitEnd: boolean; touched: boolean; caps?: Int32Array }
-
-/** Bit table of (memo column, position) states; a Set beyond this many bits, so one search never allocates much. */
-const MAX_BITS = 1 << 26;
-
-export class Visited {
-  private bits: Uint32Array | null = null;
-  private set: Set<number> | null = null;
-  private readonly slots: Int32Array;
-  private readonly width: number;
-  constructor(prog: Program, private readonly base: number, private readonly n: number) {
-    this.slots = prog.memoSlot;
-    this.width = prog.memoWidth;
-  }
-  /** Marks the state; returns false when it had been seen already. */
-  mark(pc: number, pos: number): boolean {
-    const column = this.slots[pc]!;
-    if (column < 0 || pos < this.base) return true;
-    const key = (pos - this.base) * this.width + column;
-    if (!this.bits && !this.set) {
-      const size = this.width * (this.n - this.base + 1);
-      if (size <= MAX_BITS) this.bits = new Uint32Array((size >>> 5) + 1);
-      else this.set = new Set();
-    }
-    if (this.bits) {
-      const word = key >>> 5, bit = 1 << (key & 31);
-      if (this.bits[word]! & bit) return false;
-      this.bits[word]! |= bit;
-      return true;
-    }
-    if (this.set!.has(key)) return false;
-    this.set!.add(key);
-    return true;
-  }
-}
 
 export interface Attempt {
   prog: Program;
@@ -105,11 +76,12 @@ export function run(ctx: SearchContext, a: Attempt): boolean {
   const { input, n } = ctx;
   const insts = a.prog.insts;
   const caps = a.caps;
-  const stack: number[] = [];
+  const stack = ctx.stack;
+  const floor = stack.length;
   let pc = 0, pos = a.start;
   for (;;) {
     for (;;) {
-      if (++ctx.steps > ctx.budget) throw new RegexBudgetError('regex step budget exceeded');
+      if (++ctx.steps > ctx.budget) throw new RegexBudgetError('steps', 'regex step budget exceeded');
       if (a.visited && !a.visited.mark(pc, pos)) break;
       const inst: Inst = insts[pc]!;
       if (inst.op === 'char' || inst.op === 'set') {
@@ -119,6 +91,11 @@ export function run(ctx: SearchContext, a: Attempt): boolean {
         pos += cp > 0xffff ? 2 : 1;
         pc++;
       } else if (inst.op === 'split') {
+        if (inst.skip && pos < n && a.limit >= n) {
+          const to = skipLazy(ctx, a, pc, pos, inst.skip);
+          if (to < 0) break;
+          pos = to;
+        }
         stack.push(BRANCH, inst.y, pos);
         pc = inst.x;
       } else if (inst.op === 'jmp') {
@@ -147,18 +124,21 @@ export function run(ctx: SearchContext, a: Attempt): boolean {
       } else if (inst.op === 'backref') {
         const from = caps[2 * inst.group]!, to = caps[2 * inst.group + 1]!;
         if (from < 0 || to < 0) break;
-        const text = input.slice(from, to);
-        if (pos + text.length <= a.limit && input.startsWith(text, pos)) { pos += text.length; pc++; continue; }
-        if (a.limit >= n && text.startsWith(input.slice(pos, n))) a.hitEnd = a.touched = true;
+        const length = to - from;
+        const same = sameRun(input, from, pos, Math.min(length, a.limit - pos));
+        if (same === length) { pos += length; pc++; continue; }
+        // The text ran out while it still agreed with the group: more text could complete the reference.
+        if (a.limit >= n && pos + same === n) a.hitEnd = a.touched = true;
         break;
       } else {
         if ((a.matchEnd >= 0 && pos !== a.matchEnd) || (pos === a.start && a.start === a.notEmptyAt)) break;
+        stack.length = floor;
         return true;
       }
     }
     // Backtrack: undo capture writes down to the most recent branch.
     for (;;) {
-      if (stack.length === 0) return false;
+      if (stack.length === floor) return false;
       const b = stack.pop()!, x = stack.pop()!, kind = stack.pop()!;
       if (kind === RESTORE) { caps[x] = b; continue; }
       pc = x;
@@ -166,6 +146,47 @@ export function run(ctx: SearchContext, a: Attempt): boolean {
       break;
     }
   }
+}
+
+/**
+ * A lazy `.*?` at `pos` whose continuation can only start with one of `units`: the continuation fails at once
+ * wherever the text has none of them, so the loop moves to the next position that has one (or the end). The
+ * positions passed over are memoised as a step each would have been, and a position already memoised ends the
+ * loop as it would have (-1), so work stays bounded exactly as without the shortcut.
+ */
+function skipLazy(ctx: SearchContext, a: Attempt, pc: number, pos: number, units: Uint16Array): number {
+  const { input, n } = ctx;
+  const landing = nextUnit(input, pos, n, units);
+  if (landing === pos) return pos;
+  const seen = a.visited ? a.visited.markRun(pc, pos + 1, landing) : -1;
+  ctx.steps += (seen >= 0 ? seen : landing) - pos;
+  if (ctx.steps > ctx.budget) throw new RegexBudgetError('steps', 'regex step budget exceeded');
+  return seen >= 0 ? -1 : landing;
+}
+
+/** The first position from `pos` holding one of `units`, or n. */
+function nextUnit(input: string, pos: number, n: number, units: Uint16Array): number {
+  if (units.length === 1) {
+    const at = input.indexOf(String.fromCharCode(units[0]!), pos);
+    return at < 0 ? n : at;
+  }
+  if (units.length === 2) {
+    const u0 = units[0]!, u1 = units[1]!;
+    for (let q = pos; q < n; q++) {
+      const c = input.charCodeAt(q);
+      if (c === u0 || c === u1) return q;
+    }
+    return n;
+  }
+  for (let q = pos; q < n; q++) if (units.includes(input.charCodeAt(q))) return q;
+  return n;
+}
+
+/** How many UTF-16 units from `a` and from `b` agree, up to `max`. */
+function sameRun(input: string, a: number, b: number, max: number): number {
+  let k = 0;
+  while (k < max && input.charCodeAt(a + k) === input.charCodeAt(b + k)) k++;
+  return k;
 }
 
 function assertion(kind: string, input: string, n: number, pos: number): boolean {
@@ -197,13 +218,13 @@ function look(ctx: SearchContext, inst: Inst & { op: 'look' }, pos: number, caps
 function lookahead(ctx: SearchContext, inst: Inst & { op: 'look' }, pos: number, caps: Int32Array): LookResult {
   let visited: Visited | null = null;
   if (inst.prog.memo) {
-    visited = ctx.lookVisited.get(inst.id) ?? new Visited(inst.prog, ctx.base, ctx.n);
+    visited = ctx.lookVisited.get(inst.id) ?? new Visited(inst.prog, ctx.base, ctx.memo);
     ctx.lookVisited.set(inst.id, visited);
   }
   const a: Attempt = { prog: inst.prog, start: pos, caps: Int32Array.from(caps), visited, limit: ctx.n, matchEnd: -1, notEmptyAt: -1, hitEnd: false, touched: false };
   const ok = run(ctx, a);
   // States on a successful path did not fail: the shared table is only valid while every run failed.
-  if (ok) ctx.lookVisited.delete(inst.id);
+  if (ok && visited) { visited.dispose(); ctx.lookVisited.delete(inst.id); }
   // The regex module reports a partial match through a positive lookaround only; a negative one that ran out of
   // input counts as not matching.
   return { ok, hitEnd: !inst.neg && a.hitEnd, touched: a.touched, ...(ok && inst.captures ? { caps: a.caps } : {}) };
@@ -214,9 +235,10 @@ function lookbehind(ctx: SearchContext, inst: Inst & { op: 'look' }, pos: number
   let touched = false;
   for (let w = 0; w <= inst.maxW && start >= 0; w++) {
     if (w >= inst.minW) {
-      const visited = inst.prog.memo ? new Visited(inst.prog, start, pos) : null;
+      const visited = inst.prog.memo ? new Visited(inst.prog, start, ctx.memo) : null;
       const a: Attempt = { prog: inst.prog, start, caps: Int32Array.from(caps), visited, limit: pos, matchEnd: pos, notEmptyAt: -1, hitEnd: false, touched: false };
-      const ok = run(ctx, a);
+      let ok: boolean;
+      try { ok = run(ctx, a); } finally { visited?.dispose(); }
       touched ||= a.touched;
       if (ok) return { ok: true, hitEnd: false, touched, ...(inst.captures ? { caps: a.caps } : {}) };
     }

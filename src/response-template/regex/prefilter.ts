@@ -1,0 +1,129 @@
+import type { Node } from './ast.js';
+
+/**
+ * Literal prefilter: the literals one of which every match starts with, found with indexOf instead of trying the
+ * matcher at every position. `(?:</think>|<\|im_end\|>)|(?=<tool_call>)` gives three literals, `(?:<tool_call>\s*)?
+ * <function=` gives `<tool_call>` and `<function=`. Only facts that hold for the text at the start count: zero-width
+ * assertions that cannot report a partial match are stepped over, anything else ends the literal.
+ */
+const MAX_LITERALS = 64;
+const MAX_LITERAL = 64;
+
+/** A literal and whether it can still be extended by what follows it in a sequence. */
+interface Lead { text: string; open: boolean }
+
+/** The leading literals of a pattern, or null when some match can start without one (or with too many). */
+export function leadingLiterals(root: Node): string[] | null {
+  const leads = lead(root);
+  if (!leads || leads.some((l) => l.text === '')) return null;
+  const texts = [...new Set(leads.map((l) => l.text))].sort((a, b) => a.length - b.length);
+  // A lone low surrogate could match inside a pair, where no code point starts.
+  if (texts.some((t) => { const c = t.charCodeAt(0); return c >= 0xdc00 && c <= 0xdfff; })) return null;
+  // A literal that another one starts with adds nothing: the shorter one already finds its occurrences.
+  return texts.filter((t, i) => !texts.slice(0, i).some((shorter) => t.startsWith(shorter)));
+}
+
+function lead(node: Node): Lead[] | null {
+  switch (node.t) {
+    case 'empty': case 'assert': return [{ text: '', open: true }];
+    case 'char': return [{ text: String.fromCodePoint(node.cp), open: true }];
+    case 'set': case 'backref': return null;
+    case 'group': return lead(node.body);
+    case 'look': {
+      // Negative lookarounds and lookbehinds never report a partial match, so they can be stepped over; a positive
+      // lookahead can, unless its own leading literal fails first.
+      if (node.neg || !node.ahead) return [{ text: '', open: true }];
+      const body = lead(node.body);
+      return body && body.every((l) => l.text !== '') ? close(body) : null;
+    }
+    case 'alt': {
+      const out: Lead[] = [];
+      for (const item of node.items) {
+        const l = lead(item);
+        if (!l) return null;
+        out.push(...l);
+      }
+      return out.length > MAX_LITERALS ? null : out;
+    }
+    case 'repeat': {
+      if (node.max === 0) return [{ text: '', open: true }];
+      const body = lead(node.body);
+      if (!body) return null;
+      const once = node.min === 1 && node.max === 1 ? body : close(body);
+      return node.min === 0 ? [...once, { text: '', open: true }] : once;
+    }
+    case 'cat': {
+      let out: Lead[] = [{ text: '', open: true }];
+      for (const item of node.items) {
+        if (!out.some((l) => l.open)) break;
+        const next = lead(item);
+        if (!next) { out = close(out); break; }
+        const joined: Lead[] = [];
+        for (const l of out) {
+          if (!l.open) { joined.push(l); continue; }
+          for (const m of next) joined.push({ text: l.text + m.text, open: m.open && l.text.length + m.text.length < MAX_LITERAL });
+        }
+        if (joined.length > MAX_LITERALS) { out = close(out); break; }
+        out = joined;
+      }
+      return out;
+    }
+  }
+}
+
+function close(leads: Lead[]): Lead[] {
+  return leads.map((l) => ({ text: l.text, open: false }));
+}
+
+/**
+ * Where each literal was last looked for, kept by a caller across searches of one growing text (text is only
+ * appended, so what was proven stays proven): per literal, no occurrence starts in [lo, hi), and `found` says one
+ * starts at hi. Without it a literal that never occurs would be rescanned to the end on every search, which made
+ * a close delimiter list like `<tool_call|>`/`<turn|>` quadratic over a long completion.
+ */
+export interface LiteralState { lo: number[]; hi: number[]; found: boolean[] }
+
+export function literalState(): LiteralState {
+  return { lo: [], hi: [], found: [] };
+}
+
+/**
+ * Candidate starts of one search: positions where a literal occurs, then every position from where the longest
+ * literal no longer fits (an attempt there can run into the end, which is a partial match).
+ */
+export class LiteralScanner {
+  private readonly tail: number;
+  private readonly state: LiteralState;
+
+  constructor(private readonly literals: readonly string[], longest: number, private readonly input: string, state: LiteralState) {
+    this.tail = input.length - longest + 1;
+    this.state = state;
+    if (state.lo.length !== literals.length) {
+      state.lo = literals.map(() => -1);
+      state.hi = literals.map(() => -1);
+      state.found = literals.map(() => false);
+    }
+  }
+
+  /** The first candidate start at or after `from`. */
+  candidate(from: number): number {
+    if (from >= this.tail) return from;
+    const { lo, hi, found } = this.state;
+    let best = this.tail;
+    for (let k = 0; k < this.literals.length; k++) {
+      let at: number;
+      if (from >= lo[k]! && from <= hi[k]! && found[k]) at = hi[k]!;
+      else {
+        const literal = this.literals[k]!;
+        const known = from >= lo[k]! && from <= hi[k]!;
+        if (!known) lo[k] = from;
+        at = this.input.indexOf(literal, known ? hi[k]! : from);
+        found[k] = at >= 0;
+        hi[k] = at >= 0 ? at : Math.max(lo[k]!, this.input.length - literal.length + 1);
+        if (at < 0) at = Infinity;
+      }
+      if (at < best) best = at;
+    }
+    return best;
+  }
+}
