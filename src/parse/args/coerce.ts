@@ -134,14 +134,34 @@ function readAs(kind: TypedKind, text: string): string | undefined {
       const lower = text.toLowerCase();
       return lower === 'true' || lower === 'false' ? lower : undefined;
     }
-    case 'integer':
-      return isJsonInteger(text) ? text : undefined;
-    case 'number':
-      return isJsonNumber(text) ? text : undefined;
+    case 'integer': {
+      const digits = withoutLeadingZeros(text);
+      return isJsonInteger(digits) ? digits : undefined;
+    }
+    case 'number': {
+      const digits = withoutLeadingZeros(text);
+      return isJsonNumber(digits) ? digits : undefined;
+    }
     case 'object':
     case 'array':
       return jsonContainer(text, kind) ?? pythonContainer(text, kind);
   }
+}
+
+/**
+ * `007` → `7`, `-007.5` → `-7.5`: a value the schema types as a number is read as Python's `int()`/`float()` read it
+ * (vLLM, SGLang and transformers do), while JSON forbids leading zeros. Only where the schema asks for a number: an
+ * untyped `007` stays a string (an id or a zip code).
+ */
+function withoutLeadingZeros(text: string): string {
+  const sign = text.charCodeAt(0) === 45 /* - */ ? 1 : 0;
+  let i = sign;
+  while (text.charCodeAt(i) === 48 /* 0 */ && isDigit(text.charCodeAt(i + 1))) i++;
+  return i === sign ? text : text.slice(0, sign) + text.slice(i);
+}
+
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
 }
 
 function jsonContainer(text: string, kind: 'object' | 'array'): string | undefined {
