@@ -52,10 +52,17 @@ function declaredString(kind: ValueKind, declared: DeclaredType | undefined): bo
 }
 
 /**
+ * What a value with no schema (and no type on the wire) becomes: `'json-literals'` reads a plain JSON literal (`5`,
+ * `true`, `[1]`) as JSON, as vLLM's GLM and llama.cpp's Seed-OSS parsers do; `'strings'` keeps every such value a
+ * string, as the schema is the only type source (MiniMax-M2: FORMATS-NEXT §3, vLLM keeps `5` as `"5"`).
+ */
+export type UntypedValues = 'json-literals' | 'strings';
+
+/**
  * Turns the raw text of one argument value into JSON text, following the schema and what the wire declares
  * (see declaredKind). Never throws.
  */
-export function coerceValue(raw: string, schema: JsonSchema | undefined, declared?: DeclaredType): CoercedValue {
+export function coerceValue(raw: string, schema: JsonSchema | undefined, declared?: DeclaredType, untyped: UntypedValues = 'json-literals'): CoercedValue {
   const admitted = admittedTypes(schema);
   const kind = kindOf(admitted);
   if (declaredString(kind, declared)) return { json: JSON.stringify(raw) };
@@ -68,7 +75,7 @@ export function coerceValue(raw: string, schema: JsonSchema | undefined, declare
       return { json: text === 'null' || text === 'None' ? 'null' : JSON.stringify(raw) };
     }
     case 'unknown':
-      return { json: guessJsonLiteral(raw) ?? JSON.stringify(raw) };
+      return { json: (untyped === 'json-literals' ? guessJsonLiteral(raw) : undefined) ?? JSON.stringify(raw) };
     case 'typed':
       return coerceTyped(raw, admitted);
   }

@@ -1,4 +1,4 @@
-import { coerceValue, declaredKind, jsonStringFragment, type DeclaredType } from '../../args/coerce.js';
+import { coerceValue, declaredKind, jsonStringFragment, type DeclaredType, type UntypedValues } from '../../args/coerce.js';
 import { minifyJson } from '../../args/json-text.js';
 import type { JsonSchema } from '../../../types.js';
 import type { ArgsCodec, CallSink, CodecContext, CodecFactory, CodecResult } from '../grammar.js';
@@ -34,6 +34,8 @@ export interface TaggedArgsSyntax {
    * repairs it the same way); otherwise it is an ordinary parameter.
    */
   wrapperKeys?: readonly string[];
+  /** What a value with no schema becomes (coerce.ts UntypedValues); default: plain JSON literals are JSON. */
+  untypedValues?: UntypedValues;
 }
 
 interface KeyTag {
@@ -315,7 +317,7 @@ class TaggedArgsCodec implements ArgsCodec {
     let raw = this.rawParts.join('');
     if (this.syntax.stripOneNewline && raw.charCodeAt(raw.length - 1) === 10) raw = raw.slice(0, -1);
     if (this.wrapper && this.unwrap(raw, sink, at)) return;
-    const coerced = coerceValue(raw, this.schema, this.declared);
+    const coerced = coerceValue(raw, this.schema, this.declared, this.syntax.untypedValues);
     sink.args(`${this.count++ > 0 ? ',' : ''}${JSON.stringify(this.key)}:${coerced.json}`);
     if (coerced.diagnostic) sink.warn(coerced.diagnostic.code, `${this.key}: ${coerced.diagnostic.message}`, at);
   }
