@@ -542,6 +542,8 @@ class GrammarMachine implements ParserCore, CallSink {
     const tentative = this.tentative!;
     this.tentative = undefined;
     const text = tentative.raw.toString();
+    const message = 'tool-call markup inside reasoning is kept as reasoning text, not run as a call';
+    this.emit({ kind: 'diagnostic', diagnostic: this.diagnostic('PARSE_CALL_IN_REASONING', message, tentative.start, 'warning', tentative.start + text.trimEnd().length) });
     this.release(this.reasoning, text.slice(0, resume));
     this.buf = text.slice(resume) + this.buf.slice(this.pos);
     this.base = tentative.start + resume;
