@@ -78,6 +78,32 @@ describe('declared string values stay linear', () => {
     const small = cost(2000);
     expect(cost(20000) / small).toBeLessThanOrEqual(12);
   });
+
+  // A close tag followed by an undeclared key waits for that key's own close (issue 16): the look-ahead resumes where
+  // it stopped, so a long value streamed in small pieces, or a value full of such pairs, is not searched again.
+  const writeFile = [{ type: 'function' as const, function: { name: 'write_file', parameters: { type: 'object', properties: { content: { type: 'string' } } } } }];
+  const streamedCost = (text: string) => {
+    const before = markerScanWork.chars;
+    const stream = createStreamParser({ family: 'qwen3-coder', tools: writeFile });
+    for (let i = 0; i < text.length; i += 16) stream.push(text.slice(i, i + 16));
+    stream.finish();
+    return markerScanWork.chars - before;
+  };
+  const open = '<tool_call>\n<function=write_file>\n<parameter=content>\nx';
+  it('qwen3-coder: a long value after a close tag and an undeclared key, streamed', () => {
+    const text = (n: number) => `${open}</parameter>\n<parameter=verbose>\n${'y'.repeat(n)}`;
+    expect(streamedCost(text(200_000)) / streamedCost(text(20_000))).toBeLessThanOrEqual(12);
+  });
+  it('qwen3-coder: a value full of close tags before undeclared keys', () => {
+    const text = (n: number) => open + '</parameter>\n<parameter=verbose>\nv\n</parameter> text '.repeat(n);
+    expect(streamedCost(text(20_000)) / streamedCost(text(2_000))).toBeLessThanOrEqual(12);
+    const batch = (n: number) => {
+      const before = markerScanWork.chars;
+      parse(text(n), { family: 'qwen3-coder', tools: writeFile });
+      return markerScanWork.chars - before;
+    };
+    expect(batch(20_000) / batch(2_000)).toBeLessThanOrEqual(12);
+  });
 });
 
 describe('deep repetition never throws', () => {
