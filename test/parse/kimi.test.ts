@@ -55,3 +55,35 @@ describe('a call written inside closed reasoning', () => {
     expect(message.diagnostics).toEqual([]);
   });
 });
+
+// Issue 16 §3: a malformed Kimi call keeps its raw text whole, section markers included; no text is ever lost.
+describe('a malformed Kimi call keeps its whole text', () => {
+  const bad = '<|tool_call_begin|>functions.get_weather:1<|tool_call_argument_begin|>{"city": Paris}<|tool_call_end|>';
+  const good = '<|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{"city": "Rome"}<|tool_call_end|>';
+
+  it('a section with no good call is text, markers and spacing included', () => {
+    const section = `<|tool_calls_section_begin|>\n${bad}\n<|tool_calls_section_end|>`;
+    const message = parse(`Checking.${section}Done.`, { family: 'kimi-k2', tools });
+    expect(message.tool_calls).toEqual([]);
+    expect(message.content).toBe(`Checking.${section}Done.`);
+    expect(message.diagnostics.map((d) => d.code)).toEqual(['PARSE_BAD_ARGS_JSON']);
+  });
+
+  it('truncated inside the section: the opener stays with the text', () => {
+    const text = 'Checking.<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{"city": "Par';
+    expect(parse(text, { family: 'kimi-k2', tools })).toMatchObject({ content: text, tool_calls: [] });
+  });
+
+  it('a bad call before a good one: every character is kept, the good call still runs', () => {
+    const text = `<|tool_calls_section_begin|>${bad}${good}<|tool_calls_section_end|>`;
+    const message = parse(text, { family: 'kimi-k2', tools });
+    expect(message.tool_calls.map((call) => call.function.arguments)).toEqual(['{"city": "Rome"}']);
+    expect(message.content).toBe(`<|tool_calls_section_begin|>${bad}<|tool_calls_section_end|>`);
+  });
+
+  it('after a good call of the same section, the section markers are structure', () => {
+    const message = parse(`<|tool_calls_section_begin|>${good}${bad}<|tool_calls_section_end|>`, { family: 'kimi-k2', tools });
+    expect(message.tool_calls).toHaveLength(1);
+    expect(message.content).toBe(bad);
+  });
+});
