@@ -103,7 +103,10 @@ export type ParseCode =
   | 'PARSE_UNCLOSED_REASONING'
   | 'PARSE_ARG_TYPE'
   | 'PARSE_DUPLICATE_ARG'
-  /** Every argument sat in one undeclared wrapper parameter (`arguments`, `input`): its object was used instead. */
+  /**
+   * Every argument sat in one undeclared wrapper parameter (`arguments`, `input`), or a call object's `arguments` held
+   * JSON text inside a JSON string (double-encoded): the object inside was used instead.
+   */
   | 'PARSE_ARGS_UNWRAPPED'
   /**
    * Call markup inside reasoning that was not a call (a draft the model wrote while thinking, closed by the reasoning

@@ -6,6 +6,7 @@
 import type { Diagnostic, ParseCode, Severity } from '../../types.js';
 import type { CoreOptions, ParseEvent, ParserCore } from '../core.js';
 import { isStructureOnly, parseHeader, routeMessage, type Problem, type Route } from './header.js';
+import { DOUBLE_ENCODED } from '../engine/codecs/json-args.js';
 import { JsonObjectScanner } from '../engine/json-object-scan.js';
 import { TextBuffer } from '../engine/text-buffer.js';
 import { isWhitespace } from '../engine/trim.js';
@@ -149,10 +150,11 @@ class HarmonyMachine implements ParserCore {
     }
     const first = text[result.at]!;
     const notObject = result.stop === 'not-object' && ARGS_VALUE_START.includes(first);
+    const notObjectWhy = first === '"' ? DOUBLE_ENCODED : 'tool arguments are not a JSON object';
     this.withdraw(
       state,
       notObject ? 'PARSE_ARGS_NOT_OBJECT' : 'PARSE_BAD_ARGS_JSON',
-      notObject ? 'tool arguments are not a JSON object' : `invalid JSON in tool arguments at ${JSON.stringify(first)}`,
+      notObject ? notObjectWhy : `invalid JSON in tool arguments at ${JSON.stringify(first)}`,
       at + 1,
     );
     // The rest of the message continues the withdrawn raw text as content.
