@@ -4,6 +4,7 @@ import { compileGrammar, prefixOpensReasoning, type CompiledGrammar } from './co
 import type { ArgsCodec, CallSink, Grammar } from './grammar.js';
 import type { MarkerSet } from './markers.js';
 import { TextBuffer } from './text-buffer.js';
+import { parseWork } from './work.js';
 import { StreamTrimmer, skipWhitespace } from './trim.js';
 
 type Mode = 'content' | 'reasoning' | 'section' | 'section-text' | 'header' | 'args' | 'tail' | 'skip' | 'after' | 'failing' | 'aside' | 'separated';
@@ -115,6 +116,8 @@ class GrammarMachine implements ParserCore, CallSink {
       this.pos = 0;
     }
     this.buf = this.buf.length === 0 ? chunk : this.buf + chunk;
+    // The buffer the push searches: text the machine keeps across pushes is counted again on every push.
+    parseWork.chars += this.buf.length;
     while (this.step(false));
     return this.out;
   }
@@ -613,6 +616,7 @@ class GrammarMachine implements ParserCore, CallSink {
   // ---- helpers ----
 
   private consume(n: number): string {
+    parseWork.chars += n;
     const piece = n === this.buf.length && this.pos === 0 ? this.buf : this.buf.slice(this.pos, this.pos + n);
     this.pos += n;
     if (this.raw) this.raw.push(piece);

@@ -9,6 +9,7 @@ import { isStructureOnly, parseHeader, routeMessage, type Problem, type Route } 
 import { DOUBLE_ENCODED } from '../engine/codecs/json-args.js';
 import { JsonObjectScanner } from '../engine/json-object-scan.js';
 import { TextBuffer } from '../engine/text-buffer.js';
+import { parseWork } from '../engine/work.js';
 import { isWhitespace } from '../engine/trim.js';
 import { CALL, CHANNEL, CONSTRAIN, couldBeMarker, END, findMarker, isTerminator, markerAt, MESSAGE, RETURN, START, type Marker } from './markers.js';
 import { TextSink } from './text-sink.js';
@@ -76,6 +77,8 @@ class HarmonyMachine implements ParserCore {
   push(chunk: string): ParseEvent[] {
     if (this.finished) return [];
     this.buffer += chunk;
+    // Text kept across pushes is counted again on every push (see work.ts).
+    parseWork.chars += this.buffer.length;
     this.run(false);
     return this.take();
   }

@@ -2,6 +2,7 @@ import type { ParseCode } from '../../../types.js';
 import type { ArgsCodec, CallSink, CodecContext, CodecFactory, CodecResult } from '../grammar.js';
 import { isJsonNumber } from '../../args/json-text.js';
 import { MarkerSet } from '../markers.js';
+import { parseWork } from '../work.js';
 import { escapeFragment } from './tagged-args.js';
 
 export interface ObjectNotationSyntax {
@@ -188,6 +189,7 @@ class ObjectNotationCodec implements ArgsCodec {
   private readString(buf: string, pos: number, sink: CallSink): number {
     const close = buf.indexOf(this.delimiter, pos);
     const stop = close >= 0 ? close : buf.length - this.partialDelimiter(buf, pos);
+    parseWork.chars += stop - pos;
     let text = this.held + buf.slice(pos, stop);
     this.held = '';
     if (close < 0) {
@@ -229,6 +231,7 @@ class ObjectNotationCodec implements ArgsCodec {
       }
     }
     this.token += buf.slice(pos, i);
+    parseWork.chars += i - pos;
     return { at: i, more };
   }
 

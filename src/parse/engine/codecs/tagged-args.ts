@@ -263,9 +263,12 @@ class TaggedArgsCodec implements ArgsCodec {
     const valueFrom = next + this.syntax.keyOpen.length;
     // Resumes where the previous push stopped (a marker may straddle that point, hence the overlap).
     const from = Math.max(valueFrom, closeAt + this.probed - this.syntax.valueClose.length);
-    const close = this.valueClose.find(buf, from);
+    // Undecided text stays in the stream's buffer, so the wait is bounded: a key whose value does not close within
+    // PROBE_LIMIT characters is taken as text of the value being read, whatever comes later.
+    const limit = valueFrom + PROBE_LIMIT;
+    const close = this.valueClose.findWithin(buf, from, Math.min(buf.length, limit));
     if (!close) {
-      if (final) return this.settleProbe(false);
+      if (final || buf.length >= limit) return this.settleProbe(false);
       this.probed = buf.length - closeAt;
       return 'more';
     }
@@ -429,6 +432,9 @@ function readAttributes(text: string): Map<string, string> {
     i = close + 1;
   }
 }
+
+/** How far past an undeclared key the value reader looks for that key's own close (nextParameterAt). */
+export const PROBE_LIMIT = 16 * 1024;
 
 /** Longer fragments go straight to JSON.stringify (native), which then wins. */
 const SHORT_FRAGMENT = 64;
