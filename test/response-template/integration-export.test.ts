@@ -217,6 +217,7 @@ const KNOWN_DIFFERENCES: Record<string, Record<string, string>> = {
     'no-schema-json-literals': UNTYPED,
     'no-tools-missing-close-tag': 'without </parameter>',
     'no-tools-nested-call-in-value': IN_ARGUMENT,
+    'no-tools-parameter-markup-in-value': IN_ARGUMENT,
     'string-value-close-then-undeclared-key': IN_ARGUMENT,
     'string-value-holds-close-tag': IN_ARGUMENT,
     'string-value-holds-function-close': IN_ARGUMENT,

@@ -62,9 +62,8 @@ export function taggedArgs(syntax: TaggedArgsSyntax): CodecFactory {
   // the implicit ends it must weigh (see readDeclaredString).
   const nesting = new MarkerSet([syntax.valueOpen ?? syntax.keyOpen, syntax.valueClose, ...(syntax.blockOpen ? [syntax.blockOpen] : []), ...syntax.valueImplicitEnds]);
   const keyClose = new MarkerSet([syntax.keyClose]);
-  const valueClose = new MarkerSet([syntax.valueClose]);
   const betweenMarkers = [syntax.keyOpen, ...syntax.argsEnd.map((e) => e.marker)];
-  return (context: CodecContext) => new TaggedArgsCodec(syntax, context, valueEnds, nesting, keyClose, valueClose, betweenMarkers);
+  return (context: CodecContext) => new TaggedArgsCodec(syntax, context, valueEnds, nesting, keyClose, betweenMarkers);
 }
 
 class TaggedArgsCodec implements ArgsCodec {
@@ -99,7 +98,6 @@ class TaggedArgsCodec implements ArgsCodec {
     private readonly valueEnds: MarkerSet,
     private readonly nesting: MarkerSet,
     private readonly keyClose: MarkerSet,
-    private readonly valueClose: MarkerSet,
     private readonly betweenMarkers: readonly string[],
   ) {}
 
@@ -217,7 +215,13 @@ class TaggedArgsCodec implements ArgsCodec {
       } else if (hit.marker === keyOpen && this.syntax.valueImplicitEnds.includes(keyOpen)) {
         const key = this.keyAt(buf, hit.at, final);
         if (key === 'more') return { pos: hit.at, closed: false };
-        if (level === 0 && key !== undefined && this.endsValue(key)) return { pos: hit.at, closed: true };
+        if (level === 0 && key !== undefined && this.endsValue(key)) {
+          // With a schema, a declared key ends the value; without one, a new key does when its own value then ends
+          // as a parameter's (else it is markup the value holds, balanced).
+          const ends = this.isOtherParameter(key) || this.keyValueEnds(buf, hit.at, hit.at, final);
+          if (ends === 'more') return { pos: hit.at, closed: false };
+          if (ends) return { pos: hit.at, closed: true };
+        }
         this.depth++;
       } else if (this.syntax.valueImplicitEnds.includes(hit.marker)) {
         // The end of the block (`</function>`): its own level's, or the end of a value that lost its close tag.
@@ -260,24 +264,42 @@ class TaggedArgsCodec implements ArgsCodec {
     const key = this.keyAt(buf, next, final);
     if (key === 'more') return 'more';
     if (key === undefined || this.isOtherParameter(key)) return true;
+    return this.keyValueEnds(buf, closeAt, next, final);
+  }
+
+  /**
+   * Whether the value of the key whose opener is at `next` ends as a parameter's value does: at its close tag before
+   * the next key, the end of the arguments or of output; at another key (it lost its close tag too); or at the block's
+   * end where that may end a value. Otherwise it is text inside the value being read. `anchor` is where the reader
+   * resumes if the text ends first ('more'); the search resumes where it stopped, relative to it.
+   */
+  private keyValueEnds(buf: string, anchor: number, next: number, final: boolean): boolean | 'more' {
     const valueFrom = next + this.syntax.keyOpen.length;
     // Resumes where the previous push stopped (a marker may straddle that point, hence the overlap).
-    const from = Math.max(valueFrom, closeAt + this.probed - this.syntax.valueClose.length);
-    // Undecided text stays in the stream's buffer, so the wait is bounded: a key whose value does not close within
+    const from = Math.max(valueFrom, anchor + this.probed - this.valueEnds.longest);
+    // Undecided text stays in the stream's buffer, so the wait is bounded: a key whose value does not end within
     // PROBE_LIMIT characters is taken as text of the value being read, whatever comes later.
     const limit = valueFrom + PROBE_LIMIT;
-    const close = this.valueClose.findWithin(buf, from, Math.min(buf.length, limit));
-    if (!close) {
-      if (final || buf.length >= limit) return this.settleProbe(false);
-      this.probed = buf.length - closeAt;
-      return 'more';
+    for (let at = from; ; ) {
+      const end = this.valueEnds.findWithin(buf, at, Math.min(buf.length, limit));
+      if (!end) {
+        if (final || buf.length >= limit) return this.settleProbe(false);
+        this.probed = buf.length - anchor;
+        return 'more';
+      }
+      const after = end.at + end.marker.length;
+      const ends =
+        end.marker === this.syntax.valueClose
+          ? this.followerAt(buf, skipWhitespace(buf, after), final)
+          : end.marker === this.syntax.keyOpen || this.blockEndsAt(buf, after, final);
+      if (ends === undefined) {
+        this.probed = end.at - anchor;
+        return 'more';
+      }
+      // A block close that ends nothing is text of that value too (blockEndsAt); a close tag decides either way.
+      if (ends || end.marker === this.syntax.valueClose) return this.settleProbe(ends);
+      at = after;
     }
-    const follows = this.followerAt(buf, skipWhitespace(buf, close.at + close.marker.length), final);
-    if (follows === undefined) {
-      this.probed = close.at - closeAt;
-      return 'more';
-    }
-    return this.settleProbe(follows);
   }
 
   private settleProbe(verdict: boolean): boolean {
