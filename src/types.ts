@@ -103,8 +103,16 @@ export type ParseCode =
   | 'PARSE_UNCLOSED_REASONING'
   | 'PARSE_ARG_TYPE'
   | 'PARSE_DUPLICATE_ARG'
-  /** Every argument sat in one undeclared wrapper parameter (`arguments`, `input`): its object was used instead. */
+  /**
+   * Every argument sat in one undeclared wrapper parameter (`arguments`, `input`), or a call object's `arguments` held
+   * JSON text inside a JSON string (double-encoded): the object inside was used instead.
+   */
   | 'PARSE_ARGS_UNWRAPPED'
+  /**
+   * Call markup inside reasoning that was not a call (a draft the model wrote while thinking, closed by the reasoning
+   * close, prose, or a parse failure): it stays reasoning text, unexecuted (FORMATS §0.6), and this warning says so.
+   */
+  | 'PARSE_CALL_IN_REASONING'
   /** The template's family was unknown: calls were read with a grammar derived from probe renders. */
   | 'PARSE_GRAMMAR_DERIVED'
   /** The template's family was taken on weak evidence (few probes alike, or markers only) as nothing better was found. */

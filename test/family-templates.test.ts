@@ -6,7 +6,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { compileTemplate, familyIds, familyInfo, parsePythonJson, type FamilyId } from '../src/index.js';
+import { compileTemplate, familyIds, familyInfo, isChatfmtError, parsePythonJson, type FamilyId } from '../src/index.js';
 import { ARGUMENT_FORMS, referenceVariables, type ArgumentForm } from './helpers/reference.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -116,7 +116,7 @@ describe.each(familyIds.map((id) => [id]))('family template %s vs jinja2 goldens
         const label = `${id} ${stem} --args ${form}`;
         const render = () => template.render(templateVariables(id, data, form), { now: NOW });
         if (existsSync(`${base}.error.txt`)) {
-          expect(render, `${label}: the official template fails, ours must too`).toThrow();
+          expectSameError(render, readFileSync(`${base}.error.txt`, 'utf8'), id, `${label}: the official template fails, ours must too`);
           continue;
         }
         let official = readFileSync(`${base}.txt`, 'utf8');
@@ -138,3 +138,33 @@ describe.each(familyIds.map((id) => [id]))('family template %s vs jinja2 goldens
     });
   }
 });
+
+/**
+ * The official template's failure (the golden records jinja2's exception, `TypeError: message`) against chatfmt's own
+ * error (issue 16): a ChatfmtError, never any throw, of one of two shapes. Either this project's template rejects the
+ * input on purpose (raise_exception: TEMPLATE_RAISED, the template's own reason as the message), or it fails where
+ * jinja2 fails and the same way (TEMPLATE_RUNTIME or, for RecursionError, TEMPLATE_LIMIT, with the
+ * golden's Python exception as pythonType). Either way one line that names the template.
+ */
+function expectSameError(render: () => unknown, golden: string, id: string, label: string): void {
+  let thrown: unknown;
+  try {
+    render();
+  } catch (error) {
+    thrown = error;
+  }
+  expect(isChatfmtError(thrown), `${label}: a ChatfmtError, not ${String(thrown)}`).toBe(true);
+  const error = thrown as { code: string; pythonType?: string; templateMessage?: string; message: string };
+  expect(error.message.includes('\n'), `${label}: one line`).toBe(false);
+  expect(error.message.startsWith(`${id}: `), `${label}: names the template: ${error.message}`).toBe(true);
+  if (error.code === 'TEMPLATE_RAISED') {
+    expect(error.pythonType, label).toBe('TemplateError');
+    expect(error.templateMessage?.length, `${label}: says why`).toBeGreaterThan(10);
+    expect(error.message.endsWith(error.templateMessage!), `${label}: ${error.message}`).toBe(true);
+    return;
+  }
+  const colon = golden.indexOf(':');
+  const pythonType = colon < 0 ? golden.trim() : golden.slice(0, colon);
+  const code = pythonType === 'RecursionError' ? 'TEMPLATE_LIMIT' : 'TEMPLATE_RUNTIME';
+  expect({ code: error.code, pythonType: error.pythonType }, `${label}: ${error.message}`).toEqual({ code, pythonType });
+}

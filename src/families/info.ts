@@ -210,7 +210,7 @@ export const familyInfo = {
 
 /**
  * A model whose chat template is its family's, except that the generation prompt pre-fills the assistant turn
- * (Qwen3-Thinking-2507 and QwQ always open `<think>\n`). The prefill is rendered after the generation prompt and
+ * (Qwen3-Thinking-2507 and QwQ always open `<think>\n`, Kimi-K2.5 `<think>`). The prefill is rendered after the generation prompt and
  * is the parser's default prefix, so the completion's first `</think>` ends reasoning instead of landing in content.
  */
 export interface FamilyVariant {
@@ -228,6 +228,15 @@ export const familyVariants: readonly FamilyVariant[] = [
     aliases: ['qwq', 'qwq-32b', 'qwen3-thinking-2507'],
     prefill: '<think>\n',
     models: ['Qwen/Qwen3-*-Thinking-2507', 'Qwen/Qwen3-Next-80B-A3B-Thinking', 'Qwen/QwQ-32B'],
+  },
+  {
+    // Kimi-K2.5's template ends its generation prompt with `<think>` (no newline) unless thinking is switched off;
+    // Kimi-K2-Thinking's ends at `<|im_middle|>` and lets the model write `<think>` itself.
+    id: 'kimi-k2.5',
+    of: 'kimi-k2',
+    aliases: ['kimi-k2-5', 'kimi-2.5'],
+    prefill: '<think>',
+    models: ['moonshotai/Kimi-K2.5'],
   },
 ];
 

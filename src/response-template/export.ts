@@ -145,6 +145,7 @@ const PLANS: Record<FamilyId, FamilyPlan> = {
       'a zero-argument call with an empty body makes transformers raise (chatfmt reads it as {})',
       '`json` glued to the function name is not split off',
       'text outside messages (free text where a header belongs) is dropped instead of kept with a PARSE_BAD_HEADER diagnostic',
+      'messages of one field (a commentary preamble and the final answer) are joined with no blank line between them',
     ],
   },
   'glm-4.5': {

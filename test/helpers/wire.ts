@@ -86,6 +86,8 @@ interface FamilyWriter {
   /** Prose as the family can write it (Llama 3 reads `{` or `;` right after a call as more calls). */
   prose?: (text: string) => string;
   kimiIds?: boolean;
+  /** Between content pieces that are separate messages (harmony: a blank line, issue 16); default none. */
+  pieceSeparator?: string;
 }
 
 const hermes = (calls: WireCall[]) =>
@@ -125,6 +127,7 @@ export const wireFamilies: Record<string, FamilyWriter> = {
     reasoning: (text) => ({ text: `<think>${text}</think>` }),
   },
   'gpt-oss': {
+    pieceSeparator: '\n\n',
     text: (text) => `<|start|>assistant<|channel|>final<|message|>${text}<|end|>`,
     calls: (calls) =>
       calls
@@ -237,8 +240,8 @@ export function writeWire(family: string, message: WireMessage): WireCase {
       textSinceCall = false;
     }
   }
-  // Trimmed pieces, no separator: the cross-family content convention (FORMATS §0.8).
-  const content = pieces.join('');
+  // Trimmed pieces, no separator: the cross-family content convention (FORMATS §0.8); harmony messages stay apart.
+  const content = pieces.join(writer.pieceSeparator ?? '');
   return {
     completion,
     ...(prefix !== undefined ? { prefix } : {}),

@@ -61,7 +61,7 @@ describe('coerceValue: FORMATS §0.5 and LESSONS typing table', () => {
     expect(coerceValue('123', str).json).toBe('"123"');
   });
 
-  it.each(['123_456', '0x1', '1.', '.5', '+1', '1 2', '1e', '01234', '12abc', 'NaN', 'Infinity', ''])(
+  it.each(['123_456', '0x1', '1.', '.5', '+1', '1 2', '1e', '0_7', '00x1', '-', '12abc', 'NaN', 'Infinity', ''])(
     'rejects %j as an integer/number (strict JSON syntax; lesson sglang#30644)',
     (raw) => {
       expect(typed(raw, int)).toEqual({ value: raw, warned: true });
@@ -78,6 +78,19 @@ describe('coerceValue: FORMATS §0.5 and LESSONS typing table', () => {
     expect(coerceValue('1e3', int).json).toBe('1e3');
     expect(coerceValue('-3.5E-2', num).json).toBe('-3.5E-2');
     expect(coerceValue('12345678901234567890123', int).json).toBe('12345678901234567890123');
+  });
+
+  it('a number with leading zeros reads as Python int()/float() read it (vLLM, SGLang, transformers; issue 16)', () => {
+    expect(coerceValue('007', int)).toEqual({ json: '7' });
+    expect(coerceValue(' 007\n', int)).toEqual({ json: '7' });
+    expect(coerceValue('-007', int)).toEqual({ json: '-7' });
+    expect(coerceValue('000', int)).toEqual({ json: '0' });
+    expect(coerceValue('01234', num)).toEqual({ json: '1234' });
+    expect(coerceValue('-00.5', num)).toEqual({ json: '-0.5' });
+    expect(coerceValue('007', { type: ['integer', 'null'] })).toEqual({ json: '7' });
+    // Only where the schema asks for a number: a string or untyped value keeps its zeros.
+    expect(coerceValue('007', str)).toEqual({ json: '"007"' });
+    expect(coerceValue('007', undefined)).toEqual({ json: '"007"' });
   });
 
   it('an integer parameter accepts integral values only', () => {

@@ -101,7 +101,7 @@ describe('gpt-oss: headers', () => {
 
   it('reads a decorated channel word with a warning (llama.cpp#27720)', () => {
     const result = completion('<|channel|>commentary?<|message|>Let me look.<|end|><|start|>assistant<|channel|>finalx<|message|>Done.');
-    expect(result.content).toBe('Let me look.Done.');
+    expect(result.content).toBe('Let me look.\n\nDone.');
     expect(codes(result)).toEqual(['PARSE_BAD_HEADER/warning', 'PARSE_BAD_HEADER/warning']);
   });
 
@@ -125,13 +125,14 @@ describe('gpt-oss: headers', () => {
 });
 
 describe('gpt-oss: messages and whitespace', () => {
-  it('concatenates messages of one field in order, each trimmed', () => {
+  // Issue 16: a commentary preamble and the final answer are two messages, never one glued sentence.
+  it('joins messages of one field in order, each trimmed, a blank line apart', () => {
     const result = completion(
       '<|channel|>analysis<|message|> One. <|end|><|start|>assistant<|channel|>commentary<|message|>\nSee below.\n<|end|>' +
         '<|start|>assistant<|channel|>analysis<|message|>Two.<|end|><|start|>assistant<|channel|>final<|message|>  Answer.  <|return|>',
     );
-    expect(result.reasoning_content).toBe('One.Two.');
-    expect(result.content).toBe('See below.Answer.');
+    expect(result.reasoning_content).toBe('One.\n\nTwo.');
+    expect(result.content).toBe('See below.\n\nAnswer.');
   });
 
   it('reads a body marker that cannot start anything as text, and <|channel|> as the next message', () => {
@@ -141,7 +142,7 @@ describe('gpt-oss: messages and whitespace', () => {
   });
 
   it('a message may end at the next <|start|> without a terminator', () => {
-    expect(completion('<|channel|>final<|message|>A<|start|>assistant<|channel|>final<|message|>B')).toMatchObject({ content: 'AB', diagnostics: [] });
+    expect(completion('<|channel|>final<|message|>A<|start|>assistant<|channel|>final<|message|>B')).toMatchObject({ content: 'A\n\nB', diagnostics: [] });
   });
 
   it('keeps a final message after a call, in order (peer disagreement #1)', () => {
@@ -150,7 +151,7 @@ describe('gpt-oss: messages and whitespace', () => {
         '<|start|>assistant<|channel|>final<|message|>It is sunny.<|end|>',
       { tools: WEATHER },
     );
-    expect(result.content).toBe('Checking.It is sunny.');
+    expect(result.content).toBe('Checking.\n\nIt is sunny.');
     expect(calls(result)).toEqual([['get_weather', { city: 'Rome' }]]);
   });
 
@@ -243,6 +244,27 @@ describe('gpt-oss: truncation', () => {
   });
 });
 
+describe('gpt-oss: a header with a channel but no <|message|> (issue 16)', () => {
+  it('takes the channel from the header and the rest as the body, as harmony non-strict does', () => {
+    const text = '<|channel|>analysis We should check the weather.<|end|><|start|>assistant<|channel|>final<|message|>It is sunny.<|return|>';
+    const result = completion(text);
+    expect(result).toMatchObject({ reasoning_content: 'We should check the weather.', content: 'It is sunny.' });
+    expect(result.diagnostics.map((d) => [d.code, d.severity, d.span])).toEqual([['PARSE_BAD_HEADER', 'warning', [0, 19]]]);
+  });
+
+  it('analysis never leaks into content: a long body, a body cut off at the end, a final one', () => {
+    const long = 'We should think. '.repeat(40).trim();
+    expect(completion(`<|channel|>analysis ${long}<|end|><|start|>assistant<|channel|>final<|message|>Done.`)).toMatchObject({ reasoning_content: long, content: 'Done.' });
+    expect(completion('<|channel|>analysis\nStill thinking')).toMatchObject({ reasoning_content: 'Still thinking', content: null });
+    expect(completion('<|channel|>final The answer is 4.<|return|>')).toMatchObject({ reasoning_content: null, content: 'The answer is 4.' });
+  });
+
+  it('a header cut short (a recipient follows) is still no body', () => {
+    const result = completion('<|channel|>analysis<|message|>Plan.<|end|><|start|>assistant<|channel|>commentary to=functions.get_wea');
+    expect(result).toMatchObject({ reasoning_content: 'Plan.', content: null });
+  });
+});
+
 describe('gpt-oss: malformed output never throws', () => {
   it('rejects invalid JSON at the first bad character and keeps the message text', () => {
     const text = '<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city": Paris}<|call|>';
@@ -286,7 +308,7 @@ describe('gpt-oss: malformed output never throws', () => {
   it('salvages text written without a header as content (harmony non-strict)', () => {
     const text = "I must refuse<|end|><|start|>assistant<|channel|>analysis<|message|>We must refuse<|end|><|start|>assistant<|channel|>final<|message|>Sorry.<|return|>";
     const result = completion(text);
-    expect(result).toMatchObject({ content: 'I must refuseSorry.', reasoning_content: 'We must refuse' });
+    expect(result).toMatchObject({ content: 'I must refuse\n\nSorry.', reasoning_content: 'We must refuse' });
     expect(result.diagnostics.map((d) => [d.code, d.severity, d.span])).toEqual([['PARSE_BAD_HEADER', 'error', [0, 13]]]);
   });
 

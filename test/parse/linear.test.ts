@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { createStreamParser, familyIds, parse, parserFamilies } from '../../src/index.js';
-import { markerScanWork } from '../../src/parse/engine/markers.js';
+import { parseWork } from '../../src/parse/engine/work.js';
 import { MAX_DIAGNOSTICS } from '../../src/parse/stream.js';
 
 // Issue 10 item 1: a model stuck in a loop repeats a marker thousands of times; glm-4.5 took 3.1 s on 320 KB of
-// `<tool_call>`. Growth is checked by counting the characters the marker search examines (deterministic), on
-// patterns built from each registered family's own markers, so families added later are covered too.
+// `<tool_call>`. Growth is checked by counting all the characters the engine handles (deterministic; see
+// src/parse/engine/work.ts): marker search, the buffer each push searches (text kept across pushes counts again),
+// consumed text, scanners, trimmers and the raw text kept for withdraws, on patterns built from each registered
+// family's own markers, so families added later are covered too. Issue 16: the count once covered marker search only,
+// and a planted quadratic loop in push went unnoticed; planting a push that never drops consumed text, or one that
+// re-reads the open call's raw text, now fails this suite (checked when the counter was widened).
 const SMALL = 8 * 1024;
 
 function patternsOf(family: (typeof familyIds)[number]): string[] {
@@ -26,13 +30,13 @@ function patternsOf(family: (typeof familyIds)[number]): string[] {
 }
 
 function work(text: string, family: string, chunked: boolean): number {
-  const before = markerScanWork.chars;
+  const before = parseWork.chars;
   if (chunked) {
     const stream = createStreamParser({ family });
     for (let i = 0; i < text.length; i += 256) stream.push(text.slice(i, i + 256));
     stream.finish();
   } else parse(text, { family });
-  return markerScanWork.chars - before;
+  return parseWork.chars - before;
 }
 
 describe('parse work grows linearly on adversarial input', () => {
@@ -71,12 +75,38 @@ describe('declared string values stay linear', () => {
     const tools = [{ type: 'function' as const, function: { name: 'write_file', parameters: { type: 'object', properties: { content: { type: 'string' } } } } }];
     const head = '<tool_call>\n<function=write_file>\n<parameter=content>\n';
     const cost = (n: number) => {
-      const before = markerScanWork.chars;
+      const before = parseWork.chars;
       parse(head + '<parameter=x'.repeat(n), { family: 'qwen3-coder', tools });
-      return markerScanWork.chars - before;
+      return parseWork.chars - before;
     };
     const small = cost(2000);
     expect(cost(20000) / small).toBeLessThanOrEqual(12);
+  });
+
+  // A close tag followed by an undeclared key waits for that key's own close (issue 16): the look-ahead resumes where
+  // it stopped, so a long value streamed in small pieces, or a value full of such pairs, is not searched again.
+  const writeFile = [{ type: 'function' as const, function: { name: 'write_file', parameters: { type: 'object', properties: { content: { type: 'string' } } } } }];
+  const streamedCost = (text: string) => {
+    const before = parseWork.chars;
+    const stream = createStreamParser({ family: 'qwen3-coder', tools: writeFile });
+    for (let i = 0; i < text.length; i += 16) stream.push(text.slice(i, i + 16));
+    stream.finish();
+    return parseWork.chars - before;
+  };
+  const open = '<tool_call>\n<function=write_file>\n<parameter=content>\nx';
+  it('qwen3-coder: a long value after a close tag and an undeclared key, streamed', () => {
+    const text = (n: number) => `${open}</parameter>\n<parameter=verbose>\n${'y'.repeat(n)}`;
+    expect(streamedCost(text(200_000)) / streamedCost(text(20_000))).toBeLessThanOrEqual(12);
+  });
+  it('qwen3-coder: a value full of close tags before undeclared keys', () => {
+    const text = (n: number) => open + '</parameter>\n<parameter=verbose>\nv\n</parameter> text '.repeat(n);
+    expect(streamedCost(text(20_000)) / streamedCost(text(2_000))).toBeLessThanOrEqual(12);
+    const batch = (n: number) => {
+      const before = parseWork.chars;
+      parse(text(n), { family: 'qwen3-coder', tools: writeFile });
+      return parseWork.chars - before;
+    };
+    expect(batch(20_000) / batch(2_000)).toBeLessThanOrEqual(12);
   });
 });
 

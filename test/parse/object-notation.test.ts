@@ -90,6 +90,27 @@ describe('object notation → JSON', () => {
     expect(result.diagnostics[0]).toMatchObject({ code: 'PARSE_BAD_ARGS_JSON', severity: 'warning' });
   });
 
+  it('the repair reads up to the closing delimiter, commas and colons included (issue 16)', () => {
+    for (const [body, query] of [
+      [`query:weather in Tokyo, Japan${Q}`, 'weather in Tokyo, Japan'],
+      [`query:time: 10:30, please${Q},n:1`, 'time: 10:30, please'],
+    ] as const) {
+      const result = parse(call(body), { family });
+      expect(JSON.parse(result.tool_calls[0]!.function.arguments), body).toMatchObject({ query });
+      expect(result.diagnostics.map((d) => [d.code, d.severity]), body).toEqual([['PARSE_BAD_ARGS_JSON', 'warning']]);
+      // One character at a time, the same arguments.
+      expect(argumentsAfterEachChunk([...call(body)]).at(-1)).toBe(result.tool_calls[0]!.function.arguments);
+    }
+  });
+
+  it('a delimiter that opens the next value ends no repair: the bare word is no value', () => {
+    const text = call(`city:Paris,unit:${Q}celsius${Q}`);
+    const result = parse(text, { family });
+    expect(result.tool_calls).toEqual([]);
+    expect(result.content).toBe(text);
+    expect(result.diagnostics.map((d) => [d.code, d.severity])).toEqual([['PARSE_BAD_ARGS_JSON', 'error']]);
+  });
+
   it('None, which the older Gemma templates print for null, is read as null with a warning', () => {
     const result = parse(call('a:None,b:[None]'), { family });
     expect(JSON.parse(result.tool_calls[0]!.function.arguments)).toEqual({ a: null, b: [null] });

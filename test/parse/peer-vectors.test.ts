@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse, resolveFamilyId } from '../../src/index.js';
 import type { ParsedMessage } from '../../src/types.js';
@@ -75,6 +76,17 @@ function checkSubstrings(result: ParsedMessage, vector: PeerVector): void {
   for (const part of vector.reasoning_contains ?? []) expect(reasoning, 'reasoning_contains').toContain(part);
   for (const part of vector.reasoning_excludes ?? []) expect(reasoning, 'reasoning_excludes').not.toContain(part);
 }
+
+// Issue 16 §7: the README states how many vectors pass only under a decision; recounted here so it cannot go stale.
+describe('the README states the peer-vector decisions as recorded', () => {
+  it('overrides and skips, out of 448', () => {
+    const recorded = Object.values(loadPeerDecisions()) as { decision?: string }[];
+    const overrides = recorded.filter((entry) => entry.decision === 'override').length;
+    const skips = recorded.filter((entry) => entry.decision === 'skip').length;
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    expect(readme).toContain(`${448 - overrides - skips} pass as written, ${overrides} of 448 pass only under a recorded decision, and ${skips} are skipped`);
+  });
+});
 
 describe.skipIf(!available)('peer vectors (../shared/peer-vectors/vectors.jsonl)', () => {
   it('has all 448 vectors, and every decision names a vector and gives a reason', () => {

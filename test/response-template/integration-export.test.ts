@@ -184,56 +184,59 @@ describe('exportResponseTemplate', () => {
 });
 
 /**
- * Families whose fixtures dwell on a second call syntax the template cannot read: Llama 3's built-ins and raw code
- * (one loss) are six of its seventeen well-formed fixtures; the JSON calls must still agree.
+ * Families whose fixtures dwell on one thing the template cannot read: Llama 3's built-ins and raw code (one loss) are
+ * six of its seventeen well-formed fixtures, the JSON calls must still agree; Qwen3-Coder's values holding markup.
  */
-const SHARE_DIFFERING: Record<string, number> = { 'llama-3': 1 / 2 };
+const SHARE_DIFFERING: Record<string, number> = {
+  'llama-3': 1 / 2,
+  // Qwen3-Coder's fixtures dwell on values that hold the family's own markup (issue 16): one loss, seven fixtures.
+  'qwen3-coder': 1 / 2,
+};
 
 // Why a well-formed fixture reads differently through the exported template: a piece of the loss that explains it.
 const IN_ARGUMENT = 'a marker written inside an argument';
 const AFTER_STOP = 'text after a stop string';
-const DRAFT = 'call markup inside a closed reasoning block';
 const REEMITTED = 'a <think> the model writes again';
 const UNTYPED = 'values stay strings unless tools= types them';
 const PYTHON = 'Python-literal values';
 const MISTRAL_LIST = 'the v3/v7 list form';
 const LLAMA_BUILTIN = 'built-in calls after <|python_tag|>';
+const MESSAGES_JOINED = 'joined with no blank line';
 
 const KNOWN_DIFFERENCES: Record<string, Record<string, string>> = {
   hermes: { 'formats-1b-close-tag-in-string': IN_ARGUMENT, 'markers-in-string-args': IN_ARGUMENT, 'stop-string-dropped-text-kept': AFTER_STOP },
   'qwen2.5': { 'formats-1b-close-tag-in-string': IN_ARGUMENT, 'markers-in-string-args': IN_ARGUMENT, 'stop-string-dropped-text-kept': AFTER_STOP },
   qwen3: {
     'formats-1b-close-tag-in-string': IN_ARGUMENT,
-    'lmstudio-1592-tag-prose-in-closed-think': DRAFT,
     'markers-in-string-args': IN_ARGUMENT,
     'reemitted-think-absorbed': REEMITTED,
-    'renderers-80-draft-in-closed-think': DRAFT,
-    'renderers-80-draft-in-closed-think-prefilled': DRAFT,
     'stop-string-dropped-text-kept': AFTER_STOP,
   },
   'qwen3-coder': {
     'missing-parameter-close-tag': 'without </parameter>',
     'no-schema-json-literals': UNTYPED,
-    'renderers-80-draft-in-closed-think': DRAFT,
+    'no-tools-missing-close-tag': 'without </parameter>',
+    'no-tools-nested-call-in-value': IN_ARGUMENT,
+    'no-tools-parameter-markup-in-value': IN_ARGUMENT,
+    'string-value-close-then-undeclared-key': IN_ARGUMENT,
     'string-value-holds-close-tag': IN_ARGUMENT,
+    'string-value-holds-function-close': IN_ARGUMENT,
     'string-value-holds-tool-call-markup': IN_ARGUMENT,
+    'undeclared-key-after-close-is-a-parameter': UNTYPED,
     'vllm-23324-typed-values-stream-equals-batch': PYTHON,
   },
-  'deepseek-v3.1': { 'own-markers-in-string-args': IN_ARGUMENT, 'renderers-80-draft-in-closed-think': DRAFT, 'stop-string-dropped-text-kept': AFTER_STOP },
-  'deepseek-r1': { 'reemitted-think-absorbed': REEMITTED, 'renderers-80-draft-in-closed-think': DRAFT, 'stop-string-dropped-text-kept': AFTER_STOP },
-  'kimi-k2': { 'bare-counter-id-one-tool': 'bare counter id', 'own-markers-in-string-args': IN_ARGUMENT, 'renderers-80-draft-in-closed-think': DRAFT, 'stop-string-dropped-text-kept': AFTER_STOP },
-  'gpt-oss': { 'own-markers-in-string-args': IN_ARGUMENT },
-  'glm-4.5': { 'antirez-ds4-569-typed-not-stringified': UNTYPED, 'markers-in-string-values': IN_ARGUMENT, 'renderers-80-draft-in-closed-think': DRAFT },
+  'deepseek-v3.1': { 'own-markers-in-string-args': IN_ARGUMENT, 'stop-string-dropped-text-kept': AFTER_STOP },
+  'deepseek-r1': { 'reemitted-think-absorbed': REEMITTED, 'stop-string-dropped-text-kept': AFTER_STOP },
+  'kimi-k2': { 'bare-counter-id-one-tool': 'bare counter id', 'own-markers-in-string-args': IN_ARGUMENT, 'stop-string-dropped-text-kept': AFTER_STOP },
+  'gpt-oss': { 'own-markers-in-string-args': IN_ARGUMENT, 'preamble-final-concatenate': MESSAGES_JOINED, 'text-before-and-after': MESSAGES_JOINED },
+  'glm-4.5': { 'antirez-ds4-569-typed-not-stringified': UNTYPED, 'markers-in-string-values': IN_ARGUMENT },
   'seed-oss': {
     'formats-6b-python-literal': PYTHON,
     'llama.cpp-no-schema-json-literals': UNTYPED,
     'typed-values-python-history-form': PYTHON,
-    'vllm-unlimited-budget-draft-in-closed-think': DRAFT,
   },
-  'minimax-m2': { 'one-call': UNTYPED },
-  'gemma-4': { 'markers-in-string-args': IN_ARGUMENT, 'renderers-80-draft-in-closed-channel': DRAFT },
+  'gemma-4': { 'markers-in-string-args': IN_ARGUMENT },
   'deepseek-v3.2': {
-    'draft-in-closed-think': DRAFT,
     'formats-next-2b-typed': UNTYPED,
     'markers-in-string-args': IN_ARGUMENT,
     'string-true-schema-wins': 'tools= skips `string` in a type list',

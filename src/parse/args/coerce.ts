@@ -52,10 +52,17 @@ function declaredString(kind: ValueKind, declared: DeclaredType | undefined): bo
 }
 
 /**
+ * What a value with no schema (and no type on the wire) becomes: `'json-literals'` reads a plain JSON literal (`5`,
+ * `true`, `[1]`) as JSON, as vLLM's GLM and llama.cpp's Seed-OSS parsers do; `'strings'` keeps every such value a
+ * string, as the schema is the only type source (MiniMax-M2: FORMATS-NEXT §3, vLLM keeps `5` as `"5"`).
+ */
+export type UntypedValues = 'json-literals' | 'strings';
+
+/**
  * Turns the raw text of one argument value into JSON text, following the schema and what the wire declares
  * (see declaredKind). Never throws.
  */
-export function coerceValue(raw: string, schema: JsonSchema | undefined, declared?: DeclaredType): CoercedValue {
+export function coerceValue(raw: string, schema: JsonSchema | undefined, declared?: DeclaredType, untyped: UntypedValues = 'json-literals'): CoercedValue {
   const admitted = admittedTypes(schema);
   const kind = kindOf(admitted);
   if (declaredString(kind, declared)) return { json: JSON.stringify(raw) };
@@ -68,7 +75,7 @@ export function coerceValue(raw: string, schema: JsonSchema | undefined, declare
       return { json: text === 'null' || text === 'None' ? 'null' : JSON.stringify(raw) };
     }
     case 'unknown':
-      return { json: guessJsonLiteral(raw) ?? JSON.stringify(raw) };
+      return { json: (untyped === 'json-literals' ? guessJsonLiteral(raw) : undefined) ?? JSON.stringify(raw) };
     case 'typed':
       return coerceTyped(raw, admitted);
   }
@@ -134,14 +141,34 @@ function readAs(kind: TypedKind, text: string): string | undefined {
       const lower = text.toLowerCase();
       return lower === 'true' || lower === 'false' ? lower : undefined;
     }
-    case 'integer':
-      return isJsonInteger(text) ? text : undefined;
-    case 'number':
-      return isJsonNumber(text) ? text : undefined;
+    case 'integer': {
+      const digits = withoutLeadingZeros(text);
+      return isJsonInteger(digits) ? digits : undefined;
+    }
+    case 'number': {
+      const digits = withoutLeadingZeros(text);
+      return isJsonNumber(digits) ? digits : undefined;
+    }
     case 'object':
     case 'array':
       return jsonContainer(text, kind) ?? pythonContainer(text, kind);
   }
+}
+
+/**
+ * `007` → `7`, `-007.5` → `-7.5`: a value the schema types as a number is read as Python's `int()`/`float()` read it
+ * (vLLM, SGLang and transformers do), while JSON forbids leading zeros. Only where the schema asks for a number: an
+ * untyped `007` stays a string (an id or a zip code).
+ */
+function withoutLeadingZeros(text: string): string {
+  const sign = text.charCodeAt(0) === 45 /* - */ ? 1 : 0;
+  let i = sign;
+  while (text.charCodeAt(i) === 48 /* 0 */ && isDigit(text.charCodeAt(i + 1))) i++;
+  return i === sign ? text : text.slice(0, sign) + text.slice(i);
+}
+
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
 }
 
 function jsonContainer(text: string, kind: 'object' | 'array'): string | undefined {

@@ -1,3 +1,4 @@
+import { parseWork } from './work.js';
 import { INVALID, JsonValueScanner, NEED_MORE } from './json-scan.js';
 import { isWhitespace } from './trim.js';
 
@@ -38,6 +39,12 @@ export class JsonObjectScanner {
   }
 
   scan(text: string, from: number, to: number): ScanResult {
+    const result = this.scanFrom(text, from, to);
+    parseWork.chars += result.at - from;
+    return result;
+  }
+
+  private scanFrom(text: string, from: number, to: number): ScanResult {
     this.startAt = -1;
     this.endAt = -1;
     if (to < text.length) text = text.slice(0, to);

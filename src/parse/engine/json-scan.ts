@@ -1,3 +1,5 @@
+import { parseWork } from './work.js';
+
 /** Scan result: the end index (exclusive) of a complete value, or one of these. */
 export const NEED_MORE = -1;
 export const INVALID = -2;
@@ -81,6 +83,12 @@ export class JsonValueScanner {
 
   /** Continues the scan at `buf[from]`; `final` = no more text will come (ends a bare number). */
   scan(buf: string, from: number, final: boolean): number {
+    const end = this.scanFrom(buf, from, final);
+    parseWork.chars += (end >= 0 ? end : end === INVALID ? this.errorAt : buf.length) - from;
+    return end;
+  }
+
+  private scanFrom(buf: string, from: number, final: boolean): number {
     const n = buf.length;
     let i = from;
     if (this.kind === undefined) {

@@ -4,6 +4,7 @@ import { compileGrammar, prefixOpensReasoning, type CompiledGrammar } from './co
 import type { ArgsCodec, CallSink, Grammar } from './grammar.js';
 import type { MarkerSet } from './markers.js';
 import { TextBuffer } from './text-buffer.js';
+import { parseWork } from './work.js';
 import { StreamTrimmer, skipWhitespace } from './trim.js';
 
 type Mode = 'content' | 'reasoning' | 'section' | 'section-text' | 'header' | 'args' | 'tail' | 'skip' | 'after' | 'failing' | 'aside' | 'separated';
@@ -64,6 +65,10 @@ class GrammarMachine implements ParserCore, CallSink {
   /** The open section held a call (so it is structure, not prose mentioning the opener). */
   private sectionProven = false;
   private sectionOpenLength = 0;
+  /** The open call's raw text begins with its section's opener: no call of the section succeeded before it. */
+  private sectionLeadInRaw = false;
+  /** A failed call restored its section's opener as text, so the section's close is text too (no text is lost). */
+  private sectionRestored = false;
   /** Raw text of the open section or call, kept to restore it as content if it is not one. */
   private raw: TextBuffer | undefined;
   private pendingWs = '';
@@ -111,6 +116,8 @@ class GrammarMachine implements ParserCore, CallSink {
       this.pos = 0;
     }
     this.buf = this.buf.length === 0 ? chunk : this.buf + chunk;
+    // The buffer the push searches: text the machine keeps across pushes is counted again on every push.
+    parseWork.chars += this.buf.length;
     while (this.step(false));
     return this.out;
   }
@@ -219,7 +226,11 @@ class GrammarMachine implements ParserCore, CallSink {
   /** Structural positions (inside a section, after arguments, after a tentative call): only markers or space. */
   private between(markers: MarkerSet, final: boolean): boolean {
     const start = skipWhitespace(this.buf, this.pos);
-    if (start > this.pos) this.consume(start - this.pos);
+    if (start > this.pos) {
+      const space = this.consume(start - this.pos);
+      // A section restored as text keeps its spacing too.
+      if (this.sectionRestored && this.mode === 'section') this.release(this.content, space, true);
+    }
     if (this.pos >= this.buf.length) return false;
     const marker = markers.at(this.buf, this.pos);
     if (marker !== undefined) {
@@ -319,8 +330,12 @@ class GrammarMachine implements ParserCore, CallSink {
           if (!this.justClosedCall) this.release(this.content, text);
           return;
         }
-        this.consume(marker.length);
+        {
+          const text = this.consume(marker.length);
+          if (this.sectionRestored) this.release(this.content, text, true);
+        }
         this.inSection = false;
+        this.sectionRestored = false;
         this.raw = undefined;
         return this.afterStructure();
       case 'call-close':
@@ -365,11 +380,13 @@ class GrammarMachine implements ParserCore, CallSink {
   private endSectionNoise(role: string, marker: string): void {
     if (role === 'call-open') {
       this.release(this.content, String(this.raw ?? '').slice(this.sectionOpenLength), true);
+      this.raw = undefined;
       this.openCall(marker);
       return;
     }
     // No call in this section: it was prose that mentions the opener; restore it all, verbatim.
     if (role === 'section-close') this.consume(marker.length);
+    this.sectionRestored = false;
     this.inSection = false;
     this.restoreRaw();
     this.mode = 'content';
@@ -384,6 +401,7 @@ class GrammarMachine implements ParserCore, CallSink {
     if (this.tentative) this.tentative.resume = this.tentative.raw.length;
     this.inSection = true;
     this.sectionProven = false;
+    this.sectionRestored = false;
     this.mode = 'section';
   }
 
@@ -391,7 +409,10 @@ class GrammarMachine implements ParserCore, CallSink {
     this.reasoningMayOpen = false;
     if (this.inSection) this.sectionProven = true;
     if (!this.inSection) this.pendingWs = this.tentative ? '' : this.content.takeHeld();
-    this.raw = new TextBuffer();
+    // The first call of a section carries the section's opener in its raw text: if it fails, the opener is text too.
+    const lead = this.inSection && this.raw !== undefined ? this.raw.toString() : '';
+    this.sectionLeadInRaw = lead !== '';
+    this.raw = lead ? TextBuffer.of(lead) : new TextBuffer();
     this.callStart = this.base + this.pos;
     this.bareCall = this.m.bare.has(marker);
     this.leadingCall = this.m.leading.has(marker);
@@ -482,6 +503,7 @@ class GrammarMachine implements ParserCore, CallSink {
     // Text at a leading opener that never became a call is prose that happens to start like one (a JSON answer).
     const severity = this.leadingCall && !this.callStarted && code !== 'PARSE_UNKNOWN_TOOL' ? 'warning' : 'error';
     const diagnostic = this.diagnostic(code, message, this.callStart, severity, this.base + this.pos);
+    if (this.sectionLeadInRaw && this.inSection) this.sectionRestored = true;
     if (this.callStarted) {
       const raw = this.content.pushVerbatim(this.pendingWs + String(this.raw ?? ''));
       this.emit({ kind: 'call-withdraw', raw, diagnostic });
@@ -542,6 +564,8 @@ class GrammarMachine implements ParserCore, CallSink {
     const tentative = this.tentative!;
     this.tentative = undefined;
     const text = tentative.raw.toString();
+    const message = 'tool-call markup inside reasoning is kept as reasoning text, not run as a call';
+    this.emit({ kind: 'diagnostic', diagnostic: this.diagnostic('PARSE_CALL_IN_REASONING', message, tentative.start, 'warning', tentative.start + text.trimEnd().length) });
     this.release(this.reasoning, text.slice(0, resume));
     this.buf = text.slice(resume) + this.buf.slice(this.pos);
     this.base = tentative.start + resume;
@@ -592,6 +616,7 @@ class GrammarMachine implements ParserCore, CallSink {
   // ---- helpers ----
 
   private consume(n: number): string {
+    parseWork.chars += n;
     const piece = n === this.buf.length && this.pos === 0 ? this.buf : this.buf.slice(this.pos, this.pos + n);
     this.pos += n;
     if (this.raw) this.raw.push(piece);

@@ -1,12 +1,10 @@
+import { parseWork } from './work.js';
+
 /** Below this many characters to search, indexOf per lead beats a regex call. */
 const SHORT_SEARCH = 64;
 
-/**
- * Characters the marker search (and the readers that look ahead for a delimiter) have examined since the process
- * started: an operation count for tests that check parsing stays linear (test/parse/linear.test.ts), where timings
- * would be noise. Internal; not exported publicly.
- */
-export const markerScanWork = { chars: 0 };
+/** The marker search's share of the engine's work count (work.ts). */
+export const markerScanWork = parseWork;
 
 /** A marker found in a buffer. */
 export interface MarkerHit {

@@ -1,3 +1,5 @@
+import { parseWork } from './work.js';
+
 /**
  * Collects consumed text that may be needed again (a call's raw text, for a withdraw). Appending to
  * one string lets V8 build a rope (or copy tiny results flat), flattened once if the text is ever
@@ -14,6 +16,7 @@ export class TextBuffer {
   }
 
   push(text: string): void {
+    parseWork.chars += text.length;
     this.text += text;
   }
 
@@ -22,6 +25,7 @@ export class TextBuffer {
   }
 
   toString(): string {
+    parseWork.chars += this.text.length;
     return this.text;
   }
 }

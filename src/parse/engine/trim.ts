@@ -1,3 +1,5 @@
+import { parseWork } from './work.js';
+
 /** The characters String.prototype.trim removes, tested by code unit. */
 export function isWhitespace(code: number): boolean {
   if (code <= 32) return code === 32 || (code >= 9 && code <= 13);
@@ -30,6 +32,7 @@ export class StreamTrimmer {
 
   /** Returns the part of `text` that can be released now. */
   push(text: string): string {
+    parseWork.chars += text.length;
     if (text.length === 0) return '';
     let start = 0;
     if (this.atBoundary) {

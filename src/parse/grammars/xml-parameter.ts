@@ -18,5 +18,6 @@ export function xmlParameterArgs(callClose: string): Grammar['args'] {
     ],
     stripOneNewline: true,
     blockOpen: '<function=',
+    blockCloseNeedsFollower: true,
   });
 }

@@ -6,8 +6,10 @@
 import type { Diagnostic, ParseCode, Severity } from '../../types.js';
 import type { CoreOptions, ParseEvent, ParserCore } from '../core.js';
 import { isStructureOnly, parseHeader, routeMessage, type Problem, type Route } from './header.js';
+import { DOUBLE_ENCODED } from '../engine/codecs/json-args.js';
 import { JsonObjectScanner } from '../engine/json-object-scan.js';
 import { TextBuffer } from '../engine/text-buffer.js';
+import { parseWork } from '../engine/work.js';
 import { isWhitespace } from '../engine/trim.js';
 import { CALL, CHANNEL, CONSTRAIN, couldBeMarker, END, findMarker, isTerminator, markerAt, MESSAGE, RETURN, START, type Marker } from './markers.js';
 import { TextSink } from './text-sink.js';
@@ -75,6 +77,8 @@ class HarmonyMachine implements ParserCore {
   push(chunk: string): ParseEvent[] {
     if (this.finished) return [];
     this.buffer += chunk;
+    // Text kept across pushes is counted again on every push (see work.ts).
+    parseWork.chars += this.buffer.length;
     this.run(false);
     return this.take();
   }
@@ -149,10 +153,11 @@ class HarmonyMachine implements ParserCore {
     }
     const first = text[result.at]!;
     const notObject = result.stop === 'not-object' && ARGS_VALUE_START.includes(first);
+    const notObjectWhy = first === '"' ? DOUBLE_ENCODED : 'tool arguments are not a JSON object';
     this.withdraw(
       state,
       notObject ? 'PARSE_ARGS_NOT_OBJECT' : 'PARSE_BAD_ARGS_JSON',
-      notObject ? 'tool arguments are not a JSON object' : `invalid JSON in tool arguments at ${JSON.stringify(first)}`,
+      notObject ? notObjectWhy : `invalid JSON in tool arguments at ${JSON.stringify(first)}`,
       at + 1,
     );
     // The rest of the message continues the withdrawn raw text as content.
@@ -206,7 +211,35 @@ class HarmonyMachine implements ParserCore {
       if (verdict === 'text') return this.salvage(state, 'text without a message header');
       if (verdict === 'header') state.verdict = 'header';
     }
-    if (state.text.length > HEADER_LIMIT) this.salvage(state, `message header longer than ${HEADER_LIMIT} characters`);
+    if (state.text.length > HEADER_LIMIT && !this.channelWithoutMessage(state)) this.salvage(state, `message header longer than ${HEADER_LIMIT} characters`);
+  }
+
+  /**
+   * Harmony's non-strict reading of a header that never reached `<|message|>` (`<|channel|>analysis We should…`):
+   * the channel comes from the header and the text after its word is the body, so analysis stays reasoning. Only for
+   * a text message (no recipient: a call needs its `<|message|>`); false when that reading does not apply.
+   */
+  private channelWithoutMessage(state: HeaderState): boolean {
+    const text = state.lead + state.text;
+    const channelAt = text.indexOf(CHANNEL);
+    if (channelAt < 0) return false;
+    let wordEnd = channelAt + CHANNEL.length;
+    while (wordEnd < text.length && isWhitespace(text.charCodeAt(wordEnd))) wordEnd++;
+    while (wordEnd < text.length && !isWhitespace(text.charCodeAt(wordEnd)) && text.charCodeAt(wordEnd) !== 0x3c /* < */) wordEnd++;
+    const body = text.slice(Math.max(wordEnd, state.lead.length));
+    // Header syntax after the word (` to=…`, `<|constrain|>`) is a header cut short, not a body.
+    if (isBlank(body) || markerAt(body, skipBlank(body)) || parseHeader(text, state.role === undefined).recipient !== undefined) return false;
+    const header = parseHeader(text.slice(0, wordEnd), state.role === undefined);
+    const { route, problems } = routeMessage(header, state.role, this.options.tools);
+    if (header.channelWord === undefined || (route.kind !== 'reasoning' && route.kind !== 'content')) return false;
+    // The header's own span (the same whatever the chunking): from the message start to the end of the channel word.
+    const at = state.start + (state.explicitStart ? START.length : 0) + Math.max(0, wordEnd - state.lead.length);
+    for (const problem of problems) this.problem(problem, [state.start, at]);
+    const message = `message header without <|message|>: channel "${header.channelWord}" from the header, the rest read as its body`;
+    this.problem({ code: 'PARSE_BAD_HEADER', severity: 'warning', message }, [state.start, at]);
+    this.enterBody(route, state.start, '', false);
+    (this.state as TextBody).sink.write(body);
+    return true;
   }
 
   private headerMarker(state: HeaderState, marker: Marker, at: number): void {
@@ -230,6 +263,7 @@ class HarmonyMachine implements ParserCore {
   private headerWithoutBody(state: HeaderState, at: number, atEnd: boolean): void {
     if (isBlank(state.text)) return;
     if (state.verdict === 'header') {
+      if (this.channelWithoutMessage(state)) return this.endBody(this.state as TextBody, at, at, false, atEnd);
       const header = parseHeader(state.lead + state.text, state.role === undefined);
       if (isStructureOnly(header, state.role)) {
         const message = atEnd ? 'output ended inside a message header' : 'message header without <|message|>; skipped';
@@ -250,7 +284,7 @@ class HarmonyMachine implements ParserCore {
       endProblem: { code: 'PARSE_BAD_HEADER', severity: 'error', message: why },
     };
     this.state = body;
-    this.content.open();
+    this.content.open(false, true);
     this.content.write((state.explicitStart ? START : '') + state.text);
   }
 
@@ -270,7 +304,7 @@ class HarmonyMachine implements ParserCore {
     }
     const sink = route.kind === 'reasoning' ? this.reasoning : this.content;
     this.state = { kind: 'text', start, sink };
-    sink.open(midText);
+    sink.open(midText, route.kind === 'raw');
     if (route.kind === 'raw') sink.write(rawHeader);
   }
 
@@ -301,8 +335,8 @@ class HarmonyMachine implements ParserCore {
   }
 
   private withdraw(state: CallBody, code: ParseCode, message: string, spanEnd: number): void {
-    // The raw text takes the place of the call in content, trimmed and separated like any message.
-    this.content.open();
+    // The raw text takes the place of the call in content, trimmed like any message; its markup sets it apart.
+    this.content.open(false, true);
     const raw = this.content.take(state.raw.toString());
     this.emit({ kind: 'call-withdraw', raw, diagnostic: this.diagnostic(code, 'error', message, [state.start, spanEnd]) });
   }
@@ -383,6 +417,12 @@ class HarmonyMachine implements ParserCore {
 
 function hasText(event: ParseEvent): event is Extract<ParseEvent, { text: string }> {
   return event.kind === 'content' || event.kind === 'reasoning' || event.kind === 'call-args';
+}
+
+function skipBlank(text: string): number {
+  let i = 0;
+  while (i < text.length && isWhitespace(text.charCodeAt(i))) i++;
+  return i;
 }
 
 function isBlank(text: string): boolean {

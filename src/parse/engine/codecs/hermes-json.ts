@@ -174,6 +174,7 @@ function callObjectCodec(options: CallObjectOptions): ArgsCodec {
         return { status: 'error', pos, code: 'PARSE_ARGS_NOT_OBJECT', message: 'the arguments are not a JSON object' };
       }
       emitArgs((outer as { value: string }).value);
+      sink.warn('PARSE_ARGS_UNWRAPPED', 'the arguments were a JSON string holding an object (double-encoded); its object is used', pos);
       return undefined;
     }
     const parsed = tryParseJson(text);

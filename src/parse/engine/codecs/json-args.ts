@@ -40,7 +40,16 @@ export function streamValue(scanner: JsonValueScanner, buf: string, pos: number,
   return { status: end === NEED_MORE ? 'more' : 'done', pos: stop };
 }
 
+/**
+ * Why arguments that do not open an object are refused. A JSON string there is double-encoded arguments (the model
+ * wrote the OpenAI wire's string form): not unwrapped, because these families' arguments are the model's own JSON
+ * text, streamed as it arrives, and a call whose text was a string is not run on a guess; the diagnostic says so.
+ * (Hermes-style call objects, whose `arguments` field may legitimately hold JSON text, do unwrap it, with a warning.)
+ */
+export const DOUBLE_ENCODED = 'the arguments are a JSON string, not an object: double-encoded arguments are not unwrapped, so the call is not run';
+
 function notAnObject(c: string, pos: number): CodecResult {
+  if (c === '"') return { status: 'error', pos, code: 'PARSE_ARGS_NOT_OBJECT', message: DOUBLE_ENCODED };
   const jsonish = c === '[' || c === '"' || c === '-' || (c >= '0' && c <= '9') || c === 't' || c === 'f' || c === 'n';
   return jsonish
     ? { status: 'error', pos, code: 'PARSE_ARGS_NOT_OBJECT', message: 'the arguments are not a JSON object' }

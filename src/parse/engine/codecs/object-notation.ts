@@ -1,6 +1,8 @@
 import type { ParseCode } from '../../../types.js';
 import type { ArgsCodec, CallSink, CodecContext, CodecFactory, CodecResult } from '../grammar.js';
 import { isJsonNumber } from '../../args/json-text.js';
+import { MarkerSet } from '../markers.js';
+import { parseWork } from '../work.js';
 import { escapeFragment } from './tagged-args.js';
 
 export interface ObjectNotationSyntax {
@@ -12,7 +14,7 @@ export interface ObjectNotationSyntax {
 
 /** Positions between tokens; the other states are inside a string or a bare token. */
 type Structural = 'start' | 'key' | 'colon' | 'value' | 'after';
-type State = Structural | 'quoted-key' | 'string' | 'bare-key' | 'bare';
+type State = Structural | 'quoted-key' | 'string' | 'bare-key' | 'bare' | 'repair';
 
 /**
  * A JSON-like object notation turned into JSON text as it arrives: bare keys (`{city:…}`) or delimited ones, strings
@@ -22,11 +24,18 @@ type State = Structural | 'quoted-key' | 'string' | 'bare-key' | 'bare';
  * is held, so no prefix of the output ever needs taking back.
  *
  * Tolerated, each with a warning: a trailing comma (`[42,]`), an empty value (`key:}` → `""`), and a string whose
- * opening delimiter is missing (`query:weather in Tokyo<|"|>`, repaired as SGLang does).
+ * opening delimiter is missing (`query:weather in Tokyo, Japan<|"|>`, repaired as SGLang does: up to the closing
+ * delimiter, commas and colons included, unless the call ends first).
  */
 export function objectNotation(syntax: ObjectNotationSyntax): CodecFactory {
   const nulls = new Set(syntax.nullAliases ?? []);
-  return (context: CodecContext) => new ObjectNotationCodec(syntax.stringDelimiter, nulls, context);
+  // What ends a repaired string: its closing delimiter, or the end of the call (then it was no string).
+  const repairEnds = new WeakMap<MarkerSet, MarkerSet>();
+  return (context: CodecContext) => {
+    let ends = repairEnds.get(context.followers);
+    if (!ends) repairEnds.set(context.followers, (ends = new MarkerSet([syntax.stringDelimiter, ...context.followers.markers])));
+    return new ObjectNotationCodec(syntax.stringDelimiter, nulls, context, ends);
+  };
 }
 
 class ObjectNotationCodec implements ArgsCodec {
@@ -44,6 +53,7 @@ class ObjectNotationCodec implements ArgsCodec {
     private readonly delimiter: string,
     private readonly nulls: ReadonlySet<string>,
     private readonly context: CodecContext,
+    private readonly repairEnds: MarkerSet,
   ) {}
 
   feed(buf: string, pos: number, final: boolean, sink: CallSink): CodecResult {
@@ -52,6 +62,12 @@ class ObjectNotationCodec implements ArgsCodec {
         const end = this.readString(buf, pos, sink);
         if (end < 0) return { status: 'more', pos: -end - 1 };
         pos = end;
+        continue;
+      }
+      if (this.state === 'repair') {
+        const read = this.readRepair(buf, pos, final, sink);
+        if (typeof read !== 'number') return read;
+        pos = read;
         continue;
       }
       if (this.state === 'bare' || this.state === 'bare-key') {
@@ -173,6 +189,7 @@ class ObjectNotationCodec implements ArgsCodec {
   private readString(buf: string, pos: number, sink: CallSink): number {
     const close = buf.indexOf(this.delimiter, pos);
     const stop = close >= 0 ? close : buf.length - this.partialDelimiter(buf, pos);
+    parseWork.chars += stop - pos;
     let text = this.held + buf.slice(pos, stop);
     this.held = '';
     if (close < 0) {
@@ -214,6 +231,7 @@ class ObjectNotationCodec implements ArgsCodec {
       }
     }
     this.token += buf.slice(pos, i);
+    parseWork.chars += i - pos;
     return { at: i, more };
   }
 
@@ -229,17 +247,16 @@ class ObjectNotationCodec implements ArgsCodec {
       this.state = 'value';
       return end + 1;
     }
-    if (c !== ',' && c !== '}' && c !== ']') {
-      if (c === '<' && text !== '') {
-        // `key:text<|"|>`: the model dropped the opening delimiter; the text up to the closing one is the string.
-        this.item(sink);
-        sink.args(JSON.stringify(text));
-        sink.warn('PARSE_BAD_ARGS_JSON', 'a string without its opening delimiter; read up to the closing one', end);
-        this.state = 'after';
-        return end + this.delimiter.length;
-      }
-      return fail(end, 'PARSE_BAD_ARGS_JSON', `unexpected "${c}" after a bare value`);
+    if (c === '<' && text !== '') return this.repaired(text, end, sink);
+    const literal = text === 'true' || text === 'false' || text === 'null' || isJsonNumber(text) || this.nulls.has(text);
+    if (!literal && text !== '') {
+      // Not a literal: perhaps a string that lost its opening delimiter (`query:Tokyo, Japan<|"|>`), so the comma
+      // or colon that ended the token is its text; the closing delimiter decides.
+      this.token = `${text}${c}`;
+      this.state = 'repair';
+      return end + 1;
     }
+    if (c !== ',' && c !== '}' && c !== ']') return fail(end, 'PARSE_BAD_ARGS_JSON', `unexpected "${c}" after a bare value`);
     if (this.nulls.has(text)) {
       this.item(sink);
       sink.args('null');
@@ -247,13 +264,47 @@ class ObjectNotationCodec implements ArgsCodec {
       this.state = 'after';
       return end;
     }
-    if (text !== 'true' && text !== 'false' && text !== 'null' && !isJsonNumber(text)) {
-      return fail(end, 'PARSE_BAD_ARGS_JSON', `"${text.slice(0, 40)}" is not a number, true, false, null or a delimited string`);
-    }
+    if (!literal) return fail(end, 'PARSE_BAD_ARGS_JSON', 'an empty value');
     this.item(sink);
     sink.args(text);
     this.state = 'after';
     return end;
+  }
+
+  /** `key:text<|"|>`: the model dropped the opening delimiter; the text up to the closing one is the string. */
+  private repaired(text: string, at: number, sink: CallSink): number {
+    this.item(sink);
+    sink.args(JSON.stringify(text));
+    sink.warn('PARSE_BAD_ARGS_JSON', 'a string without its opening delimiter; read up to the closing one', at);
+    this.state = 'after';
+    return at + this.delimiter.length;
+  }
+
+  /**
+   * A bare value that is no literal, read on to the closing delimiter (the repaired string) or the end of the call
+   * (then it was a bare word, as before: not a value). The text is held until then; each feed scans only new text.
+   */
+  private readRepair(buf: string, pos: number, final: boolean, sink: CallSink): number | CodecResult {
+    const hit = this.repairEnds.find(buf, pos);
+    const stop = hit ? hit.at : final ? buf.length : this.repairEnds.partialStart(buf, pos);
+    this.token += buf.slice(pos, stop);
+    if (hit?.marker === this.delimiter) {
+      // Only a closing delimiter ends the string: one that opens the next value (`a:x,b:<|"|>y<|"|>`) means the bare
+      // word was just that.
+      const next = skipSpaces(buf, hit.at + hit.marker.length);
+      if (next >= buf.length && !final) {
+        this.token = this.token.slice(0, this.token.length - (hit.at - pos));
+        return { status: 'more', pos };
+      }
+      if (next >= buf.length || ',}]'.includes(buf[next]!)) {
+        const text = this.token.trim();
+        this.token = '';
+        return this.repaired(text, hit.at, sink);
+      }
+    } else if (!hit && !final) return { status: 'more', pos: stop };
+    const word = this.token.slice(0, 40);
+    this.token = '';
+    return fail(hit ? hit.at : stop, 'PARSE_BAD_ARGS_JSON', `"${word}" is not a number, true, false, null or a delimited string`);
   }
 
   /** Whether `buf[at..]` is the delimiter or, before the end of output, could still become it. */
@@ -274,6 +325,11 @@ class ObjectNotationCodec implements ArgsCodec {
 
 function fail(pos: number, code: ParseCode, message: string): CodecResult {
   return { status: 'error', pos, code, message };
+}
+
+function skipSpaces(buf: string, pos: number): number {
+  while (pos < buf.length && isSpace(buf.charCodeAt(pos))) pos++;
+  return pos;
 }
 
 function isSpace(code: number): boolean {

@@ -1,4 +1,4 @@
-import { coerceValue, declaredKind, jsonStringFragment, type DeclaredType } from '../../args/coerce.js';
+import { coerceValue, declaredKind, jsonStringFragment, type DeclaredType, type UntypedValues } from '../../args/coerce.js';
 import { minifyJson } from '../../args/json-text.js';
 import type { JsonSchema } from '../../../types.js';
 import type { ArgsCodec, CallSink, CodecContext, CodecFactory, CodecResult } from '../grammar.js';
@@ -24,6 +24,11 @@ export interface TaggedArgsSyntax {
   /** What opens the block the arguments sit in (`<function=`): inside a string value it nests with its close. */
   blockOpen?: string;
   /**
+   * The block's close (an implicit end, `</function>`) ends a value that lost its close tag only when a call or
+   * section close, or the end of output, follows it; elsewhere it is text of the value (code that writes the syntax).
+   */
+  blockCloseNeedsFollower?: boolean;
+  /**
    * The key tag holds attributes (DSML `<｜DSML｜parameter name="K" string="true">`): `name` is the one that holds
    * the key; `typing`, if given, the one that declares the value a raw string or JSON text (see declaredKind).
    */
@@ -34,6 +39,8 @@ export interface TaggedArgsSyntax {
    * repairs it the same way); otherwise it is an ordinary parameter.
    */
   wrapperKeys?: readonly string[];
+  /** What a value with no schema becomes (coerce.ts UntypedValues); default: plain JSON literals are JSON. */
+  untypedValues?: UntypedValues;
 }
 
 interface KeyTag {
@@ -70,6 +77,13 @@ class TaggedArgsCodec implements ArgsCodec {
   private wrapper = false;
   private schema: JsonSchema | undefined;
   private streamString = false;
+  /** The value runs to its own close structure (readNestedValue): a string, or a value no schema types. */
+  private nestedRead = false;
+  /**
+   * A close tag followed by a key no schema declares for this value: how far past the close tag the search for that
+   * key's own close has got, so a stream that must wait does not search the same text again on every push.
+   */
+  private probed = 0;
   private skipValue = false;
   private valueFresh = true;
   private heldTail = '';
@@ -137,9 +151,9 @@ class TaggedArgsCodec implements ArgsCodec {
           return { status: 'error', pos, code: 'PARSE_BAD_CALL_SYNTAX', message: `expected ${open}` };
         }
         case 'value': {
-          if (this.streamString) {
-            // A declared string runs to its own close structure, so code that writes this very syntax survives.
-            const read = this.readDeclaredString(buf, pos, final, sink);
+          if (this.nestedRead) {
+            // A string (or untyped) value runs to its own close structure, so code that writes this very syntax survives.
+            const read = this.readNestedValue(buf, pos, final, sink);
             pos = read.pos;
             if (!read.closed) return { status: 'more', pos };
             this.endValue(sink, pos);
@@ -161,13 +175,16 @@ class TaggedArgsCodec implements ArgsCodec {
   }
 
   /**
-   * The value of a parameter the schema declares as a string ends only at its own close structure, so code that
-   * writes this very syntax (a parser fixture, a template) survives: levels the value opens itself (`<parameter=`,
-   * `<function=`) close inside it, and its close tag counts only when followed, after white space, by the next key,
-   * the end of the arguments or the end of output. A missing close tag is still recovered (vLLM, SGLang): the value
-   * also ends, at its own level, before the key of another declared parameter or before the end of the block.
+   * A string value (declared by the schema, or untyped: no schema says otherwise) ends only at its own close
+   * structure, so code that writes this very syntax (a parser fixture, a template) survives: levels the value opens
+   * itself (`<parameter=`, `<function=`) close inside it, balanced, schema or not; its close tag counts only when
+   * followed, after white space, by the end of the arguments, the end of output, or a key that is the next parameter
+   * (one the schema declares, or else one whose own value then closes properly). A missing close tag is still
+   * recovered (vLLM, SGLang): the value also ends, at its own level, before the key of another declared parameter
+   * (any new key when there is no schema) or before the end of the block when the call's close or the end of output
+   * follows it.
    */
-  private readDeclaredString(buf: string, pos: number, final: boolean, sink: CallSink): { pos: number; closed: boolean } {
+  private readNestedValue(buf: string, pos: number, final: boolean, sink: CallSink): { pos: number; closed: boolean } {
     const { valueClose, keyOpen, blockOpen } = this.syntax;
     for (;;) {
       const hit = this.nesting.find(buf, pos);
@@ -189,20 +206,31 @@ class TaggedArgsCodec implements ArgsCodec {
           this.depth--;
         } else {
           const follows = this.followerAt(buf, next, final);
-          if (follows === undefined) return { pos: hit.at, closed: false };
-          if (follows) return { pos, closed: true };
+          const closes = follows && this.nextParameterAt(buf, hit.at, next, final);
+          if (follows === undefined || closes === 'more') return { pos: hit.at, closed: false };
+          if (closes) return { pos, closed: true };
         }
       } else if (hit.marker === blockOpen) {
         this.blockDepth++;
       } else if (hit.marker === keyOpen && this.syntax.valueImplicitEnds.includes(keyOpen)) {
         const key = this.keyAt(buf, hit.at, final);
         if (key === 'more') return { pos: hit.at, closed: false };
-        if (level === 0 && key !== undefined && this.isOtherParameter(key)) return { pos: hit.at, closed: true };
+        if (level === 0 && key !== undefined && this.endsValue(key)) {
+          // With a schema, a declared key ends the value; without one, a new key does when its own value then ends
+          // as a parameter's (else it is markup the value holds, balanced).
+          const ends = this.isOtherParameter(key) || this.keyValueEnds(buf, hit.at, hit.at, final);
+          if (ends === 'more') return { pos: hit.at, closed: false };
+          if (ends) return { pos: hit.at, closed: true };
+        }
         this.depth++;
       } else if (this.syntax.valueImplicitEnds.includes(hit.marker)) {
         // The end of the block (`</function>`): its own level's, or the end of a value that lost its close tag.
         if (this.blockDepth > 0) this.blockDepth--;
-        else if (this.depth === 0) return { pos: hit.at, closed: true };
+        else if (this.depth === 0) {
+          const ends = this.blockEndsAt(buf, pos, final);
+          if (ends === undefined) return { pos: hit.at, closed: false };
+          if (ends) return { pos: hit.at, closed: true };
+        }
       } else {
         this.depth++;
       }
@@ -223,6 +251,77 @@ class TaggedArgsCodec implements ArgsCodec {
     markerScanWork.chars += end < 0 ? window.length : end;
     if (end < 0) return !final && buf.length - from <= MAX_HEADER ? 'more' : undefined;
     return readKeyTag(window.slice(0, end), this.syntax).key;
+  }
+
+  /**
+   * Whether the key at `next`, right after a close tag at `closeAt`, makes that tag the value's own close: a key the
+   * schema declares does; another key (undeclared, repeated, or any key with no schema) only if its own value then
+   * closes properly, so `</parameter>` followed by `<parameter=mode>` inside code stays text. Not a key (the end of
+   * the arguments) does. 'more' when the text ends before that is known.
+   */
+  private nextParameterAt(buf: string, closeAt: number, next: number, final: boolean): boolean | 'more' {
+    if (!buf.startsWith(this.syntax.keyOpen, next)) return true;
+    const key = this.keyAt(buf, next, final);
+    if (key === 'more') return 'more';
+    if (key === undefined || this.isOtherParameter(key)) return true;
+    return this.keyValueEnds(buf, closeAt, next, final);
+  }
+
+  /**
+   * Whether the value of the key whose opener is at `next` ends as a parameter's value does: at its close tag before
+   * the next key, the end of the arguments or of output; at another key (it lost its close tag too); or at the block's
+   * end where that may end a value. Otherwise it is text inside the value being read. `anchor` is where the reader
+   * resumes if the text ends first ('more'); the search resumes where it stopped, relative to it.
+   */
+  private keyValueEnds(buf: string, anchor: number, next: number, final: boolean): boolean | 'more' {
+    const valueFrom = next + this.syntax.keyOpen.length;
+    // Resumes where the previous push stopped (a marker may straddle that point, hence the overlap).
+    const from = Math.max(valueFrom, anchor + this.probed - this.valueEnds.longest);
+    // Undecided text stays in the stream's buffer, so the wait is bounded: a key whose value does not end within
+    // PROBE_LIMIT characters is taken as text of the value being read, whatever comes later.
+    const limit = valueFrom + PROBE_LIMIT;
+    for (let at = from; ; ) {
+      const end = this.valueEnds.findWithin(buf, at, Math.min(buf.length, limit));
+      if (!end) {
+        if (final || buf.length >= limit) return this.settleProbe(false);
+        this.probed = buf.length - anchor;
+        return 'more';
+      }
+      const after = end.at + end.marker.length;
+      const ends =
+        end.marker === this.syntax.valueClose
+          ? this.followerAt(buf, skipWhitespace(buf, after), final)
+          : end.marker === this.syntax.keyOpen || this.blockEndsAt(buf, after, final);
+      if (ends === undefined) {
+        this.probed = end.at - anchor;
+        return 'more';
+      }
+      // A block close that ends nothing is text of that value too (blockEndsAt); a close tag decides either way.
+      if (ends || end.marker === this.syntax.valueClose) return this.settleProbe(ends);
+      at = after;
+    }
+  }
+
+  private settleProbe(verdict: boolean): boolean {
+    this.probed = 0;
+    return verdict;
+  }
+
+  /** Whether the block close just read (ending at `after`) ends a value that lost its close tag. */
+  private blockEndsAt(buf: string, after: number, final: boolean): boolean | undefined {
+    if (!this.syntax.blockCloseNeedsFollower) return true;
+    const next = skipWhitespace(buf, after);
+    if (next >= buf.length) return final ? true : undefined;
+    if (this.context.followers.at(buf, next) !== undefined) return true;
+    return !final && this.context.followers.couldStartAt(buf, next) ? undefined : false;
+  }
+
+  /** A key that ends the value being read even though its close tag is missing: the next parameter. */
+  private endsValue(key: string): boolean {
+    const name = this.context.name;
+    if (name !== undefined && this.context.tools.parameters(name) !== undefined) return this.isOtherParameter(key);
+    // No schema to ask (vLLM, SGLang): any key not given yet.
+    return key !== this.key && !this.seen.has(key);
   }
 
   /** A declared parameter of this tool other than the one being read, not given yet: its key ends the value. */
@@ -257,7 +356,10 @@ class TaggedArgsCodec implements ArgsCodec {
     this.seen.add(key);
     this.schema = this.context.name === undefined ? undefined : this.context.tools.parameterSchema(this.context.name, key);
     this.wrapper = this.mayWrap(key);
-    this.streamString = !this.wrapper && declaredKind(this.schema, declared) === 'string';
+    const kind = declaredKind(this.schema, declared);
+    this.streamString = !this.wrapper && kind === 'string';
+    this.nestedRead = !this.wrapper && (kind === 'string' || kind === 'unknown');
+    this.probed = 0;
     if (this.streamString) sink.args(`${this.count++ > 0 ? ',' : ''}${JSON.stringify(key)}:"`);
   }
 
@@ -315,7 +417,7 @@ class TaggedArgsCodec implements ArgsCodec {
     let raw = this.rawParts.join('');
     if (this.syntax.stripOneNewline && raw.charCodeAt(raw.length - 1) === 10) raw = raw.slice(0, -1);
     if (this.wrapper && this.unwrap(raw, sink, at)) return;
-    const coerced = coerceValue(raw, this.schema, this.declared);
+    const coerced = coerceValue(raw, this.schema, this.declared, this.syntax.untypedValues);
     sink.args(`${this.count++ > 0 ? ',' : ''}${JSON.stringify(this.key)}:${coerced.json}`);
     if (coerced.diagnostic) sink.warn(coerced.diagnostic.code, `${this.key}: ${coerced.diagnostic.message}`, at);
   }
@@ -352,6 +454,9 @@ function readAttributes(text: string): Map<string, string> {
     i = close + 1;
   }
 }
+
+/** How far past an undeclared key the value reader looks for that key's own close (nextParameterAt). */
+export const PROBE_LIMIT = 16 * 1024;
 
 /** Longer fragments go straight to JSON.stringify (native), which then wins. */
 const SHORT_FRAGMENT = 64;
