@@ -107,9 +107,13 @@ export class AnthropicWriter {
       case 'reasoning-start':
         frames.push(this.openBlock(event.id, { type: 'thinking', thinking: '', signature: '' }));
         break;
-      case 'tool-call-start':
+      case 'tool-call-start': {
+        const index = this.message.content.length;
         frames.push(this.openBlock(event.id, { type: 'tool_use', id: event.callId, name: event.name, input: {}, caller: { type: 'direct' } }));
+        // Anthropic opens every tool input with an empty delta (the only one for a call without arguments).
+        frames.push(frame({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: '' } } as { type: string }));
         break;
+      }
       case 'text-delta':
       case 'reasoning-delta':
       case 'tool-call-delta':

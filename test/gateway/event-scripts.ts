@@ -1,0 +1,64 @@
+// GatewayEvent sequences as a session emits them, for the protocol writer tests: each scenario a front-end must
+// write, built from a few lines of what the model said.
+import type { FinishReason, GatewayEvent, ResponseMeta } from '../../src/gateway/core/types.js';
+
+export const meta: ResponseMeta = { model: 'local-model', includeUsage: true, reasoningField: 'reasoning_content' };
+
+type Piece =
+  | { text: string[] }
+  | { reasoning: string[] }
+  | { call: string; args: string[]; callId?: string }
+  | { diagnostic: string };
+
+/** The session's event order for pieces said in sequence: start, each block start/deltas/end, then finish. */
+export function script(pieces: Piece[], reason: FinishReason = 'stop', usage = { promptTokens: 11, completionTokens: 7 }): GatewayEvent[] {
+  const events: GatewayEvent[] = [{ type: 'start', responseId: 'abc123', model: meta.model, created: 1_764_000_000 }];
+  let calls = 0;
+  pieces.forEach((piece, n) => {
+    const id = `b${n}`;
+    if ('text' in piece || 'reasoning' in piece) {
+      const kind = 'text' in piece ? 'text' : 'reasoning';
+      events.push({ type: `${kind}-start`, id } as GatewayEvent);
+      for (const delta of 'text' in piece ? piece.text : piece.reasoning) events.push({ type: `${kind}-delta`, id, delta } as GatewayEvent);
+      events.push({ type: `${kind}-end`, id } as GatewayEvent);
+    } else if ('call' in piece) {
+      const index = calls++;
+      const callId = piece.callId ?? `call_${index}`;
+      events.push({ type: 'tool-call-start', id, index, callId, name: piece.call });
+      for (const delta of piece.args) events.push({ type: 'tool-call-delta', id, index, delta });
+      events.push({ type: 'tool-call-end', id, index, callId, name: piece.call, arguments: piece.args.join('') });
+    } else {
+      events.push({ type: 'diagnostic', diagnostic: { code: 'PARSE_BAD_ARGS_JSON', severity: 'warning', message: piece.diagnostic } });
+    }
+  });
+  events.push({ type: 'finish', reason, usage });
+  return events;
+}
+
+export const scenarios: Record<string, GatewayEvent[]> = {
+  'plain answer': script([{ text: ['Hel', 'lo ', 'wörld 🌍'] }]),
+  'one call': script([{ call: 'get_weather', args: ['{"city"', ': "Paris"}'] }], 'tool-calls'),
+  'parallel calls': script([
+    { text: ['Checking both.'] },
+    { call: 'get_weather', args: ['{"city": "Paris"}'] },
+    { call: 'get_weather', args: ['{"city": ', '"Rome"}'] },
+  ], 'tool-calls'),
+  'reasoning then call': script([
+    { reasoning: ['The user wants ', 'the weather.'] },
+    { call: 'get_weather', args: ['{"city": "Oslo"}'] },
+  ], 'tool-calls'),
+  'call without arguments': script([{ call: 'list_issues', args: [] }], 'tool-calls'),
+  'malformed call kept as text': script([{ diagnostic: 'arguments are not JSON' }, { text: ['<tool_call>{"name": "x", ', 'oops</tool_call>'] }]),
+  'max tokens': script([{ text: ['Once upon'] }], 'length'),
+};
+
+/** A failure in the middle of a call: the session closes the open call, then reports the error. */
+export function failedMidCall(): GatewayEvent[] {
+  return [
+    { type: 'start', responseId: 'abc123', model: meta.model, created: 1_764_000_000 },
+    { type: 'text-start', id: 't' },
+    { type: 'text-delta', id: 't', delta: 'Let me check.' },
+    { type: 'text-end', id: 't' },
+    { type: 'error', error: { code: 'UPSTREAM_PROTOCOL', message: 'the backend closed the connection mid-stream' } },
+  ];
+}
