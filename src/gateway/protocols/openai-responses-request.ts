@@ -60,9 +60,13 @@ class InputFolder {
           content: contentOf(item.output, `${path}.output`),
         });
         return;
-      case 'reasoning':
-        this.pendingReasoning = (this.pendingReasoning ?? '') + reasoningText(item, path);
+      case 'reasoning': {
+        // An item with no readable text (only OpenAI's encrypted_content) adds nothing: an empty reasoning_content
+        // would make some templates write an empty thinking block.
+        const text = reasoningText(item, path);
+        if (text !== '') this.pendingReasoning = this.pendingReasoning === undefined ? text : `${this.pendingReasoning}\n\n${text}`;
         return;
+      }
       default:
         fault(`${path}.type`, `an input item of type ${JSON.stringify(type)} is not supported`);
     }
