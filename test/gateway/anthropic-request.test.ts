@@ -3,19 +3,19 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { anthropicMessages } from '../../src/gateway/protocols/anthropic-messages.js';
-import type { GatewayRequest } from '../../src/gateway/core/types.js';
+import { anthropicMessagesProtocol } from '../../src/gateway/index.js';
+import type { GatewayRequest } from '../../src/gateway/index.js';
 import { hasShared } from '../helpers/shared.js';
 import { readCapture, recordedBody, wireDir } from './wire-fixtures.js';
 
 function parsed(body: unknown): GatewayRequest {
-  const result = anthropicMessages.parseRequest(body);
+  const result = anthropicMessagesProtocol.parseRequest(body);
   if (!result.ok) throw new Error(`rejected: ${result.error.message}`);
   return result.value;
 }
 
 function rejection(body: unknown) {
-  const result = anthropicMessages.parseRequest(body);
+  const result = anthropicMessagesProtocol.parseRequest(body);
   if (result.ok) throw new Error('accepted');
   return result.error;
 }
@@ -99,7 +99,7 @@ describe('Anthropic request translation', () => {
     expect(request.continueFinalMessage).toBe(false);
   });
 
-  it('says so in the words of a tool result that is_error marks, for string and block content', () => {
+  it('says so in the words of a tool result that is_error marks, for string and text-block content', () => {
     const request = parsed({
       model: 'm', max_tokens: 10,
       messages: [
@@ -116,7 +116,7 @@ describe('Anthropic request translation', () => {
     });
     expect(request.messages.slice(2)).toEqual([
       { role: 'tool', tool_call_id: 't1', content: 'Error: City not found' },
-      { role: 'tool', tool_call_id: 't1', content: [{ type: 'text', text: 'Error:' }, { type: 'text', text: 'a' }, { type: 'text', text: 'b' }] },
+      { role: 'tool', tool_call_id: 't1', content: 'Error: a\nb' },
     ]);
     expect(request.messages[1]!.tool_calls![0]!.function.arguments).toBe('{}');
   });
@@ -177,7 +177,7 @@ describe.skipIf(!hasShared)('Anthropic request translation on real client captur
     const bodies = files.map((file) => [file, recordedBody(join(dir, file))] as const).filter(([, body]) => body !== undefined);
     expect(bodies.length).toBeGreaterThanOrEqual(10);
     for (const [file, body] of bodies) {
-      const result = anthropicMessages.parseRequest(body);
+      const result = anthropicMessagesProtocol.parseRequest(body);
       expect(result.ok, `${file}: ${result.ok ? '' : result.error.message}`).toBe(true);
       if (!result.ok) continue;
       expect(result.value.messages.length, file).toBeGreaterThan(0);
@@ -210,7 +210,8 @@ describe.skipIf(!hasShared)('Anthropic request translation on real client captur
     expect(first.tool_calls!.map((c) => c.function.name)).toEqual(['mcp__claude-in-chrome__tabs_context_mcp', 'Read']);
     const arrayResult = request.messages[2]!;
     expect(arrayResult).toMatchObject({ role: 'tool', tool_call_id: 'toolu_017viwBiQ8hoe3PX8oQ1bFeM' });
-    expect(Array.isArray(arrayResult.content)).toBe(true);
+    // text blocks join into one string, as the Chat front-end reads text parts
+    expect(arrayResult.content).toMatch(/^\{"availableTabs".*\n\n\nTab Context:/s);
   });
 
   it('drops the billing pseudo-header Claude Code 2.1.37 puts first in system', () => {

@@ -2,8 +2,8 @@
 // declarations, the SDK's own accumulation of our frames against our non-streaming body, and the recorded streams.
 import { describe, expect, it } from 'vitest';
 import { MessageStream } from '@anthropic-ai/sdk/lib/MessageStream';
-import { anthropicMessages } from '../../src/gateway/protocols/anthropic-messages.js';
-import type { Frame, GatewayErrorCode, GatewayEvent } from '../../src/gateway/core/types.js';
+import { anthropicMessagesProtocol } from '../../src/gateway/index.js';
+import type { Frame, GatewayErrorCode, GatewayEvent } from '../../src/gateway/index.js';
 import { hasShared } from '../helpers/shared.js';
 import { failedMidCall, meta, scenarios, script } from './event-scripts.js';
 import { fieldsOf, shapeProblems } from './sdk-types.js';
@@ -13,7 +13,7 @@ type Json = Record<string, unknown>;
 const TYPES = '@anthropic-ai/sdk/resources/messages/messages.d.ts';
 
 function written(events: readonly GatewayEvent[]): Frame[] {
-  const write = anthropicMessages.createWriter(meta);
+  const write = anthropicMessagesProtocol.createWriter(meta);
   return events.flatMap((event) => write(event));
 }
 
@@ -112,18 +112,18 @@ describe('Anthropic stream writer', () => {
 
     it(`writes only fields the SDK types declare, and every required one: ${name}`, () => {
       const problems = payloads(written(events)).filter((event) => event.type !== 'ping').flatMap(eventProblems);
-      problems.push(...messageProblems(anthropicMessages.aggregate(events, meta) as Json));
+      problems.push(...messageProblems(anthropicMessagesProtocol.aggregate(events, meta) as Json));
       expect(problems).toEqual([]);
     });
 
     it(`aggregates what the SDK assembles from the stream: ${name}`, async () => {
       const fromStream = await sdkMessage(written(events));
-      expect(JSON.parse(JSON.stringify(anthropicMessages.aggregate(events, meta)))).toEqual(fromStream);
+      expect(JSON.parse(JSON.stringify(anthropicMessagesProtocol.aggregate(events, meta)))).toEqual(fromStream);
     });
   }
 
   it('maps finish reasons: tool_use whenever a call was made, max_tokens on length', () => {
-    const stopOf = (events: GatewayEvent[]) => (anthropicMessages.aggregate(events, meta) as Json).stop_reason;
+    const stopOf = (events: GatewayEvent[]) => (anthropicMessagesProtocol.aggregate(events, meta) as Json).stop_reason;
     expect(stopOf(scenarios['plain answer']!)).toBe('end_turn');
     expect(stopOf(scenarios['parallel calls']!)).toBe('tool_use');
     expect(stopOf(script([{ call: 'f', args: ['{}'] }], 'stop'))).toBe('tool_use');
@@ -131,7 +131,7 @@ describe('Anthropic stream writer', () => {
   });
 
   it('builds the message: text, thinking, tool inputs as objects, usage from the backend counts', () => {
-    const message = anthropicMessages.aggregate(scenarios['reasoning then call']!, meta) as Json;
+    const message = anthropicMessagesProtocol.aggregate(scenarios['reasoning then call']!, meta) as Json;
     expect(message).toMatchObject({
       id: 'msg_abc123', type: 'message', role: 'assistant', model: 'local-model',
       content: [
@@ -140,7 +140,7 @@ describe('Anthropic stream writer', () => {
       ],
       usage: { input_tokens: 11, output_tokens: 7 },
     });
-    expect((anthropicMessages.aggregate(scenarios['call without arguments']!, meta) as Json).content).toEqual([
+    expect((anthropicMessagesProtocol.aggregate(scenarios['call without arguments']!, meta) as Json).content).toEqual([
       { type: 'tool_use', id: 'call_0', name: 'list_issues', input: {}, caller: { type: 'direct' } },
     ]);
   });
@@ -185,11 +185,11 @@ describe('Anthropic errors', () => {
       ['INTERNAL', 500, 'api_error'], ['UPSTREAM_TIMEOUT', 504, 'timeout_error'], ['UPSTREAM_UNREACHABLE', 529, 'overloaded_error'],
     ];
     for (const [code, status, type] of table) {
-      expect(anthropicMessages.toHttpError({ code, message: 'm' }), code).toEqual({ status, body: { type: 'error', error: { type, message: 'm' } } });
+      expect(anthropicMessagesProtocol.toHttpError({ code, message: 'm' }), code).toEqual({ status, body: { type: 'error', error: { type, message: 'm' } } });
     }
-    expect(anthropicMessages.toHttpError({ code: 'UPSTREAM_ERROR', message: 'busy', upstreamStatus: 503 }).status).toBe(529);
-    expect(anthropicMessages.toHttpError({ code: 'UPSTREAM_ERROR', message: 'slow down', upstreamStatus: 429 }).status).toBe(429);
-    expect(anthropicMessages.toHttpError({ code: 'UPSTREAM_ERROR', message: 'boom', upstreamStatus: 500 }).status).toBe(500);
+    expect(anthropicMessagesProtocol.toHttpError({ code: 'UPSTREAM_ERROR', message: 'busy', upstreamStatus: 503 }).status).toBe(529);
+    expect(anthropicMessagesProtocol.toHttpError({ code: 'UPSTREAM_ERROR', message: 'slow down', upstreamStatus: 429 }).status).toBe(429);
+    expect(anthropicMessagesProtocol.toHttpError({ code: 'UPSTREAM_ERROR', message: 'boom', upstreamStatus: 500 }).status).toBe(500);
   });
 });
 
@@ -251,16 +251,16 @@ describe.skipIf(!hasShared)('Anthropic writer against recorded api.anthropic.com
       const lines = recorded.map((event) => `${JSON.stringify(event)}\n`).join('');
       const body = new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode(lines)); c.close(); } });
       const assembled = await MessageStream.fromReadableStream(body).finalMessage();
-      expect(text(anthropicMessages.aggregate(gatewayEventsOf(recorded), meta))).toEqual(text(assembled));
+      expect(text(anthropicMessagesProtocol.aggregate(gatewayEventsOf(recorded), meta))).toEqual(text(assembled));
     });
   }
 
   it('writes an upstream failure as the documented overloaded error event', () => {
-    const [frame] = anthropicMessages.toStreamError({ code: 'UPSTREAM_UNREACHABLE', message: 'Overloaded' });
+    const [frame] = anthropicMessagesProtocol.toStreamError({ code: 'UPSTREAM_UNREACHABLE', message: 'Overloaded' });
     expect(frame).toEqual({ event: 'error', data: expect.any(String) });
     expect(JSON.parse(frame!.data)).toEqual(recordedEvents('streams/anthropic-messages/docs-error-overloaded.sse')[0]);
     const tooLong = readCapture('errors/anthropic-01-prompt-too-long.json');
-    const ours = anthropicMessages.toHttpError({ code: 'CONTEXT_OVERFLOW', message: 'prompt is too long: 200251 tokens > 200000 maximum' });
+    const ours = anthropicMessagesProtocol.toHttpError({ code: 'CONTEXT_OVERFLOW', message: 'prompt is too long: 200251 tokens > 200000 maximum' });
     expect(ours.status).toBe(tooLong.http_status);
     const { request_id: _id, ...body } = tooLong.body as Json;
     expect(ours.body).toEqual(body);

@@ -1,6 +1,6 @@
 // GatewayEvent sequences as a session emits them, for the protocol writer tests: each scenario a front-end must
 // write, built from a few lines of what the model said.
-import type { FinishReason, GatewayEvent, ResponseMeta } from '../../src/gateway/core/types.js';
+import type { FinishReason, GatewayEvent, ResponseMeta } from '../../src/gateway/index.js';
 
 export const meta: ResponseMeta = { model: 'local-model', includeUsage: true, reasoningField: 'reasoning_content' };
 

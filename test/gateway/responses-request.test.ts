@@ -2,19 +2,19 @@
 // Codex / Continue / LiteLLM / LM Studio captures under ../shared/wire/clients/openai-responses.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openaiResponses } from '../../src/gateway/protocols/openai-responses.js';
-import type { GatewayRequest } from '../../src/gateway/core/types.js';
+import { openaiResponsesProtocol } from '../../src/gateway/index.js';
+import type { GatewayRequest } from '../../src/gateway/index.js';
 import { hasShared } from '../helpers/shared.js';
 import { readCapture, recordedBody } from './wire-fixtures.js';
 
 function parsed(body: unknown): GatewayRequest {
-  const result = openaiResponses.parseRequest(body);
+  const result = openaiResponsesProtocol.parseRequest(body);
   if (!result.ok) throw new Error(`rejected: ${result.error.message}`);
   return result.value;
 }
 
 function rejection(body: unknown) {
-  const result = openaiResponses.parseRequest(body);
+  const result = openaiResponsesProtocol.parseRequest(body);
   if (result.ok) throw new Error('accepted');
   return result.error;
 }
@@ -29,7 +29,7 @@ describe('Responses request translation', () => {
     ]);
   });
 
-  it('reads message items of every role with input_text / output_text parts', () => {
+  it('reads message items of every role (developer as system, as the Chat front-end does); text parts join', () => {
     const request = parsed({
       model: 'm',
       input: [
@@ -41,11 +41,11 @@ describe('Responses request translation', () => {
       ],
     });
     expect(request.messages).toEqual([
-      { role: 'developer', content: 'Rules.' },
+      { role: 'system', content: 'Rules.' },
       { role: 'system', content: 'More rules.' },
-      { role: 'user', content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] },
+      { role: 'user', content: 'a\nb' },
       { role: 'assistant', content: 'Hello' },
-      { role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA', detail: 'auto' } }] },
+      { role: 'user', content: [{ type: 'input_image', image_url: 'data:image/png;base64,AAAA' }] },
     ]);
   });
 
@@ -139,7 +139,7 @@ describe.skipIf(!hasShared)('Responses request translation on real client captur
     expect(parsed({ model: 'm', input: [image] }).messages[0]!.content).toHaveLength(4);
     const continued = readCapture(join(dir, '04-continue-dev-responses-input-with-reasoning.json')).input_fragment as unknown[];
     const fromContinue = parsed({ model: 'm', input: continued }).messages;
-    expect(fromContinue.map((m) => m.role)).toEqual(['developer', 'developer', 'user', 'assistant']);
+    expect(fromContinue.map((m) => m.role)).toEqual(['system', 'system', 'user', 'assistant']);
     expect(fromContinue[3]!.reasoning_content).toMatch(/^\*\*Exploring command options\*\*/);
     const litellm = readCapture(join(dir, '06-litellm-issue-responses-input-reasoning-item.json')).messages_fragment as unknown[];
     const fromLitellm = parsed({ model: 'm', input: litellm }).messages;

@@ -2,8 +2,8 @@
 // responses.d.ts, the SDK's ResponseStream assembling our events against our non-streaming body, recorded streams.
 import { describe, expect, it } from 'vitest';
 import { ResponseStream } from 'openai/lib/responses/ResponseStream';
-import { openaiResponses } from '../../src/gateway/protocols/openai-responses.js';
-import type { Frame, GatewayErrorCode, GatewayEvent } from '../../src/gateway/core/types.js';
+import { openaiChatProtocol, openaiResponsesProtocol } from '../../src/gateway/index.js';
+import type { Frame, GatewayErrorCode, GatewayEvent } from '../../src/gateway/index.js';
 import { hasShared } from '../helpers/shared.js';
 import { failedMidCall, meta, scenarios } from './event-scripts.js';
 import { fieldsOf, shapeProblems } from './sdk-types.js';
@@ -31,7 +31,7 @@ const ITEM_TYPES: Record<string, string> = { message: 'ResponseOutputMessage', r
 const NOT_ON_THE_WIRE = ['output_text', 'access_programs'];
 
 function written(events: readonly GatewayEvent[]): Frame[] {
-  const write = openaiResponses.createWriter(meta);
+  const write = openaiResponsesProtocol.createWriter(meta);
   return events.flatMap((event) => write(event));
 }
 
@@ -104,17 +104,17 @@ describe('Responses stream writer', () => {
 
     it(`writes only fields the openai types declare, and every required one: ${name}`, () => {
       const problems = payloads(written(events)).flatMap(eventProblems);
-      problems.push(...responseProblems(openaiResponses.aggregate(events, meta) as Json, 'aggregate'));
+      problems.push(...responseProblems(openaiResponsesProtocol.aggregate(events, meta) as Json, 'aggregate'));
       expect(problems).toEqual([]);
     });
 
     it(`aggregates what the openai SDK assembles from the stream: ${name}`, async () => {
-      expect(JSON.parse(JSON.stringify(openaiResponses.aggregate(events, meta)))).toEqual(await sdkResponse(written(events)));
+      expect(JSON.parse(JSON.stringify(openaiResponsesProtocol.aggregate(events, meta)))).toEqual(await sdkResponse(written(events)));
     });
   }
 
   it('writes reasoning as a reasoning item with reasoning_text content, then the call', () => {
-    const response = openaiResponses.aggregate(scenarios['reasoning then call']!, meta) as Json;
+    const response = openaiResponsesProtocol.aggregate(scenarios['reasoning then call']!, meta) as Json;
     expect(response).toMatchObject({
       id: 'resp_abc123', object: 'response', created_at: 1_764_000_000, status: 'completed', model: 'local-model',
       output: [
@@ -128,7 +128,7 @@ describe('Responses stream writer', () => {
   });
 
   it('marks a response cut by the token limit incomplete, with its reason', () => {
-    expect(openaiResponses.aggregate(scenarios['max tokens']!, meta)).toMatchObject({
+    expect(openaiResponsesProtocol.aggregate(scenarios['max tokens']!, meta)).toMatchObject({
       status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' },
       output: [{ type: 'message', content: [{ type: 'output_text', text: 'Once upon' }] }],
     });
@@ -150,7 +150,7 @@ describe('Responses stream writer', () => {
   it('reports a failure as error, then response.failed, and nothing after', () => {
     const data = payloads(written([...failedMidCall(), { type: 'finish', reason: 'stop' }]));
     expect(data.slice(-2)).toMatchObject([
-      { type: 'error', code: 'server_error', message: 'the backend closed the connection mid-stream', param: null },
+      { type: 'error', code: 'upstream_protocol_error', message: 'the backend closed the connection mid-stream', param: null },
       { type: 'response.failed', response: { status: 'failed', error: { code: 'server_error', message: 'the backend closed the connection mid-stream' } } },
     ]);
     expect(data.map((event) => event.sequence_number)).toEqual(data.map((_, i) => i));
@@ -159,17 +159,19 @@ describe('Responses stream writer', () => {
 });
 
 describe('Responses errors', () => {
-  it('uses the OpenAI envelope and status table', () => {
-    const table: Array<[GatewayErrorCode, number, string, string | null]> = [
-      ['INVALID_REQUEST', 400, 'invalid_request_error', null], ['CONTEXT_OVERFLOW', 400, 'invalid_request_error', 'context_length_exceeded'],
-      ['UNAUTHORIZED', 401, 'invalid_request_error', 'invalid_api_key'], ['BODY_TOO_LARGE', 413, 'invalid_request_error', 'request_too_large'],
-      ['TOO_MANY_REQUESTS', 429, 'rate_limit_error', 'rate_limit_exceeded'], ['UPSTREAM_UNREACHABLE', 502, 'server_error', 'backend_unreachable'],
-      ['UPSTREAM_TIMEOUT', 504, 'server_error', 'timeout'], ['INTERNAL', 500, 'server_error', 'server_error'],
+  it("uses OpenAI's one error envelope and status table, the Chat front-end's", () => {
+    const codes: GatewayErrorCode[] = [
+      'INVALID_REQUEST', 'UNAUTHORIZED', 'NOT_FOUND', 'BODY_TOO_LARGE', 'TOO_MANY_REQUESTS', 'CONTEXT_OVERFLOW', 'TEMPLATE_REJECTED',
+      'UPSTREAM_UNREACHABLE', 'UPSTREAM_ERROR', 'UPSTREAM_TIMEOUT', 'UPSTREAM_PROTOCOL', 'INTERNAL',
     ];
-    for (const [code, status, type, errorCode] of table) {
-      expect(openaiResponses.toHttpError({ code, message: 'm', param: 'input' }), code).toEqual({ status, body: { error: { message: 'm', type, param: 'input', code: errorCode } } });
+    for (const code of codes) {
+      const error = { code, message: 'm', param: 'input' };
+      expect(openaiResponsesProtocol.toHttpError(error), code).toEqual(openaiChatProtocol.toHttpError(error));
     }
-    const [frame] = openaiResponses.toStreamError({ code: 'CONTEXT_OVERFLOW', message: 'too long' });
+    expect(openaiResponsesProtocol.toHttpError({ code: 'CONTEXT_OVERFLOW', message: 'too long' })).toMatchObject({
+      status: 400, body: { error: { type: 'invalid_request_error', code: 'context_length_exceeded' } },
+    });
+    const [frame] = openaiResponsesProtocol.toStreamError({ code: 'CONTEXT_OVERFLOW', message: 'too long' });
     expect(frame!.event).toBe('error');
     expect(eventProblems(JSON.parse(frame!.data) as Json)).toEqual([]);
   });
@@ -231,8 +233,8 @@ describe.skipIf(!hasShared)('Responses writer against recorded streams', () => {
       const output = (response: Json) => (response.output as Json[]).map((item) => JSON.stringify([
         item.type, item.call_id, item.name, item.arguments, ((item.content as Json[] | undefined) ?? []).map((part) => part.text),
       ]));
-      expect(output(openaiResponses.aggregate(gatewayEventsOf(recorded), meta) as Json)).toEqual(output(completed));
-      expect((openaiResponses.aggregate(gatewayEventsOf(recorded), meta) as Json).usage).toMatchObject({
+      expect(output(openaiResponsesProtocol.aggregate(gatewayEventsOf(recorded), meta) as Json)).toEqual(output(completed));
+      expect((openaiResponsesProtocol.aggregate(gatewayEventsOf(recorded), meta) as Json).usage).toMatchObject({
         input_tokens: (completed.usage as Json).input_tokens, output_tokens: (completed.usage as Json).output_tokens,
       });
     });

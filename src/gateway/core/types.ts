@@ -39,6 +39,8 @@ export interface GatewayRequest {
   templateVariables: Record<string, unknown>;
   /** Anthropic prefill / OpenAI `continue_final_message`: the last assistant message is continued, not closed. */
   continueFinalMessage: boolean;
+  /** OpenAI `stream_options.include_usage`: the stream ends with a usage chunk. */
+  includeUsage?: boolean;
 }
 
 /** Why generation ended, in one vocabulary; each protocol maps it (`stop` → `end_turn`, `tool-calls` → `tool_use`). */

@@ -3,7 +3,8 @@
 import type { ContentPart, Message, Tool, ToolCall } from '../../types.js';
 import type { GatewayError, GatewayRequest, Result, SamplingOptions, ToolChoice } from '../core/types.js';
 import {
-  arrayAt, fault, objectAt, optionalBoolean, optionalNumber, optionalString, optionalStrings, stringAt, translate,
+  arrayAt, invalid, normaliseContent, objectAt, optionalBoolean, optionalNumber, optionalString, readRequest, stopStrings,
+  stringAt, type Json,
 } from './request-fields.js';
 
 /**
@@ -16,7 +17,8 @@ const BILLING_HEADER_PREFIX = 'x-anthropic-billing-header:';
 const REASONING_EFFORTS = new Set(['low', 'medium', 'high']);
 
 export function parseAnthropicRequest(body: unknown): Result<GatewayRequest, GatewayError> {
-  return translate(body, (request) => {
+  return readRequest(() => {
+    const request = objectAt(body, 'body');
     const messages: Message[] = [];
     const system = systemText(request.system);
     if (system !== undefined) messages.push({ role: 'system', content: system });
@@ -25,16 +27,16 @@ export function parseAnthropicRequest(body: unknown): Result<GatewayRequest, Gat
     const last = turns.length > 0 ? objectAt(turns[turns.length - 1], `messages[${turns.length - 1}]`) : undefined;
     const continueFinalMessage = last?.role === 'assistant';
     if (continueFinalMessage && messages[messages.length - 1]?.tool_calls) {
-      fault(`messages[${turns.length - 1}]`, 'a final assistant message (prefill) cannot contain tool_use blocks');
+      invalid(`messages[${turns.length - 1}]`, 'a final assistant message (prefill) cannot contain tool_use blocks');
     }
     const { toolChoice, parallelToolCalls } = translateToolChoice(request.tool_choice);
     return {
-      model: optionalString(request.model, 'model') ?? '',
+      model: optionalString(request, 'model') ?? '',
       messages,
       tools: translateTools(request.tools),
       toolChoice,
       parallelToolCalls,
-      stream: optionalBoolean(request.stream, 'stream') ?? false,
+      stream: optionalBoolean(request, 'stream') ?? false,
       sampling: sampling(request),
       templateVariables: templateVariables(request),
       continueFinalMessage,
@@ -54,13 +56,13 @@ function systemText(system: unknown): string | undefined {
 function translateTurn(value: unknown, path: string): Message[] {
   const turn = objectAt(value, path);
   const role = turn.role;
-  if (role !== 'user' && role !== 'assistant') fault(`${path}.role`, "must be 'user' or 'assistant'");
+  if (role !== 'user' && role !== 'assistant') invalid(`${path}.role`, "must be 'user' or 'assistant'");
   if (typeof turn.content === 'string') return [{ role, content: turn.content }];
   const blocks = arrayAt(turn.content, `${path}.content`).map((block, i) => objectAt(block, `${path}.content[${i}]`));
   return role === 'assistant' ? [assistantTurn(blocks, path)] : userTurn(blocks, path);
 }
 
-function assistantTurn(blocks: Record<string, unknown>[], path: string): Message {
+function assistantTurn(blocks: Json[], path: string): Message {
   let text = '';
   let reasoning: string | undefined;
   const toolCalls: ToolCall[] = [];
@@ -84,7 +86,7 @@ function assistantTurn(blocks: Record<string, unknown>[], path: string): Message
         });
         break;
       default:
-        fault(`${at}.type`, `an assistant block of type ${JSON.stringify(block.type)} is not supported`);
+        invalid(`${at}.type`, `an assistant block of type ${JSON.stringify(block.type)} is not supported`);
     }
   });
   const message: Message = { role: 'assistant', content: text };
@@ -98,7 +100,7 @@ function assistantTurn(blocks: Record<string, unknown>[], path: string): Message
  * right after the assistant turn that made it, and Anthropic clients write the text that accompanies results
  * (`Here are the results:`) in the same user turn.
  */
-function userTurn(blocks: Record<string, unknown>[], path: string): Message[] {
+function userTurn(blocks: Json[], path: string): Message[] {
   const results: Message[] = [];
   const parts: ContentPart[] = [];
   blocks.forEach((block, i) => {
@@ -106,27 +108,18 @@ function userTurn(blocks: Record<string, unknown>[], path: string): Message[] {
     if (block.type === 'tool_result') results.push(toolResult(block, at));
     else if (block.type === 'text') parts.push({ type: 'text', text: stringAt(block.text, `${at}.text`) });
     else if (typeof block.type === 'string') parts.push(withoutCacheControl(block) as ContentPart);
-    else fault(`${at}.type`, 'must be a string');
+    else invalid(`${at}.type`, 'expected a string');
   });
   if (parts.length === 0) return results;
-  return [...results, { role: 'user', content: partsContent(parts) }];
+  return [...results, { role: 'user', content: normaliseContent(parts, `${path}.content`) }];
 }
 
-function toolResult(block: Record<string, unknown>, at: string): Message {
+function toolResult(block: Json, at: string): Message {
   const id = stringAt(block.tool_use_id, `${at}.tool_use_id`);
-  let content: string | ContentPart[];
-  if (block.content === undefined || block.content === null) content = '';
-  else if (typeof block.content === 'string') content = block.content;
-  else {
-    content = partsContent(arrayAt(block.content, `${at}.content`).map((part, i) => {
-      const item = objectAt(part, `${at}.content[${i}]`);
-      if (item.type === 'text') return { type: 'text', text: stringAt(item.text, `${at}.content[${i}].text`) };
-      return withoutCacheControl(item) as ContentPart;
-    }));
-  }
+  const content = normaliseContent(block.content, `${at}.content`) ?? '';
   // OpenAI-style templates have no error flag on a tool message: the model learns of the failure from the words.
-  if (optionalBoolean(block.is_error, `${at}.is_error`) === true) content = errorContent(content);
-  return { role: 'tool', tool_call_id: id, content };
+  const failed = optionalBoolean(block, 'is_error', `${at}.is_error`) === true;
+  return { role: 'tool', tool_call_id: id, content: failed ? errorContent(content) : content };
 }
 
 function errorContent(content: string | ContentPart[]): string | ContentPart[] {
@@ -134,14 +127,7 @@ function errorContent(content: string | ContentPart[]): string | ContentPart[] {
   return [{ type: 'text', text: 'Error:' }, ...content];
 }
 
-/** One text part reads as a plain string, which every template accepts; several parts stay parts. */
-function partsContent(parts: ContentPart[]): string | ContentPart[] {
-  const only = parts[0];
-  if (parts.length === 1 && only !== undefined && only.type === 'text' && typeof only.text === 'string') return only.text;
-  return parts;
-}
-
-function withoutCacheControl(block: Record<string, unknown>): Record<string, unknown> {
+function withoutCacheControl(block: Json): Json {
   const { cache_control: _ignored, ...rest } = block;
   return rest;
 }
@@ -153,7 +139,7 @@ function translateTools(value: unknown): Tool[] {
     // Anthropic server tools (web_search_…, bash_…) carry a dated type and no schema: Anthropic runs them, a local
     // model cannot, so they are left out of the prompt rather than failing the whole request.
     if (tool.type !== undefined && tool.type !== null && tool.type !== 'custom') return [];
-    const description = optionalString(tool.description, `tools[${i}].description`);
+    const description = optionalString(tool, 'description', `tools[${i}].description`);
     return [{
       type: 'function',
       function: {
@@ -168,7 +154,7 @@ function translateTools(value: unknown): Tool[] {
 function translateToolChoice(value: unknown): { toolChoice: ToolChoice; parallelToolCalls: boolean } {
   if (value === undefined || value === null) return { toolChoice: 'auto', parallelToolCalls: true };
   const choice = objectAt(value, 'tool_choice');
-  const parallelToolCalls = optionalBoolean(choice.disable_parallel_tool_use, 'tool_choice.disable_parallel_tool_use') !== true;
+  const parallelToolCalls = optionalBoolean(choice, 'disable_parallel_tool_use', 'tool_choice.disable_parallel_tool_use') !== true;
   switch (choice.type) {
     case 'auto':
       return { toolChoice: 'auto', parallelToolCalls };
@@ -179,33 +165,33 @@ function translateToolChoice(value: unknown): { toolChoice: ToolChoice; parallel
     case 'tool':
       return { toolChoice: { type: 'function', name: stringAt(choice.name, 'tool_choice.name') }, parallelToolCalls };
     default:
-      return fault('tool_choice.type', "must be 'auto', 'any', 'tool' or 'none'");
+      return invalid('tool_choice.type', "must be 'auto', 'any', 'tool' or 'none'");
   }
 }
 
-function sampling(request: Record<string, unknown>): SamplingOptions {
+function sampling(request: Json): SamplingOptions {
   const options: SamplingOptions = {};
-  const maxTokens = optionalNumber(request.max_tokens, 'max_tokens');
+  const maxTokens = optionalNumber(request, 'max_tokens');
   if (maxTokens !== undefined) options.maxTokens = maxTokens;
-  const temperature = optionalNumber(request.temperature, 'temperature');
+  const temperature = optionalNumber(request, 'temperature');
   if (temperature !== undefined) options.temperature = temperature;
-  const topP = optionalNumber(request.top_p, 'top_p');
+  const topP = optionalNumber(request, 'top_p');
   if (topP !== undefined) options.topP = topP;
-  const topK = optionalNumber(request.top_k, 'top_k');
+  const topK = optionalNumber(request, 'top_k');
   if (topK !== undefined) options.topK = topK;
-  const stop = optionalStrings(request.stop_sequences, 'stop_sequences');
+  const stop = stopStrings(request.stop_sequences, 'stop_sequences');
   if (stop !== undefined && stop.length > 0) options.stop = stop;
   return options;
 }
 
 /** `thinking` and `output_config.effort`, in the words chat templates use (`enable_thinking`, `reasoning_effort`). */
-function templateVariables(request: Record<string, unknown>): Record<string, unknown> {
+function templateVariables(request: Json): Record<string, unknown> {
   const variables: Record<string, unknown> = {};
   if (request.thinking !== undefined && request.thinking !== null) {
     const kind = objectAt(request.thinking, 'thinking').type;
     if (kind === 'enabled' || kind === 'adaptive') variables.enable_thinking = true;
     else if (kind === 'disabled') variables.enable_thinking = false;
-    else fault('thinking.type', "must be 'enabled', 'adaptive' or 'disabled'");
+    else invalid('thinking.type', "must be 'enabled', 'adaptive' or 'disabled'");
   }
   if (request.output_config !== undefined && request.output_config !== null) {
     const effort = objectAt(request.output_config, 'output_config').effort;

@@ -4,7 +4,7 @@ import { anthropicError, anthropicStreamError } from './anthropic-messages-error
 import { parseAnthropicRequest } from './anthropic-messages-request.js';
 import { aggregateAnthropic, AnthropicWriter } from './anthropic-messages-stream.js';
 
-export const anthropicMessages: Protocol = {
+export const anthropicMessagesProtocol: Protocol = {
   name: 'anthropic-messages',
   parseRequest: parseAnthropicRequest,
   createWriter(meta) {

@@ -1,32 +1,34 @@
 // OpenAI Responses request -> GatewayRequest. Responses is the stateless form here: the whole history comes in
 // `input` as items (messages, function calls and their outputs, reasoning), which fold into chat messages: a
 // reasoning item and the function calls after an assistant message belong to that assistant turn.
-import type { ContentPart, Message, Tool, ToolCall } from '../../types.js';
+import type { Message, Tool, ToolCall } from '../../types.js';
 import type { GatewayError, GatewayRequest, Result, SamplingOptions, ToolChoice } from '../core/types.js';
 import {
-  argumentsText, arrayAt, fault, objectAt, optionalBoolean, optionalNumber, optionalString, stringAt, translate,
+  argumentsText, arrayAt, invalid, normaliseContent, objectAt, optionalBoolean, optionalNumber, optionalString, readRequest,
+  stringAt, type Json,
 } from './request-fields.js';
 
 const ROLES = new Set(['user', 'assistant', 'system', 'developer']);
 const REASONING_EFFORTS = new Set(['low', 'medium', 'high']);
 
 export function parseResponsesRequest(body: unknown): Result<GatewayRequest, GatewayError> {
-  return translate(body, (request) => {
+  return readRequest(() => {
+    const request = objectAt(body, 'body');
     if (request.previous_response_id !== undefined && request.previous_response_id !== null) {
-      fault('previous_response_id', 'this gateway is stateless: send the whole conversation in input');
+      invalid('previous_response_id', 'this gateway is stateless: send the whole conversation in input');
     }
     const messages: Message[] = [];
-    const instructions = optionalString(request.instructions, 'instructions');
+    const instructions = optionalString(request, 'instructions');
     if (instructions !== undefined) messages.push({ role: 'system', content: instructions });
     if (typeof request.input === 'string') messages.push({ role: 'user', content: request.input });
     else new InputFolder(messages).addAll(arrayAt(request.input, 'input'));
     return {
-      model: optionalString(request.model, 'model') ?? '',
+      model: optionalString(request, 'model') ?? '',
       messages,
       tools: translateTools(request.tools),
       toolChoice: translateToolChoice(request.tool_choice),
-      parallelToolCalls: optionalBoolean(request.parallel_tool_calls, 'parallel_tool_calls') ?? true,
-      stream: optionalBoolean(request.stream, 'stream') ?? false,
+      parallelToolCalls: optionalBoolean(request, 'parallel_tool_calls') ?? true,
+      stream: optionalBoolean(request, 'stream') ?? false,
       sampling: sampling(request),
       templateVariables: templateVariables(request),
       continueFinalMessage: false,
@@ -46,7 +48,7 @@ class InputFolder {
     if (this.pendingReasoning !== undefined) this.messages.push(this.takeReasoning({ role: 'assistant', content: '' }));
   }
 
-  private add(item: Record<string, unknown>, path: string): void {
+  private add(item: Json, path: string): void {
     const type = item.type ?? 'message';
     switch (type) {
       case 'message':
@@ -57,7 +59,7 @@ class InputFolder {
         this.messages.push({
           role: 'tool',
           tool_call_id: stringAt(item.call_id, `${path}.call_id`),
-          content: contentOf(item.output, `${path}.output`),
+          content: normaliseContent(item.output, `${path}.output`) ?? '',
         });
         return;
       case 'reasoning': {
@@ -68,20 +70,21 @@ class InputFolder {
         return;
       }
       default:
-        fault(`${path}.type`, `an input item of type ${JSON.stringify(type)} is not supported`);
+        invalid(`${path}.type`, `an input item of type ${JSON.stringify(type)} is not supported`);
     }
   }
 
-  private addMessage(item: Record<string, unknown>, path: string): void {
+  private addMessage(item: Json, path: string): void {
     const role = stringAt(item.role, `${path}.role`);
-    if (!ROLES.has(role)) fault(`${path}.role`, "must be 'user', 'assistant', 'system' or 'developer'");
-    const content = contentOf(item.content, `${path}.content`);
+    if (!ROLES.has(role)) invalid(`${path}.role`, "must be 'user', 'assistant', 'system' or 'developer'");
+    const content = normaliseContent(item.content, `${path}.content`);
     if (role === 'assistant') this.messages.push(this.takeReasoning({ role, content }));
-    else this.messages.push({ role, content });
+    // Chat templates know `system`; `developer` carries the same instructions (as the Chat front-end reads it).
+    else this.messages.push({ role: role === 'developer' ? 'system' : role, content });
   }
 
   /** A function call joins the assistant turn just before it, or opens one (calls with no text before them). */
-  private addCall(item: Record<string, unknown>, path: string): void {
+  private addCall(item: Json, path: string): void {
     const call: ToolCall = {
       id: stringAt(item.call_id, `${path}.call_id`),
       type: 'function',
@@ -106,38 +109,13 @@ class InputFolder {
  * A reasoning item's text: its raw `reasoning_text` content when the client kept it (what this gateway sends),
  * else its summaries. `encrypted_content` is OpenAI's own and cannot be read.
  */
-function reasoningText(item: Record<string, unknown>, path: string): string {
+function reasoningText(item: Json, path: string): string {
   const content = item.content === undefined || item.content === null ? [] : arrayAt(item.content, `${path}.content`);
   const summary = item.summary === undefined || item.summary === null ? [] : arrayAt(item.summary, `${path}.summary`);
   const field = content.length > 0 ? 'content' : 'summary';
   return (content.length > 0 ? content : summary)
     .map((part, i) => stringAt(objectAt(part, `${path}.${field}[${i}]`).text, `${path}.${field}[${i}].text`))
     .join('\n\n');
-}
-
-function contentOf(value: unknown, path: string): string | ContentPart[] {
-  if (typeof value === 'string') return value;
-  const parts = arrayAt(value, path).map((part, i) => contentPart(objectAt(part, `${path}[${i}]`), `${path}[${i}]`));
-  const only = parts[0];
-  if (parts.length === 1 && only !== undefined && only.type === 'text' && typeof only.text === 'string') return only.text;
-  return parts;
-}
-
-function contentPart(part: Record<string, unknown>, path: string): ContentPart {
-  switch (part.type) {
-    case 'input_text':
-    case 'output_text':
-    case 'text':
-      return { type: 'text', text: stringAt(part.text, `${path}.text`) };
-    case 'refusal':
-      return { type: 'text', text: stringAt(part.refusal, `${path}.refusal`) };
-    case 'input_image':
-      // The chat form of an image, so templates that know images see the one shape they were written for.
-      return { type: 'image_url', image_url: { url: part.image_url ?? null, detail: part.detail ?? 'auto' } };
-    default:
-      if (typeof part.type !== 'string') fault(`${path}.type`, 'must be a string');
-      return part as ContentPart;
-  }
 }
 
 function translateTools(value: unknown): Tool[] {
@@ -150,7 +128,7 @@ function translateTools(value: unknown): Tool[] {
     // Responses tools are flat; a client that sends the Chat form ({function: {...}}) is read too.
     const fn = tool.function === undefined ? tool : objectAt(tool.function, `tools[${i}].function`);
     const at = tool.function === undefined ? `tools[${i}]` : `tools[${i}].function`;
-    const description = optionalString(fn.description, `${at}.description`);
+    const description = optionalString(fn, 'description', `${at}.description`);
     const parameters = fn.parameters === undefined || fn.parameters === null ? undefined : objectAt(fn.parameters, `${at}.parameters`);
     return [{
       type: 'function',
@@ -170,30 +148,30 @@ function translateToolChoice(value: unknown): ToolChoice {
   if (choice.type === 'function') return { type: 'function', name: stringAt(choice.name, 'tool_choice.name') };
   // allowed_tools and hosted-tool choices narrow what OpenAI may run; for a local model they mean "auto".
   if (typeof choice.type === 'string') return 'auto';
-  return fault('tool_choice', "must be 'auto', 'none', 'required' or {type: 'function', name}");
+  return invalid('tool_choice', "must be 'auto', 'none', 'required' or {type: 'function', name}");
 }
 
-function sampling(request: Record<string, unknown>): SamplingOptions {
+function sampling(request: Json): SamplingOptions {
   const options: SamplingOptions = {};
-  const maxTokens = optionalNumber(request.max_output_tokens, 'max_output_tokens');
+  const maxTokens = optionalNumber(request, 'max_output_tokens');
   if (maxTokens !== undefined) options.maxTokens = maxTokens;
-  const temperature = optionalNumber(request.temperature, 'temperature');
+  const temperature = optionalNumber(request, 'temperature');
   if (temperature !== undefined) options.temperature = temperature;
-  const topP = optionalNumber(request.top_p, 'top_p');
+  const topP = optionalNumber(request, 'top_p');
   if (topP !== undefined) options.topP = topP;
   const format = request.text === undefined || request.text === null ? undefined : objectAt(request.text, 'text').format;
   if (format !== undefined && format !== null) {
     const spec = objectAt(format, 'text.format');
     if (spec.type === 'json_object') options.responseFormat = { type: 'json_object' };
     else if (spec.type === 'json_schema') {
-      const name = optionalString(spec.name, 'text.format.name');
+      const name = optionalString(spec, 'name', 'text.format.name');
       options.responseFormat = { type: 'json_schema', schema: objectAt(spec.schema, 'text.format.schema'), ...(name === undefined ? {} : { name }) };
     }
   }
   return options;
 }
 
-function templateVariables(request: Record<string, unknown>): Record<string, unknown> {
+function templateVariables(request: Json): Json {
   if (request.reasoning === undefined || request.reasoning === null) return {};
   const effort = objectAt(request.reasoning, 'reasoning').effort;
   return typeof effort === 'string' && REASONING_EFFORTS.has(effort) ? { reasoning_effort: effort } : {};

@@ -4,7 +4,7 @@ import { responsesErrorEvent, responsesHttpError } from './openai-responses-erro
 import { parseResponsesRequest } from './openai-responses-request.js';
 import { aggregateResponses, ResponsesWriter } from './openai-responses-stream.js';
 
-export const openaiResponses: Protocol = {
+export const openaiResponsesProtocol: Protocol = {
   name: 'openai-responses',
   parseRequest: parseResponsesRequest,
   createWriter(meta) {
