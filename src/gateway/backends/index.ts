@@ -37,6 +37,9 @@ export interface BackendTarget {
   fetch: typeof fetch;
 }
 
+/** Socket errors that mean nothing is listening there (as opposed to a connection that broke). */
+const UNREACHABLE = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET'];
+
 /** Error bodies are read up to this size for their message. */
 const MAX_ERROR_BODY = 64 * 1024;
 
@@ -72,9 +75,10 @@ export async function openCompletion(target: BackendTarget, input: CompletionInp
       return fail('UPSTREAM_PROTOCOL', `the backend's stream is not ${target.protocol.kind} output: ${error.message}`);
     }
     const reason = causeText(error);
-    return phase === 'connect'
-      ? fail('UPSTREAM_UNREACHABLE', `cannot reach the backend at ${target.base}: ${reason}`)
-      : fail('UPSTREAM_ERROR', `the backend connection broke mid-stream: ${reason}`);
+    if (phase === 'connect' && UNREACHABLE.some((code) => reason.startsWith(code))) {
+      return fail('UPSTREAM_UNREACHABLE', `cannot reach the backend at ${target.base}: ${reason}`);
+    }
+    return fail('UPSTREAM_ERROR', `the backend connection broke ${phase === 'connect' ? 'before it answered' : 'mid-stream'}: ${reason}`);
   };
 
   arm();

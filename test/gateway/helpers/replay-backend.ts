@@ -82,7 +82,9 @@ export async function startReplayBackend(): Promise<ReplayBackend> {
       for (let i = 0; i < replay.pieces.length; i++) {
         if (fault && 'after' in fault && fault.after === i) {
           if (fault.kind === 'reset') {
-            res.destroy();
+            // What was sent reaches the gateway first; then the connection drops without an end.
+            await new Promise((resolve) => res.write('', resolve));
+            res.socket?.destroy();
             return;
           }
           if (fault.kind === 'malformed') {
