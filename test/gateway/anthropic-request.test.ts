@@ -119,6 +119,7 @@ describe('Anthropic request translation', () => {
       { role: 'tool', tool_call_id: 't1', content: 'Error: a\nb' },
     ]);
     expect(request.messages[1]!.tool_calls![0]!.function.arguments).toBe('{}');
+    expect(request.messages[1]!.content).toBeNull(); // calls alone: null content, as an OpenAI client writes it
   });
 
   it('continues a final assistant text message (prefill) and refuses a prefill holding tool_use', () => {

@@ -76,7 +76,7 @@ describe('Responses request translation', () => {
       { role: 'tool', tool_call_id: 'call_1', content: 'Sunny' },
       { role: 'tool', tool_call_id: 'call_2', content: 'Rain' },
       {
-        role: 'assistant', content: '', reasoning_content: '**Plan**\n\nAnswer.',
+        role: 'assistant', content: null, reasoning_content: '**Plan**\n\nAnswer.',
         tool_calls: [{ id: 'call_3', type: 'function', function: { name: 'get_weather', arguments: '{}' } }],
       },
     ]);
@@ -144,7 +144,7 @@ describe.skipIf(!hasShared)('Responses request translation on real client captur
     const litellm = readCapture(join(dir, '06-litellm-issue-responses-input-reasoning-item.json')).messages_fragment as unknown[];
     const fromLitellm = parsed({ model: 'm', input: litellm }).messages;
     expect(fromLitellm.at(-1)).toEqual({
-      role: 'assistant', content: '',
+      role: 'assistant', content: null,
       tool_calls: [{ id: 'call_9HiVF29XuEYHIxx6KP', type: 'function', function: { name: 'test_collect', arguments: '{"query":"Albato founders"}' } }],
     });
   });

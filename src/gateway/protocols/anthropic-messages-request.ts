@@ -63,14 +63,14 @@ function translateTurn(value: unknown, path: string): Message[] {
 }
 
 function assistantTurn(blocks: Json[], path: string): Message {
-  let text = '';
+  let text: string | null = null;
   let reasoning: string | undefined;
   const toolCalls: ToolCall[] = [];
   blocks.forEach((block, i) => {
     const at = `${path}.content[${i}]`;
     switch (block.type) {
       case 'text':
-        text += stringAt(block.text, `${at}.text`);
+        text = (text ?? '') + stringAt(block.text, `${at}.text`);
         break;
       case 'thinking':
         // The signature is Anthropic's proof of its own reasoning; a local model has no use for it.
@@ -89,6 +89,7 @@ function assistantTurn(blocks: Json[], path: string): Message {
         invalid(`${at}.type`, `an assistant block of type ${JSON.stringify(block.type)} is not supported`);
     }
   });
+  // A turn of calls alone has no text: null content, as an OpenAI client writes it.
   const message: Message = { role: 'assistant', content: text };
   if (reasoning !== undefined) message.reasoning_content = reasoning;
   if (toolCalls.length > 0) message.tool_calls = toolCalls;

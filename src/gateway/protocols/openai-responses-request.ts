@@ -45,7 +45,7 @@ class InputFolder {
   addAll(items: unknown[]): void {
     items.forEach((item, i) => this.add(objectAt(item, `input[${i}]`), `input[${i}]`));
     // Reasoning with no assistant turn after it (the client replayed it last) is kept as an assistant turn of its own.
-    if (this.pendingReasoning !== undefined) this.messages.push(this.takeReasoning({ role: 'assistant', content: '' }));
+    if (this.pendingReasoning !== undefined) this.messages.push(this.takeReasoning({ role: 'assistant', content: null }));
   }
 
   private add(item: Json, path: string): void {
@@ -95,7 +95,7 @@ class InputFolder {
       last.tool_calls = [...(last.tool_calls ?? []), call];
       return;
     }
-    this.messages.push(this.takeReasoning({ role: 'assistant', content: '', tool_calls: [call] }));
+    this.messages.push(this.takeReasoning({ role: 'assistant', content: null, tool_calls: [call] }));
   }
 
   private takeReasoning(message: Message): Message {
