@@ -83,6 +83,8 @@ describe.each(familyIds.map((family, index) => ({ family, kind: kinds[(index + 1
     if (scenario.cut) {
       expect(fromResponse(whole).content).toContain('Par'); // no text lost
       expect(response.headers.get('x-chatfmt-diagnostics')).toBe(parsed.diagnostics.join(', '));
+      expect(whole.metadata).toEqual({ chatfmt_diagnostics: parsed.diagnostics.join(', ') });
+      expect(streamed.metadata).toEqual(whole.metadata);
     }
   });
 });

@@ -127,6 +127,14 @@ describe('Responses stream writer', () => {
     expect(types).toContain('response.reasoning_text.delta');
   });
 
+  it('puts parser diagnostics in the final response metadata, streamed and not', () => {
+    const events = scenarios['malformed call kept as text']!;
+    expect((openaiResponsesProtocol.aggregate(events, meta) as Json).metadata).toEqual({ chatfmt_diagnostics: 'PARSE_BAD_ARGS_JSON' });
+    const completed = payloads(written(events)).at(-1)!;
+    expect(completed).toMatchObject({ type: 'response.completed', response: { metadata: { chatfmt_diagnostics: 'PARSE_BAD_ARGS_JSON' } } });
+    expect((openaiResponsesProtocol.aggregate(scenarios['plain answer']!, meta) as Json).metadata).toEqual({});
+  });
+
   it('marks a response cut by the token limit incomplete, with its reason', () => {
     expect(openaiResponsesProtocol.aggregate(scenarios['max tokens']!, meta)).toMatchObject({
       status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' },

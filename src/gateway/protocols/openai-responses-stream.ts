@@ -5,6 +5,9 @@
 // `response.reasoning_text.delta`), not OpenAI's `summary_text`: a local model's reasoning is the model's own words,
 // verbatim, and a summary it is not. Codex shows `reasoning_text` deltas as raw reasoning, and the openai types
 // carry the part as `ResponseReasoningItem.content`.
+//
+// Parser diagnostics go out in the final response's `metadata` (`chatfmt_diagnostics`: the codes, comma-separated),
+// the one place in the Response type a server may put free text: no event or field the SDK types lack.
 import type { FinishReason, Frame, GatewayError, GatewayEvent, ResponseMeta, Usage } from '../core/types.js';
 import { failedResponseCode, responsesErrorEvent } from './openai-responses-errors.js';
 
@@ -43,6 +46,9 @@ export interface ResponsesResponse {
   };
 }
 
+/** OpenAI's limit on a metadata value. */
+const METADATA_VALUE_LIMIT = 512;
+
 interface OpenItem {
   outputIndex: number;
   item: OutputItem;
@@ -63,6 +69,7 @@ function usageOf(usage: Usage | undefined): ResponsesResponse['usage'] {
 export class ResponsesWriter {
   readonly response: ResponsesResponse;
   private readonly open = new Map<string, OpenItem>();
+  private readonly diagnostics: string[] = [];
   private sequence = 0;
   private started = false;
   private ended = false;
@@ -110,7 +117,8 @@ export class ResponsesWriter {
         frames.push(...this.closeItem(event.id, event.arguments));
         break;
       case 'diagnostic':
-        break; // no Responses event can carry it; the gateway reports diagnostics beside the body (header, log)
+        this.diagnostics.push(event.diagnostic.code);
+        break;
       case 'finish':
         frames.push(...this.finish(event.reason, event.usage));
         break;
@@ -193,6 +201,12 @@ export class ResponsesWriter {
     return frames;
   }
 
+  /** Ends the response: diagnostics into metadata, and no event after this one. */
+  private end(): void {
+    this.ended = true;
+    if (this.diagnostics.length > 0) this.response.metadata = { chatfmt_diagnostics: this.diagnostics.join(', ').slice(0, METADATA_VALUE_LIMIT) };
+  }
+
   private closeAll(status: Status): Frame[] {
     return [...this.open.keys()].flatMap((id) => this.closeItem(id, undefined, status));
   }
@@ -200,7 +214,7 @@ export class ResponsesWriter {
   private finish(reason: FinishReason, usage: Usage | undefined): Frame[] {
     const truncated = reason === 'length';
     const frames = this.closeAll(truncated ? 'incomplete' : 'completed');
-    this.ended = true;
+    this.end();
     this.response.usage = usageOf(usage);
     if (truncated) {
       this.response.status = 'incomplete';
@@ -216,7 +230,7 @@ export class ResponsesWriter {
   private fail(error: GatewayError): Frame[] {
     const frames = this.started ? [] : this.startFrames();
     frames.push(...this.closeAll('incomplete'));
-    this.ended = true;
+    this.end();
     this.response.status = 'failed';
     this.response.error = { code: failedResponseCode(error), message: error.message };
     frames.push(responsesErrorEvent(error, this.sequence++));
