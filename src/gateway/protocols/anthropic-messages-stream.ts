@@ -58,7 +58,7 @@ function deltaUsage(usage: Usage | undefined) {
   };
 }
 
-function frame(data: { type: string }): Frame {
+function frame(data: { type: string; [field: string]: unknown }): Frame {
   return { event: data.type, data: JSON.stringify(data) };
 }
 
@@ -111,7 +111,7 @@ export class AnthropicWriter {
         const index = this.message.content.length;
         frames.push(this.openBlock(event.id, { type: 'tool_use', id: event.callId, name: event.name, input: {}, caller: { type: 'direct' } }));
         // Anthropic opens every tool input with an empty delta (the only one for a call without arguments).
-        frames.push(frame({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: '' } } as { type: string }));
+        frames.push(frame({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: '' } }));
         break;
       }
       case 'text-delta':
@@ -143,7 +143,7 @@ export class AnthropicWriter {
   private startFrames(responseId: string | undefined): Frame[] {
     this.started = true;
     this.message.id = responseId === undefined ? 'msg_chatfmt' : responseId.startsWith('msg_') ? responseId : `msg_${responseId}`;
-    return [frame({ type: 'message_start', message: { ...this.message, content: [], usage: { ...this.message.usage } } } as { type: string })];
+    return [frame({ type: 'message_start', message: { ...this.message, content: [], usage: { ...this.message.usage } } })];
   }
 
   private openBlock(id: string, block: ContentBlock): Frame {
@@ -151,7 +151,7 @@ export class AnthropicWriter {
     this.message.content.push(block);
     this.open.set(id, { index, block, json: '' });
     const shown = block.type === 'tool_use' ? { ...block, input: {} } : { ...block };
-    return frame({ type: 'content_block_start', index, content_block: shown } as { type: string });
+    return frame({ type: 'content_block_start', index, content_block: shown });
   }
 
   private delta(id: string, text: string): Frame[] {
@@ -169,7 +169,7 @@ export class AnthropicWriter {
       open.json += text;
       delta = { type: 'input_json_delta', partial_json: text };
     }
-    return [frame({ type: 'content_block_delta', index, delta } as { type: string })];
+    return [frame({ type: 'content_block_delta', index, delta })];
   }
 
   private closeBlock(id: string, finalArguments?: string): Frame[] {
@@ -182,7 +182,7 @@ export class AnthropicWriter {
       open.block.input = parseInput(json);
     }
     this.open.delete(id);
-    frames.push(frame({ type: 'content_block_stop', index: open.index } as { type: string }));
+    frames.push(frame({ type: 'content_block_stop', index: open.index }));
     return frames;
   }
 
@@ -197,7 +197,7 @@ export class AnthropicWriter {
       type: 'message_delta',
       delta: { stop_reason: this.message.stop_reason, stop_sequence: null, stop_details: null, container: null },
       usage: deltaUsage(usage),
-    } as { type: string }));
+    }));
     frames.push(frame({ type: 'message_stop' }));
     return frames;
   }
