@@ -160,6 +160,26 @@ describe('Anthropic request translation', () => {
     expect(parsed({ model: 'm', max_tokens: 1, thinking: { type: 'disabled' }, messages: [] }).templateVariables).toEqual({ enable_thinking: false });
   });
 
+  it('accepts server-side blocks in assistant history (Anthropic ran those tools) and thinking kinds it does not know', () => {
+    const request = parsed({
+      model: 'm', max_tokens: 10, thinking: { type: 'interleaved-someday' },
+      messages: [
+        { role: 'user', content: 'News?' },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'news' } },
+            { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_1', content: [] },
+            { type: 'text', text: 'Nothing new.' },
+          ],
+        },
+        { role: 'user', content: 'Thanks.' },
+      ],
+    });
+    expect(request.messages[1]).toEqual({ role: 'assistant', content: 'Nothing new.' });
+    expect(request.templateVariables).toEqual({});
+  });
+
   it('names the field at fault', () => {
     expect(rejection('nope')).toMatchObject({ code: 'INVALID_REQUEST' });
     expect(rejection({ model: 'm', max_tokens: 1 })).toMatchObject({ param: 'messages' });
