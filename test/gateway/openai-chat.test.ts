@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { hasShared, sharedDir } from '../helpers/shared.js';
 import { parse, renderConversation, loadTemplate } from '../../src/index.js';
 import { startHarness } from './helpers/harness.js';
 import { pieces } from './helpers/replay-backend.js';
@@ -42,5 +45,53 @@ describe('OpenAI Chat front-end through the openai client', async () => {
     expect(JSON.parse(call.function.arguments)).toEqual({ city: 'Paris' });
     const batch = parse(completion, { family: 'qwen3', tools: weather });
     expect(call.function.arguments).toBe(batch.tool_calls[0]!.function.arguments);
+  });
+});
+
+/** A stream reduced to its chunk kinds in order (repeats collapsed), and the keys each kind of chunk has. */
+function shapeOf(sse: string): string[] {
+  const kinds: string[] = [];
+  for (const line of sse.split('\n')) {
+    if (!line.startsWith('data: ')) continue;
+    const data = line.slice(6);
+    let kind: string;
+    if (data === '[DONE]') kind = 'done';
+    else {
+      const chunk = JSON.parse(data) as { choices: Array<{ delta: Record<string, unknown>; finish_reason: string | null }>; usage?: unknown; chatfmt_diagnostics?: unknown };
+      const choice = chunk.choices[0];
+      if (!choice) kind = chunk.usage ? 'usage' : 'extension';
+      else if (choice.finish_reason) kind = `finish ${choice.finish_reason} ${Object.keys(choice.delta).join(',')}`;
+      else {
+        const delta = choice.delta;
+        const call = (delta.tool_calls as Array<Record<string, unknown>> | undefined)?.[0];
+        const callKind = call ? (call.id ? `call-start ${Object.keys(call).join(',')}` : 'call-args') : '';
+        kind = [delta.role ? `role ${JSON.stringify(delta.content)}` : '', delta.content ? 'content' : '', callKind].filter(Boolean).join(' + ');
+      }
+      kind += ` | ${Object.keys(chunk).filter((key) => key !== 'system_fingerprint' && key !== 'usage').join(',')}`;
+    }
+    if (kinds.at(-1) !== kind) kinds.push(kind);
+  }
+  return kinds;
+}
+
+describe.skipIf(!hasShared)('OpenAI Chat stream order, against api.openai.com recordings', async () => {
+  const h = await startHarness('qwen3');
+  const recorded = (name: string) => readFileSync(join(sharedDir, 'wire', 'streams', 'openai-chat', name), 'utf8');
+
+  async function ours(completion: string, tools?: typeof weather, maxTokens?: number): Promise<string> {
+    h.backend.script({ pieces: pieces(completion, 2), ...(maxTokens ? { stopType: 'limit' as const } : {}) });
+    const response = await fetch(`${h.url}/v1/chat/completions`, {
+      method: 'POST',
+      body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'Hi' }], stream: true, stream_options: { include_usage: true }, ...(tools ? { tools } : {}) }),
+    });
+    return response.text();
+  }
+
+  it('a text answer, a single call and a length stop have the recorded chunk sequence and fields', async () => {
+    expect(shapeOf(await ours('I cannot tell the weather.'))).toEqual(shapeOf(recorded('01-openai-text-usage.sse')));
+    const tool = [{ type: 'function' as const, function: { name: 'get_weather', parameters: { type: 'object', properties: { location: { type: 'string' } } } } }];
+    const call = '<tool_call>\n{"name": "get_weather", "arguments": {"location": "San Francisco, CA"}}\n</tool_call>';
+    expect(shapeOf(await ours(call, tool))).toEqual(shapeOf(recorded('02-openai-single-tool-call.sse')));
+    expect(shapeOf(await ours('{"', undefined, 1))).toEqual(shapeOf(recorded('04-openai-finish-length.sse')));
   });
 });
