@@ -1,12 +1,37 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { hasShared, sharedDir } from '../helpers/shared.js';
+import OpenAI from 'openai';
+import { hasShared, repoRoot, sharedDir } from '../helpers/shared.js';
+import { createGateway, loadGatewayModel } from '../../src/gateway/index.js';
+import { startReplayBackend } from './helpers/replay-backend.js';
 import { parse, renderConversation, loadTemplate } from '../../src/index.js';
 import { startHarness } from './helpers/harness.js';
 import { pieces } from './helpers/replay-backend.js';
 
 const weather = [{ type: 'function' as const, function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }];
+
+describe('a gateway from a model folder (--template)', () => {
+  it('detects the family, renders with the folder\'s template and parses its calls', async () => {
+    const folder = join(repoRoot, 'fixtures', 'models', 'qwen3-response-template');
+    const { model } = loadGatewayModel({ template: folder });
+    expect(model.familyId).toBe('qwen3');
+    const backend = await startReplayBackend();
+    const listening = await createGateway({ model, backend: { url: backend.url, kind: 'llama.cpp' } }).listen(0);
+    try {
+      backend.script({ pieces: pieces('<tool_call>\n{"name": "get_weather", "arguments": {"city": "Oslo"}}\n</tool_call>') });
+      const openai = new OpenAI({ baseURL: `${listening.url}/v1`, apiKey: 'x', maxRetries: 0 });
+      const messages = [{ role: 'user' as const, content: 'Oslo?' }];
+      const answer = await openai.chat.completions.create({ model: 'q', messages, tools: weather });
+      expect(answer.choices[0]!.message.tool_calls).toHaveLength(1);
+      const rendered = renderConversation(loadTemplate({ template: folder }), { messages, tools: weather }, { addGenerationPrompt: true }).text;
+      expect(backend.received.at(-1)!.body.prompt).toBe(rendered);
+    } finally {
+      await listening.close();
+      await backend.close();
+    }
+  });
+});
 
 describe('OpenAI Chat front-end through the openai client', async () => {
   const h = await startHarness('qwen3');
@@ -78,7 +103,7 @@ describe.skipIf(!hasShared)('OpenAI Chat stream order, against api.openai.com re
   const h = await startHarness('qwen3');
   const recorded = (name: string) => readFileSync(join(sharedDir, 'wire', 'streams', 'openai-chat', name), 'utf8');
 
-  async function ours(completion: string, tools?: typeof weather, maxTokens?: number): Promise<string> {
+  async function ours(completion: string, tools?: unknown[], maxTokens?: number): Promise<string> {
     h.backend.script({ pieces: pieces(completion, 2), ...(maxTokens ? { stopType: 'limit' as const } : {}) });
     const response = await fetch(`${h.url}/v1/chat/completions`, {
       method: 'POST',

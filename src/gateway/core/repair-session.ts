@@ -17,6 +17,8 @@ export interface RepairDeps {
   parser: string | ParserFamily;
   /** The model name when the client sends none. */
   modelName: string;
+  /** Sent upstream whatever the client asked for (`--model-name`). */
+  backendModel?: string;
   complete(request: GatewayRequest, signal: AbortSignal): Promise<AsyncIterable<ChatUpstreamChunk>>;
   /** Also take a whole answer that is a bare or fenced JSON call to a declared tool as that call. */
   lenient?: boolean;
@@ -32,7 +34,7 @@ const enum Source {
 
 export async function* runRepairSession(request: GatewayRequest, deps: RepairDeps, signal: AbortSignal): AsyncGenerator<GatewayEvent> {
   let chunks: AsyncIterable<ChatUpstreamChunk>;
-  const upstreamRequest = { ...request, model: request.model || deps.modelName };
+  const upstreamRequest = { ...request, model: deps.backendModel ?? (request.model || deps.modelName) };
   try {
     chunks = await deps.complete(upstreamRequest, signal);
   } catch (error) {

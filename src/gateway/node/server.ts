@@ -85,6 +85,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const repairDeps: RepairDeps = {
     parser: options.model.parser,
     modelName: options.model.name,
+    ...(options.model.backendModel ? { backendModel: options.model.backendModel } : {}),
     complete: (request, signal) => openCompletion(repairTarget, request, signal),
     lenient: options.repair === 'lenient',
   };
