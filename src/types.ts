@@ -120,6 +120,8 @@ export type ParseCode =
    * (a non-repeating field overwritten by a later region keeps both texts here).
    */
   | 'PARSE_RESPONSE_TEMPLATE'
+  /** `chatfmt serve --repair lenient`: a bare or fenced JSON call to a declared tool, written as text, was taken as a call. */
+  | 'PARSE_CALL_RECOVERED'
   /** More diagnostics than MAX_DIAGNOSTICS (a model looping on a broken marker): the rest are counted, not listed. */
   | 'PARSE_TOO_MANY_DIAGNOSTICS';
 

@@ -3,6 +3,9 @@
 export { createGateway, type Gateway, type GatewayOptions, type AccessLogEntry } from './node/server.js';
 export { loadGatewayModel, type ModelSpec } from './node/model.js';
 export { runSession, preparePrompt, type GatewayModel, type SessionDeps, type PreparedPrompt } from './core/session.js';
+export { runRepairSession, type RepairDeps } from './core/repair-session.js';
+export { recoverCalls } from './core/lenient.js';
+export { openaiChatUpstream, type ChatUpstreamChunk } from './backends/openai-chat-upstream.js';
 export { CALL_OPENERS, callPrefill } from './core/prefill.js';
 export { STATUS_OF, GatewayFailure } from './core/failure.js';
 export type * from './core/types.js';

@@ -1,9 +1,37 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import OpenAI from 'openai';
+import { hasShared, repoRoot, sharedDir } from '../helpers/shared.js';
+import { createGateway, loadGatewayModel } from '../../src/gateway/index.js';
+import { startReplayBackend } from './helpers/replay-backend.js';
 import { parse, renderConversation, loadTemplate } from '../../src/index.js';
 import { startHarness } from './helpers/harness.js';
 import { pieces } from './helpers/replay-backend.js';
 
 const weather = [{ type: 'function' as const, function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }];
+
+describe('a gateway from a model folder (--template)', () => {
+  it('detects the family, renders with the folder\'s template and parses its calls', async () => {
+    const folder = join(repoRoot, 'fixtures', 'models', 'qwen3-response-template');
+    const { model } = loadGatewayModel({ template: folder });
+    expect(model.familyId).toBe('qwen3');
+    const backend = await startReplayBackend();
+    const listening = await createGateway({ model, backend: { url: backend.url, kind: 'llama.cpp' } }).listen(0);
+    try {
+      backend.script({ pieces: pieces('<tool_call>\n{"name": "get_weather", "arguments": {"city": "Oslo"}}\n</tool_call>') });
+      const openai = new OpenAI({ baseURL: `${listening.url}/v1`, apiKey: 'x', maxRetries: 0 });
+      const messages = [{ role: 'user' as const, content: 'Oslo?' }];
+      const answer = await openai.chat.completions.create({ model: 'q', messages, tools: weather });
+      expect(answer.choices[0]!.message.tool_calls).toHaveLength(1);
+      const rendered = renderConversation(loadTemplate({ template: folder }), { messages, tools: weather }, { addGenerationPrompt: true }).text;
+      expect(backend.received.at(-1)!.body.prompt).toBe(rendered);
+    } finally {
+      await listening.close();
+      await backend.close();
+    }
+  });
+});
 
 describe('OpenAI Chat front-end through the openai client', async () => {
   const h = await startHarness('qwen3');
@@ -42,5 +70,53 @@ describe('OpenAI Chat front-end through the openai client', async () => {
     expect(JSON.parse(call.function.arguments)).toEqual({ city: 'Paris' });
     const batch = parse(completion, { family: 'qwen3', tools: weather });
     expect(call.function.arguments).toBe(batch.tool_calls[0]!.function.arguments);
+  });
+});
+
+/** A stream reduced to its chunk kinds in order (repeats collapsed), and the keys each kind of chunk has. */
+function shapeOf(sse: string): string[] {
+  const kinds: string[] = [];
+  for (const line of sse.split('\n')) {
+    if (!line.startsWith('data: ')) continue;
+    const data = line.slice(6);
+    let kind: string;
+    if (data === '[DONE]') kind = 'done';
+    else {
+      const chunk = JSON.parse(data) as { choices: Array<{ delta: Record<string, unknown>; finish_reason: string | null }>; usage?: unknown; chatfmt_diagnostics?: unknown };
+      const choice = chunk.choices[0];
+      if (!choice) kind = chunk.usage ? 'usage' : 'extension';
+      else if (choice.finish_reason) kind = `finish ${choice.finish_reason} ${Object.keys(choice.delta).join(',')}`;
+      else {
+        const delta = choice.delta;
+        const call = (delta.tool_calls as Array<Record<string, unknown>> | undefined)?.[0];
+        const callKind = call ? (call.id ? `call-start ${Object.keys(call).join(',')}` : 'call-args') : '';
+        kind = [delta.role ? `role ${JSON.stringify(delta.content)}` : '', delta.content ? 'content' : '', callKind].filter(Boolean).join(' + ');
+      }
+      kind += ` | ${Object.keys(chunk).filter((key) => key !== 'system_fingerprint' && key !== 'usage').join(',')}`;
+    }
+    if (kinds.at(-1) !== kind) kinds.push(kind);
+  }
+  return kinds;
+}
+
+describe.skipIf(!hasShared)('OpenAI Chat stream order, against api.openai.com recordings', async () => {
+  const h = await startHarness('qwen3');
+  const recorded = (name: string) => readFileSync(join(sharedDir, 'wire', 'streams', 'openai-chat', name), 'utf8');
+
+  async function ours(completion: string, tools?: unknown[], maxTokens?: number): Promise<string> {
+    h.backend.script({ pieces: pieces(completion, 2), ...(maxTokens ? { stopType: 'limit' as const } : {}) });
+    const response = await fetch(`${h.url}/v1/chat/completions`, {
+      method: 'POST',
+      body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'Hi' }], stream: true, stream_options: { include_usage: true }, ...(tools ? { tools } : {}) }),
+    });
+    return response.text();
+  }
+
+  it('a text answer, a single call and a length stop have the recorded chunk sequence and fields', async () => {
+    expect(shapeOf(await ours('I cannot tell the weather.'))).toEqual(shapeOf(recorded('01-openai-text-usage.sse')));
+    const tool = [{ type: 'function' as const, function: { name: 'get_weather', parameters: { type: 'object', properties: { location: { type: 'string' } } } } }];
+    const call = '<tool_call>\n{"name": "get_weather", "arguments": {"location": "San Francisco, CA"}}\n</tool_call>';
+    expect(shapeOf(await ours(call, tool))).toEqual(shapeOf(recorded('02-openai-single-tool-call.sse')));
+    expect(shapeOf(await ours('{"', undefined, 1))).toEqual(shapeOf(recorded('04-openai-finish-length.sse')));
   });
 });

@@ -175,6 +175,18 @@ describe('limits and keys', async () => {
 describe('backend key and models', async () => {
   const h = await startHarness('qwen3', 'openai');
 
+  it('--model-name is the name the backend always receives', async () => {
+    const gateway = createGateway({ model: loadGatewayModel({ family: 'qwen3', name: 'Qwen/Qwen3-8B' }).model, backend: { url: `${h.backend.url}/v1`, kind: 'openai' } });
+    const listening = await gateway.listen(0);
+    try {
+      h.backend.script({ pieces: pieces('Yes.') });
+      expect((await post(listening.url, { model: 'gpt-4o', messages })).status).toBe(200);
+      expect(h.backend.received.at(-1)!.body.model).toBe('Qwen/Qwen3-8B');
+    } finally {
+      await listening.close();
+    }
+  });
+
   it('lists the model', async () => {
     const list = await h.openai.models.list();
     expect(list.data.map((model) => model.id)).toEqual(['qwen3']);
@@ -187,6 +199,8 @@ describe('backend key and models', async () => {
       h.backend.script({ pieces: pieces('Yes.') });
       expect((await post(listening.url, { model: 'm', messages })).status).toBe(200);
       expect(h.backend.received.at(-1)!.headers.authorization).toBe('Bearer backend-secret');
+      // vLLM and its kin serve models by name: the client's name goes through unless --model-name fixes one.
+      expect(h.backend.received.at(-1)!.body.model).toBe('m');
     } finally {
       await listening.close();
     }

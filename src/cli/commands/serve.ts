@@ -94,7 +94,6 @@ async function runServe(flags: ServeFlags, io: IO): Promise<number> {
   if (backendUrl.protocol !== 'http:' && backendUrl.protocol !== 'https:') throw new UserError(`--backend ${flags.backend}: expected an http:// or https:// URL`);
   const repair = flags.repair === undefined || flags.repair === false ? false : flags.repair === true ? 'strict' : flags.repair;
   if (repair !== false && repair !== 'strict' && repair !== 'lenient') throw new UserError(`--repair ${String(flags.repair)}: the only mode is "lenient"`);
-  if (repair !== false) throw new UserError('--repair is not available in this build yet');
   const { createGateway, loadGatewayModel, guessBackendKind } = await import('../../gateway/index.js');
   const { model, note } = loadGatewayModel({
     ...(flags.family !== undefined ? { family: flags.family } : { template: resolve(io.cwd, flags.template!) }),

@@ -5,7 +5,7 @@ import { MalformedLineError } from '../wire/ndjson.js';
 import { llamacppBackend } from './llamacpp.js';
 import { ollamaGenerateBackend } from './ollama-generate.js';
 import { openaiCompletionsBackend } from './openai-completions.js';
-import { isRecord, MalformedChunkError, type BackendChunk, type BackendKind, type BackendProtocol, type CompletionInput } from './types.js';
+import { isRecord, MalformedChunkError, type BackendChunk, type BackendKind, type BackendProtocol, type CompletionInput, type StreamProtocol } from './types.js';
 
 export * from './types.js';
 
@@ -26,8 +26,8 @@ export function guessBackendKind(url: string): BackendKind {
   return 'llama.cpp';
 }
 
-export interface BackendTarget {
-  protocol: BackendProtocol;
+export interface BackendTarget<Input = CompletionInput, Chunk = BackendChunk> {
+  protocol: StreamProtocol<Input, Chunk>;
   /** The base URL without a trailing slash. */
   base: string;
   /** Sent as `Authorization: Bearer`; from the environment, never from argv. */
@@ -48,7 +48,7 @@ const MAX_ERROR_BODY = 64 * 1024;
  * that reject with a GatewayFailure (unreachable, timeout, HTTP error with the backend's message, context overflow);
  * failures while reading throw one from the iterator. A client abort (`signal`) ends the iteration with an AbortError.
  */
-export async function openCompletion(target: BackendTarget, input: CompletionInput, signal: AbortSignal): Promise<AsyncIterable<BackendChunk>> {
+export async function openCompletion<Input = CompletionInput, Chunk = BackendChunk>(target: BackendTarget<Input, Chunk>, input: Input, signal: AbortSignal): Promise<AsyncIterable<Chunk>> {
   const { url, body } = target.protocol.buildRequest(target.base, input);
   const upstream = new AbortController();
   const onAbort = () => upstream.abort(signal.reason);

@@ -31,12 +31,19 @@ export interface HttpRequestSpec {
   body: Record<string, unknown>;
 }
 
-export interface BackendProtocol {
-  readonly kind: BackendKind;
+/** An upstream HTTP API that streams: one request out, decoded chunks in. */
+export interface StreamProtocol<Input, Chunk> {
+  /** For messages: `llama.cpp`, `openai`, `ollama`, `openai-chat` (repair mode). */
+  readonly kind: string;
   /** `base` is the `--backend` URL as given (no trailing slash). The request always streams. */
-  buildRequest(base: string, input: CompletionInput): HttpRequestSpec;
+  buildRequest(base: string, input: Input): HttpRequestSpec;
   /** Decodes the response body. Throws MalformedLineError / MalformedChunkError on bytes that are not the protocol. */
-  decodeStream(body: AsyncIterable<Uint8Array>): AsyncIterable<BackendChunk>;
+  decodeStream(body: AsyncIterable<Uint8Array>): AsyncIterable<Chunk>;
+}
+
+/** A raw completion backend. */
+export interface BackendProtocol extends StreamProtocol<CompletionInput, BackendChunk> {
+  readonly kind: BackendKind;
 }
 
 export class MalformedChunkError extends Error {}

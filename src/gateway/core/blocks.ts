@@ -4,6 +4,9 @@
 import type { Delta, Diagnostic } from '../../types.js';
 import type { GatewayEvent } from './types.js';
 
+/** Call indexes of one source stay below this. */
+const SOURCE_STRIDE = 1 << 24;
+
 interface HeldCall {
   callId: string;
   name: string;
@@ -21,17 +24,21 @@ export class BlockWriter {
   /** `idPrefix` keeps block ids unique beyond one response (a client may keep ids from many). */
   constructor(private readonly idPrefix: string) {}
 
-  /** Events for one parser delta. */
-  write(delta: Delta, out: GatewayEvent[]): void {
+  /**
+   * Events for one parser delta. `source` tells apart call indexes of several parsers writing into one answer (repair
+   * mode re-parses content and reasoning apart, and has the server's native calls too).
+   */
+  write(delta: Delta, out: GatewayEvent[], source = 0): void {
     if (delta.reasoning_content) this.text('reasoning', delta.reasoning_content, out);
     if (delta.content) this.text('text', delta.content, out);
+    const key = (index: number) => source * SOURCE_STRIDE + index;
     for (const part of delta.tool_calls ?? []) {
-      let call = this.held.get(part.index);
-      if (!call) this.held.set(part.index, (call = { callId: part.id ?? '', name: part.function?.name ?? '', args: [] }));
+      let call = this.held.get(key(part.index));
+      if (!call) this.held.set(key(part.index), (call = { callId: part.id ?? '', name: part.function?.name ?? '', args: [] }));
       if (part.function?.arguments) call.args.push(part.function.arguments);
     }
-    for (const index of delta.withdrawn_tool_calls ?? []) this.held.delete(index);
-    for (const index of delta.tool_call_ends ?? []) this.release(index, out);
+    for (const index of delta.withdrawn_tool_calls ?? []) this.held.delete(key(index));
+    for (const index of delta.tool_call_ends ?? []) this.release(key(index), out);
     for (const diagnostic of delta.diagnostics ?? []) this.diagnostic(diagnostic, out);
   }
 
@@ -64,10 +71,10 @@ export class BlockWriter {
     out.push(kind === 'text' ? { type: 'text-delta', id, delta } : { type: 'reasoning-delta', id, delta });
   }
 
-  private release(parserIndex: number, out: GatewayEvent[]): void {
-    const call = this.held.get(parserIndex);
+  private release(key: number, out: GatewayEvent[]): void {
+    const call = this.held.get(key);
     if (!call) return;
-    this.held.delete(parserIndex);
+    this.held.delete(key);
     this.close(out);
     const id = this.nextId('call');
     const index = this.callCount++;

@@ -25,8 +25,10 @@ export interface GatewayModel {
   /** The parser's starting state when no family header can be found in the prompt. */
   defaultPrefix?: string;
   stopStrings: readonly string[];
-  /** The name sent to backends that want one, and listed by GET /v1/models. */
+  /** Listed by GET /v1/models; sent to the backend when the client names no model. */
   name: string;
+  /** Always sent to the backend, whatever the client asked for (`--model-name`). */
+  backendModel?: string;
 }
 
 export interface SessionDeps {
@@ -90,7 +92,7 @@ export async function* runSession(request: GatewayRequest, deps: SessionDeps, si
   try {
     prepared = preparePrompt(request, model);
     const stop = [...new Set([...model.stopStrings, ...(request.sampling.stop ?? [])])];
-    chunks = await deps.complete({ prompt: prepared.prompt, stop, sampling: request.sampling, model: model.name }, signal);
+    chunks = await deps.complete({ prompt: prepared.prompt, stop, sampling: request.sampling, model: model.backendModel ?? (request.model || model.name) }, signal);
   } catch (error) {
     if (signal.aborted) return;
     yield { type: 'error', error: asGatewayError(error) };

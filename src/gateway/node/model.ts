@@ -14,7 +14,8 @@ export interface ModelSpec {
   /** A .jinja file, a tokenizer_config.json or a model folder. */
   template?: string;
   templateName?: string;
-  /** The model name backends receive and /v1/models lists (default: the family id or the template's name). */
+  /** The model name the backend always receives and /v1/models lists (default: the client's model name is sent, the
+   * family id or the template's folder name is listed). */
   name?: string;
 }
 
@@ -28,7 +29,7 @@ export function loadGatewayModel(spec: ModelSpec): { model: GatewayModel; note?:
     if (!familyId) throw new ChatfmtError('UNKNOWN_FAMILY', `unknown family "${spec.family}" (known: ${familyIds.join(', ')})`);
     const template = loadTemplate({ family: spec.family });
     const parser = parserFamily(spec.family);
-    return { model: { template, parser: spec.family, familyId, stopStrings: parser.stopStrings, name: spec.name ?? familyId } };
+    return { model: { template, parser: spec.family, familyId, stopStrings: parser.stopStrings, name: spec.name ?? familyId, ...(spec.name ? { backendModel: spec.name } : {}) } };
   }
   const template = loadTemplate({ template: spec.template!, ...(spec.templateName ? { templateName: spec.templateName } : {}) });
   const found = parserForTemplate(template);
@@ -43,6 +44,7 @@ export function loadGatewayModel(spec: ModelSpec): { model: GatewayModel; note?:
     ...(found.prefix !== undefined ? { defaultPrefix: found.prefix } : {}),
     stopStrings,
     name: spec.name ?? basename(spec.template!.replace(/[\\/]+$/, '')),
+    ...(spec.name ? { backendModel: spec.name } : {}),
   };
   return { model, ...(found.diagnostic ? { note: found.diagnostic } : {}) };
 }

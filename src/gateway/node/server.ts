@@ -4,6 +4,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { backendProtocols, guessBackendKind, openCompletion, type BackendKind, type BackendTarget } from '../backends/index.js';
+import { openaiChatUpstream } from '../backends/openai-chat-upstream.js';
+import { runRepairSession, type RepairDeps } from '../core/repair-session.js';
 import { runSession, type GatewayModel, type SessionDeps } from '../core/session.js';
 import type { GatewayError, GatewayEvent, GatewayRequest, Protocol, ResponseMeta } from '../core/types.js';
 import { protocolForPath, protocolRoutes } from '../protocols/index.js';
@@ -71,13 +73,23 @@ export function createGateway(options: GatewayOptions): Gateway {
   const fetchImpl = options.fetch ?? fetch;
   const idleTimeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
   const target: BackendTarget = {
-    protocol: backendProtocols[options.backend.kind ?? guessBackendKind(base)],
+    // Repair mode talks to a chat endpoint (below); the raw kind is unused there.
+    protocol: backendProtocols[options.backend.kind ?? (options.repair ? 'openai' : guessBackendKind(base))],
     base,
     ...(options.backend.apiKey ? { apiKey: options.backend.apiKey } : {}),
     idleTimeoutMs,
     fetch: fetchImpl,
   };
   const deps: SessionDeps = { model: options.model, complete: (input, signal) => openCompletion(target, input, signal) };
+  const repairTarget = { ...target, protocol: openaiChatUpstream };
+  const repairDeps: RepairDeps = {
+    parser: options.model.parser,
+    modelName: options.model.name,
+    ...(options.model.backendModel ? { backendModel: options.model.backendModel } : {}),
+    complete: (request, signal) => openCompletion(repairTarget, request, signal),
+    lenient: options.repair === 'lenient',
+  };
+  const session = (request: GatewayRequest, signal: AbortSignal) => (options.repair ? runRepairSession(request, repairDeps, signal) : runSession(request, deps, signal));
   let active = 0;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -129,7 +141,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       res.on('close', () => {
         if (!res.writableFinished) controller.abort();
       });
-      const events = runSession(request, deps, controller.signal);
+      const events = session(request, controller.signal);
       if (request.stream) await stream(protocol, meta, events, res, entry, fail);
       else await whole(protocol, meta, events, res, entry, fail);
     } finally {

@@ -23,13 +23,18 @@ function reasoningFields(meta: ResponseMeta, text: string | null): Record<string
 
 function createWriter(meta: ResponseMeta): (event: GatewayEvent) => Frame[] {
   let head = { id: '', object: 'chat.completion.chunk', created: 0, model: meta.model };
-  // The first delta carries the role together with the first payload, as OpenAI sends it (content null when the
-  // answer opens with a call or reasoning).
+  // The first chunk carries the role, as api.openai.com sends it: a text answer opens with an empty content (then its
+  // text), a call opens in the same delta as the role with content null, reasoning opens empty like DeepSeek's.
   let roleSent = false;
-  const chunk = (delta: Record<string, unknown>, finishReason: ChatFinishReason | null = null): Frame => {
-    const withRole = roleSent ? delta : { role: 'assistant', content: null, ...delta };
+  const chunk = (delta: Record<string, unknown>, finishReason: ChatFinishReason | null = null): Frame => ({
+    data: JSON.stringify({ ...head, choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }] }),
+  });
+  const opening = (first: 'text' | 'reasoning' | 'call'): Frame[] => {
+    if (roleSent) return [];
     roleSent = true;
-    return { data: JSON.stringify({ ...head, choices: [{ index: 0, delta: withRole, logprobs: null, finish_reason: finishReason }] }) };
+    if (first === 'text') return [chunk({ role: 'assistant', content: '', refusal: null })];
+    if (first === 'reasoning') return [chunk({ role: 'assistant', content: null, ...reasoningFields(meta, '') })];
+    return [];
   };
   return (event) => {
     switch (event.type) {
@@ -37,17 +42,21 @@ function createWriter(meta: ResponseMeta): (event: GatewayEvent) => Frame[] {
         head = { id: `chatcmpl-${event.responseId}`, object: 'chat.completion.chunk', created: event.created, model: event.model };
         return [];
       case 'text-delta':
-        return [chunk({ content: event.delta })];
+        return [...opening('text'), chunk({ content: event.delta })];
       case 'reasoning-delta':
-        return [chunk(reasoningFields(meta, event.delta))];
-      case 'tool-call-start':
-        return [chunk({ tool_calls: [{ index: event.index, id: event.callId, type: 'function', function: { name: event.name, arguments: '' } }] })];
+        return [...opening('reasoning'), chunk(reasoningFields(meta, event.delta))];
+      case 'tool-call-start': {
+        const call = { tool_calls: [{ index: event.index, id: event.callId, type: 'function', function: { name: event.name, arguments: '' } }] };
+        if (roleSent) return [chunk(call)];
+        roleSent = true;
+        return [chunk({ role: 'assistant', content: null, ...call, refusal: null })];
+      }
       case 'tool-call-delta':
         return [chunk({ tool_calls: [{ index: event.index, function: { arguments: event.delta } }] })];
       case 'diagnostic':
         return [{ data: JSON.stringify({ ...head, choices: [], chatfmt_diagnostics: [event.diagnostic] }) }];
       case 'finish': {
-        const frames = [chunk(roleSent ? {} : { content: '' }, mapFinishReason(event.reason))];
+        const frames = [...opening('text'), chunk({}, mapFinishReason(event.reason))];
         if (meta.includeUsage && event.usage) frames.push({ data: JSON.stringify({ ...head, choices: [], usage: usageBody(event.usage) }) });
         frames.push({ data: '[DONE]' });
         return frames;

@@ -17,6 +17,8 @@ export type Fault =
 export interface Replay {
   /** The completion, already cut into the pieces the backend sends one per event. */
   pieces: string[];
+  /** For /v1/chat/completions (repair mode): the deltas to send, in place of `pieces` as content. */
+  deltas?: Array<Record<string, unknown>>;
   stopType?: 'eos' | 'limit' | 'word';
   promptTokens?: number;
   completionTokens?: number;
@@ -79,7 +81,8 @@ export async function startReplayBackend(): Promise<ReplayBackend> {
       }
       res.writeHead(200, { 'content-type': dialect.contentType });
       const fault = replay.fault;
-      for (let i = 0; i < replay.pieces.length; i++) {
+      const sent: unknown[] = request.path === '/v1/chat/completions' ? (replay.deltas ?? replay.pieces.map((content) => ({ content }))) : replay.pieces;
+      for (let i = 0; i < sent.length; i++) {
         if (fault && 'after' in fault && fault.after === i) {
           if (fault.kind === 'reset') {
             // What was sent reaches the gateway first; then the connection drops without an end.
@@ -98,7 +101,7 @@ export async function startReplayBackend(): Promise<ReplayBackend> {
         }
         if (replay.delayMs) await sleep(replay.delayMs);
         if (closedEarly) return;
-        if (!res.write(dialect.piece(replay.pieces[i]!))) await new Promise((resolve) => res.once('drain', resolve));
+        if (!res.write(dialect.piece(sent[i] as never))) await new Promise((resolve) => res.once('drain', resolve));
       }
       res.end(dialect.end(replay));
     } finally {
@@ -126,25 +129,42 @@ export async function startReplayBackend(): Promise<ReplayBackend> {
 interface Dialect {
   kind: 'sse' | 'ndjson';
   contentType: string;
-  piece(text: string): string;
+  piece(text: never): string;
   end(replay: Replay): string;
 }
 
 const sse = (value: unknown) => `data: ${JSON.stringify(value)}\n\n`;
 const usageOf = (replay: Replay) => ({ prompt: replay.promptTokens ?? 7, completion: replay.completionTokens ?? replay.pieces.length });
 
+const chatChunk = (choices: unknown[], extra: Record<string, unknown> = {}) => sse({ id: 'chatcmpl-up', object: 'chat.completion.chunk', created: 1, model: 'm', choices, ...extra });
+
 const DIALECTS: Record<string, Dialect> = {
+  // An OpenAI-compatible chat server, for repair mode.
+  '/v1/chat/completions': {
+    kind: 'sse',
+    contentType: 'text/event-stream',
+    piece: (delta: Record<string, unknown>) => chatChunk([{ index: 0, delta, logprobs: null, finish_reason: null }]),
+    end: (replay) => {
+      const usage = usageOf(replay);
+      const calls = (replay.deltas ?? []).some((delta) => delta.tool_calls);
+      return (
+        chatChunk([{ index: 0, delta: {}, logprobs: null, finish_reason: calls ? 'tool_calls' : replay.stopType === 'limit' ? 'length' : 'stop' }]) +
+        chatChunk([], { usage: { prompt_tokens: usage.prompt, completion_tokens: usage.completion, total_tokens: usage.prompt + usage.completion } }) +
+        'data: [DONE]\n\n'
+      );
+    },
+  },
   '/completion': {
     kind: 'sse',
     contentType: 'text/event-stream',
-    piece: (content) => sse({ index: 0, content, tokens: [1], stop: false, id_slot: -1, tokens_predicted: 1, tokens_evaluated: 1 }),
+    piece: (content: string) => sse({ index: 0, content, tokens: [1], stop: false, id_slot: -1, tokens_predicted: 1, tokens_evaluated: 1 }),
     end: (replay) =>
       sse({ index: 0, content: '', tokens: [], stop: true, stop_type: replay.stopType ?? 'eos', tokens_evaluated: usageOf(replay).prompt, tokens_predicted: usageOf(replay).completion }),
   },
   '/v1/completions': {
     kind: 'sse',
     contentType: 'text/event-stream',
-    piece: (text) => sse({ id: 'cmpl-1', object: 'text_completion', created: 1, model: 'm', choices: [{ text, index: 0, logprobs: null, finish_reason: null }], usage: null }),
+    piece: (text: string) => sse({ id: 'cmpl-1', object: 'text_completion', created: 1, model: 'm', choices: [{ text, index: 0, logprobs: null, finish_reason: null }], usage: null }),
     end: (replay) => {
       const usage = usageOf(replay);
       const finish = replay.stopType === 'limit' ? 'length' : 'stop';
@@ -158,7 +178,7 @@ const DIALECTS: Record<string, Dialect> = {
   '/api/generate': {
     kind: 'ndjson',
     contentType: 'application/x-ndjson',
-    piece: (response) => `${JSON.stringify({ model: 'm', created_at: '2026-01-01T00:00:00Z', response, done: false })}\n`,
+    piece: (response: string) => `${JSON.stringify({ model: 'm', created_at: '2026-01-01T00:00:00Z', response, done: false })}\n`,
     end: (replay) => {
       const usage = usageOf(replay);
       const done_reason = replay.stopType === 'limit' ? 'length' : 'stop';
