@@ -200,3 +200,21 @@ describe('Anthropic Messages through @anthropic-ai/sdk', async () => {
     expect(pings[0]).toContain('"chatfmt_diagnostic":{"code":"PARSE_');
   });
 });
+
+describe('Anthropic Messages in repair mode (in front of a chat endpoint)', async () => {
+  const h = await startHarness('qwen3', 'openai', { repair: 'strict' });
+  const client = anthropicClient(h.url);
+
+  it('turns a call and reasoning the server left in content into thinking and tool_use, streamed and not', async () => {
+    const leaked = '<think>\nHmm.\n</think>\n\nLet me check.\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>';
+    const params = { model: 'qwen3:8b', max_tokens: 64, messages: question, tools: anthropicTools };
+    h.backend.script({ pieces: pieces(leaked, 3) });
+    const whole = await client.messages.create(params);
+    expect(h.backend.received.at(-1)!.body).toMatchObject({ messages: [{ role: 'user', content: 'What is the weather in Paris?' }] });
+    h.backend.script({ pieces: pieces(leaked, 2) });
+    const streamed = await client.messages.stream(params).finalMessage();
+    expect(fromAnthropic(whole)).toEqual({ content: 'Let me check.', reasoning: 'Hmm.', calls: [{ name: 'get_weather', arguments: '{"city":"Paris"}' }] });
+    expect(fromAnthropic(streamed)).toEqual(fromAnthropic(whole));
+    expect([whole.stop_reason, streamed.stop_reason]).toEqual(['tool_use', 'tool_use']);
+  });
+});

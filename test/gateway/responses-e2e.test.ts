@@ -176,3 +176,18 @@ describe('Responses through the openai client', async () => {
     expect((whole as InstanceType<typeof OpenAI.APIError>).status).toBeGreaterThanOrEqual(500);
   });
 });
+
+describe('Responses in repair mode (in front of a chat endpoint)', async () => {
+  const h = await startHarness('qwen3', 'openai', { repair: 'strict' });
+
+  it('turns a call and reasoning the server left in content into a reasoning item and a function_call, streamed and not', async () => {
+    const leaked = '<think>\nHmm.\n</think>\n\nLet me check.\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>';
+    const params = { model: 'qwen3:8b', input: question, tools: flatTools };
+    h.backend.script({ pieces: pieces(leaked, 3) });
+    const whole = await h.openai.responses.create(params);
+    h.backend.script({ pieces: pieces(leaked, 2) });
+    const streamed = await h.openai.responses.stream(params).finalResponse();
+    expect(fromResponse(whole)).toEqual({ content: 'Let me check.', reasoning: 'Hmm.', calls: [{ name: 'get_weather', arguments: '{"city":"Paris"}' }] });
+    expect(fromResponse(streamed)).toEqual(fromResponse(whole));
+  });
+});
