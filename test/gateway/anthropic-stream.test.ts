@@ -1,11 +1,12 @@
 // Anthropic Messages stream writer and aggregate: the event-order contract, field sets against @anthropic-ai/sdk's
 // declarations, the SDK's own accumulation of our frames against our non-streaming body, and the recorded streams.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MessageStream } from '@anthropic-ai/sdk/lib/MessageStream';
 import { anthropicMessagesProtocol } from '../../src/gateway/index.js';
 import type { Frame, GatewayErrorCode, GatewayEvent } from '../../src/gateway/index.js';
 import { hasShared } from '../helpers/shared.js';
-import { failedMidCall, meta, scenarios, script } from './event-scripts.js';
+import { eventSequenceArbitrary, failedMidCall, meta, scenarios, script } from './event-scripts.js';
 import { fieldsOf, shapeProblems } from './sdk-types.js';
 import { readCapture, recordedEvents } from './wire-fixtures.js';
 
@@ -86,28 +87,42 @@ function skeleton(events: Json[]): string[] {
   });
 }
 
+/**
+ * The order contract (llama.cpp's tests, Anthropic's docs): each frame's event name is its type; message_start first;
+ * blocks one at a time, indexes 0, 1, 2…, each start closed by its stop; message_delta then message_stop last.
+ */
+function orderProblems(frames: Frame[]): string[] {
+  const problems: string[] = [];
+  for (const frame of frames) if (frame.event !== (JSON.parse(frame.data) as Json).type) problems.push(`event ${frame.event} carries another type`);
+  const data = payloads(frames).filter((event) => event.type !== 'ping');
+  const types = data.map((event) => event.type);
+  if (types[0] !== 'message_start' || types.at(-2) !== 'message_delta' || types.at(-1) !== 'message_stop') problems.push(`frame types ${types.join(' ')}`);
+  let open: number | undefined;
+  let next = 0;
+  for (const event of data.slice(1, -2)) {
+    if (event.type === 'content_block_start') {
+      if (open !== undefined) problems.push(`block ${String(event.index)} opened inside block ${open}`);
+      if (event.index !== next++) problems.push(`block index ${String(event.index)}, expected ${next - 1}`);
+      open = event.index as number;
+    } else if (event.index !== open) problems.push(`${String(event.type)} for block ${String(event.index)} while ${String(open)} is open`);
+    else if (event.type === 'content_block_stop') open = undefined;
+  }
+  if (open !== undefined) problems.push(`block ${open} never stopped`);
+  return problems;
+}
+
 describe('Anthropic stream writer', () => {
+  it('keeps the order contract and the SDK assembles our aggregate, for any sequence of blocks, even one cut short', async () => {
+    await fc.assert(fc.asyncProperty(eventSequenceArbitrary, async (events) => {
+      const frames = written(events);
+      expect(orderProblems(frames)).toEqual([]);
+      expect(JSON.parse(JSON.stringify(anthropicMessagesProtocol.aggregate(events, meta)))).toEqual(await sdkMessage(frames));
+    }), { numRuns: 60 });
+  });
+
   for (const [name, events] of Object.entries(scenarios)) {
     it(`keeps the event-order contract: ${name}`, () => {
-      const frames = written(events);
-      for (const frame of frames) expect(frame.event).toBe((JSON.parse(frame.data) as Json).type);
-      const data = payloads(frames).filter((event) => event.type !== 'ping');
-      expect(data[0]!.type).toBe('message_start');
-      expect(data.at(-2)!.type).toBe('message_delta');
-      expect(data.at(-1)!.type).toBe('message_stop');
-      let open: number | undefined;
-      let next = 0;
-      for (const event of data.slice(1, -2)) {
-        if (event.type === 'content_block_start') {
-          expect(open).toBeUndefined();
-          expect(event.index).toBe(next++);
-          open = event.index as number;
-        } else {
-          expect(event.index).toBe(open);
-          if (event.type === 'content_block_stop') open = undefined;
-        }
-      }
-      expect(open).toBeUndefined();
+      expect(orderProblems(written(events))).toEqual([]);
     });
 
     it(`writes only fields the SDK types declare, and every required one: ${name}`, () => {

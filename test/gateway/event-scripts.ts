@@ -1,5 +1,6 @@
 // GatewayEvent sequences as a session emits them, for the protocol writer tests: each scenario a front-end must
 // write, built from a few lines of what the model said.
+import fc from 'fast-check';
 import type { FinishReason, GatewayEvent, ResponseMeta } from '../../src/gateway/index.js';
 
 export const meta: ResponseMeta = { model: 'local-model', includeUsage: true, reasoningField: 'reasoning_content' };
@@ -62,3 +63,31 @@ export function failedMidCall(): GatewayEvent[] {
     { type: 'error', error: { code: 'UPSTREAM_PROTOCOL', message: 'the backend closed the connection mid-stream' } },
   ];
 }
+
+const textArbitrary = fc.array(fc.string({ unit: 'grapheme', minLength: 1, maxLength: 6 }), { minLength: 1, maxLength: 4 });
+const pieceArbitrary: fc.Arbitrary<Piece> = fc.oneof(
+  textArbitrary.map((text) => ({ text })),
+  textArbitrary.map((reasoning) => ({ reasoning })),
+  fc.record({ call: fc.constantFrom('get_weather', 'lookup'), city: fc.string({ maxLength: 8 }), cut: fc.nat(12) })
+    .map(({ call, city, cut }) => {
+      const args = JSON.stringify({ city });
+      return { call, args: [args.slice(0, cut), args.slice(cut)].filter((part) => part !== '') };
+    }),
+  fc.string({ minLength: 1, maxLength: 10 }).map((diagnostic) => ({ diagnostic })),
+);
+
+/**
+ * Any session-shaped event sequence: blocks in any order and number, any finish reason, and sometimes cut short
+ * (events dropped before the finish), which leaves blocks open for the writer to close.
+ */
+export const eventSequenceArbitrary: fc.Arbitrary<GatewayEvent[]> = fc
+  .record({
+    pieces: fc.array(pieceArbitrary, { maxLength: 5 }),
+    reason: fc.constantFrom<FinishReason>('stop', 'length', 'tool-calls'),
+    cutAt: fc.option(fc.nat(30), { nil: undefined }),
+  })
+  .map(({ pieces, reason, cutAt }) => {
+    const events = script(pieces, reason);
+    const finish = events.pop()!;
+    return [...(cutAt === undefined ? events : events.slice(0, Math.max(1, Math.min(cutAt, events.length)))), finish];
+  });

@@ -1,11 +1,12 @@
 // OpenAI Responses stream writer and aggregate: event order and sequence numbers, field sets against openai's
 // responses.d.ts, the SDK's ResponseStream assembling our events against our non-streaming body, recorded streams.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ResponseStream } from 'openai/lib/responses/ResponseStream';
 import { openaiChatProtocol, openaiResponsesProtocol } from '../../src/gateway/index.js';
 import type { Frame, GatewayErrorCode, GatewayEvent } from '../../src/gateway/index.js';
 import { hasShared } from '../helpers/shared.js';
-import { failedMidCall, meta, scenarios } from './event-scripts.js';
+import { eventSequenceArbitrary, failedMidCall, meta, scenarios } from './event-scripts.js';
 import { fieldsOf, shapeProblems } from './sdk-types.js';
 import { recordedEvents } from './wire-fixtures.js';
 
@@ -79,27 +80,47 @@ async function sdkResponse(frames: Frame[]): Promise<Json> {
   return JSON.parse(JSON.stringify(final, (key, value: unknown) => (['output_text', 'output_parsed', 'parsed', 'parsed_arguments'].includes(key) ? undefined : value))) as Json;
 }
 
+/**
+ * Sequence numbers 0, 1, 2…; created and in_progress first, one terminal event last; items one at a time with
+ * output_index 0, 1, 2…, each item's events between its added and its done.
+ */
+function orderProblems(data: Json[]): string[] {
+  const problems: string[] = [];
+  data.forEach((event, i) => {
+    if (event.sequence_number !== i) problems.push(`event ${i} numbered ${String(event.sequence_number)}`);
+  });
+  const types = data.map((event) => String(event.type));
+  if (types[0] !== 'response.created' || types[1] !== 'response.in_progress') problems.push(`opens with ${types.slice(0, 2).join(' ')}`);
+  if (!['response.completed', 'response.incomplete', 'response.failed'].includes(types.at(-1)!)) problems.push(`ends with ${types.at(-1)}`);
+  let open: number | undefined;
+  let next = 0;
+  for (const event of data.slice(2, -1)) {
+    if (event.type === 'response.output_item.added') {
+      if (open !== undefined) problems.push(`item ${String(event.output_index)} added inside item ${open}`);
+      if (event.output_index !== next++) problems.push(`output_index ${String(event.output_index)}, expected ${next - 1}`);
+      open = event.output_index as number;
+    } else if (event.output_index !== open) problems.push(`${String(event.type)} for item ${String(event.output_index)} while ${String(open)} is open`);
+    else if (event.type === 'response.output_item.done') open = undefined;
+  }
+  if (open !== undefined) problems.push(`item ${open} never done`);
+  return problems;
+}
+
 describe('Responses stream writer', () => {
+  it('keeps the order and the SDK assembles our aggregate, for any sequence of items, even one cut short', async () => {
+    await fc.assert(fc.asyncProperty(eventSequenceArbitrary, async (events) => {
+      const frames = written(events);
+      expect(orderProblems(payloads(frames))).toEqual([]);
+      expect(payloads(frames).flatMap(eventProblems)).toEqual([]);
+      expect(JSON.parse(JSON.stringify(openaiResponsesProtocol.aggregate(events, meta)))).toEqual(await sdkResponse(frames));
+    }), { numRuns: 60 });
+  });
+
   for (const [name, events] of Object.entries(scenarios)) {
     it(`keeps the event order and numbers every event from 0: ${name}`, () => {
       const data = payloads(written(events));
-      expect(data.map((event) => event.sequence_number)).toEqual(data.map((_, i) => i));
-      expect(data.slice(0, 2).map((event) => event.type)).toEqual(['response.created', 'response.in_progress']);
+      expect(orderProblems(data)).toEqual([]);
       expect(data.at(-1)!.type).toBe(name === 'max tokens' ? 'response.incomplete' : 'response.completed');
-      // items open and close in turn, output_index counting from 0, each item's events between its added and done
-      let open: number | undefined;
-      let next = 0;
-      for (const event of data.slice(2, -1)) {
-        if (event.type === 'response.output_item.added') {
-          expect(open).toBeUndefined();
-          expect(event.output_index).toBe(next++);
-          open = event.output_index as number;
-        } else {
-          expect(event.output_index).toBe(open);
-          if (event.type === 'response.output_item.done') open = undefined;
-        }
-      }
-      expect(open).toBeUndefined();
     });
 
     it(`writes only fields the openai types declare, and every required one: ${name}`, () => {
