@@ -71,6 +71,18 @@ describe('OpenAI Chat front-end through the openai client', async () => {
     const batch = parse(completion, { family: 'qwen3', tools: weather });
     expect(call.function.arguments).toBe(batch.tool_calls[0]!.function.arguments);
   });
+
+  it('parallel_tool_calls: false ends the answer at the first complete call', async () => {
+    const call = (city: string) => `<tool_call>\n{"name": "get_weather", "arguments": {"city": "${city}"}}\n</tool_call>`;
+    const messages = [{ role: 'user' as const, content: 'Weather in Paris and Rome?' }];
+    for (const parallel of [true, false]) {
+      h.backend.script({ pieces: pieces(`${call('Paris')}\n${call('Rome')}`, 2) });
+      const answer = await h.openai.chat.completions.create({ model: 'qwen3', messages, tools: weather, parallel_tool_calls: parallel });
+      const cities = answer.choices[0]!.message.tool_calls!.map((c) => JSON.parse((c as { function: { arguments: string } }).function.arguments).city);
+      expect(cities).toEqual(parallel ? ['Paris', 'Rome'] : ['Paris']);
+      expect(answer.choices[0]!.finish_reason).toBe('tool_calls');
+    }
+  });
 });
 
 /** A stream reduced to its chunk kinds in order (repeats collapsed), and the keys each kind of chunk has. */

@@ -4,7 +4,7 @@ import type { FamilyId } from '../../families/info.js';
 import { ChatfmtError } from '../../errors.js';
 import { promptTail } from '../../parse/assistant-headers.js';
 import { parserFamily, type ParserFamily } from '../../parse/registry.js';
-import { createStreamParser, type StreamParser } from '../../parse/stream.js';
+import { createStreamParser } from '../../parse/stream.js';
 import { renderConversation } from '../../render/render.js';
 import type { LoadedTemplate, RenderWarning } from '../../render/types.js';
 import type { Conversation, Delta } from '../../types.js';
@@ -130,7 +130,12 @@ export async function* runSession(request: GatewayRequest, deps: SessionDeps, si
     failure = asGatewayError(error);
   }
   if (signal.aborted) return;
-  finishParser(parser, feed, blocks, pending);
+  try {
+    // Releases held text: after a failure too, so the text the model wrote before it is not lost.
+    feed(parser.finish());
+  } catch (error) {
+    failure ??= asGatewayError(error);
+  }
   blocks.flush(pending);
   yield* drain(pending);
   if (failure) {
@@ -139,16 +144,6 @@ export async function* runSession(request: GatewayRequest, deps: SessionDeps, si
   }
   const reason: FinishReason = blocks.callCount > 0 ? 'tool-calls' : stop?.reason === 'length' ? 'length' : 'stop';
   yield { type: 'finish', reason, ...(stop ? { rawReason: stop.raw } : {}), ...(usage ? { usage } : {}) };
-}
-
-/** Releases what the parser still holds; a parser failure here (input limit) becomes text-free diagnostics. */
-function finishParser(parser: StreamParser, feed: (deltas: Delta[]) => void, blocks: BlockWriter, pending: GatewayEvent[]): void {
-  try {
-    feed(parser.finish());
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    blocks.diagnostic({ code: 'PARSE_BAD_CALL_SYNTAX', severity: 'error', message: `the parser stopped: ${message}` }, pending);
-  }
 }
 
 function* drain(pending: GatewayEvent[]): Generator<GatewayEvent> {
@@ -170,7 +165,9 @@ function reasoningCloser(model: GatewayModel): string | undefined {
 
 function asGatewayError(error: unknown): GatewayError {
   if (error instanceof GatewayFailure) return error.error;
-  if (error instanceof ChatfmtError) return { code: error.code === 'INPUT_TOO_LARGE' ? 'INVALID_REQUEST' : 'INTERNAL', message: error.message };
+  // Rendering errors were mapped in preparePrompt: a ChatfmtError here is the parser refusing the backend's output.
+  if (error instanceof ChatfmtError && error.code === 'INPUT_TOO_LARGE') return { code: 'UPSTREAM_PROTOCOL', message: `the backend's completion is too long to parse: ${error.message}` };
+  if (error instanceof ChatfmtError) return { code: 'INTERNAL', message: error.message };
   return { code: 'INTERNAL', message: error instanceof Error ? error.message : String(error) };
 }
 
