@@ -176,13 +176,18 @@ async function stream(
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   const writer = protocol.createWriter(meta);
   const record = summarise(entry);
-  for (let next: IteratorResult<GatewayEvent> = first; !next.done; next = await events.next()) {
-    if (res.destroyed) break;
-    record(next.value);
-    for (const frame of writer(next.value)) {
-      const waiting = write(res, encodeSse(frame));
-      if (waiting) await waiting;
+  try {
+    for (let next: IteratorResult<GatewayEvent> = first; !next.done; next = await events.next()) {
+      if (res.destroyed) break;
+      record(next.value);
+      for (const frame of writer(next.value)) {
+        const waiting = write(res, encodeSse(frame));
+        if (waiting) await waiting;
+      }
     }
+  } finally {
+    // A client gone mid-stream leaves the session suspended: end it (its backend request is already aborted).
+    await events.return(undefined);
   }
   if (!res.destroyed) res.end();
 }
