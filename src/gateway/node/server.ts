@@ -179,8 +179,10 @@ async function stream(
   try {
     for (let next: IteratorResult<GatewayEvent> = first; !next.done; next = await events.next()) {
       if (res.destroyed) break;
-      record(next.value);
-      for (const frame of writer(next.value)) {
+      const event = next.value;
+      record(event);
+      // After the headers, a failure is the protocol's in-band error frames (the session closed its blocks first).
+      for (const frame of event.type === 'error' ? protocol.toStreamError(event.error) : writer(event)) {
         const waiting = write(res, encodeSse(frame));
         if (waiting) await waiting;
       }
