@@ -23,7 +23,7 @@ describe.each([...familyIds])('%s', (family) => {
     expect(ends).toEqual([0, 1]);
     for (const index of ends) {
       const endAt = deltas.findIndex((delta) => delta.tool_call_ends?.includes(index));
-      const lastFragment = deltas.findLastIndex((delta) => delta.tool_calls?.some((part) => part.index === index));
+      const lastFragment = deltas.reduce((last, delta, at) => (delta.tool_calls?.some((part) => part.index === index) ? at : last), -1);
       expect(endAt).toBeGreaterThan(lastFragment);
     }
     expect(stream(family, wire.completion, wire.prefix).some((delta) => 'tool_call_ends' in delta)).toBe(false);

@@ -98,6 +98,22 @@ describe.each(familyIds.map((family, index) => ({ family, kind: kinds[index % ki
     expect(whole.calls.map((call) => [call.name, JSON.parse(call.arguments)])).toEqual([['get_weather', { city: 'Paris' }]]);
   });
 
+  it('tool_choice required: the generation is pre-filled with the call opener alone', async (context) => {
+    const prefill = callPrefill(family, 'required', question, undefined);
+    const wire = writeWire(family, { parts: [{ calls: [paris] }] }).completion;
+    const at = wire.indexOf(prefill);
+    // Families whose own call text does not start with the bare opener chatfmt uses (a section marker first).
+    if (at < 0) return context.skip();
+    const continuation = wire.slice(at + prefill.length);
+    const { whole, streamed, prompt } = await ask(question, continuation, { tool_choice: 'required' });
+    const rendered = renderConversation(template, { messages: question, tools }, { addGenerationPrompt: true }).text;
+    expect(prompt.endsWith(prefill)).toBe(true);
+    const expected = fromParse(parse(prompt.slice(rendered.length) + continuation, { family, tools, prefix: promptTail(rendered, family) }));
+    expect(streamed).toEqual({ ...expected, finish: 'tool_calls' });
+    expect(whole).toEqual({ ...expected, finish: 'tool_calls' });
+    expect(whole.calls.map((call) => [call.name, JSON.parse(call.arguments)])).toEqual([['get_weather', { city: 'Paris' }]]);
+  });
+
   it('upstream fault mid-call: the stream reports an error, the call never arrives, and the whole answer is a 502', async () => {
     const completion = writeWire(family, { parts: [{ text: 'Checking.' }, { calls: [paris] }] }).completion;
     const cut = pieces(completion, 2);

@@ -53,7 +53,8 @@ export interface Usage {
 
 /**
  * What the model said, in order. A session emits `start` first, then blocks, then exactly one `finish` or `error`,
- * and nothing after it. Every `*-start` has its `*-end` before `finish` (a failure closes open blocks before `error`).
+ * and nothing after it. A request that fails before the backend answered yields `error` alone (no `start`): the
+ * server answers it with `toHttpError`. Every `*-start` has its `*-end` before `finish` (a failure closes open blocks before `error`).
  * Block ids are unique within a response. A tool call is emitted only once the parser has confirmed it, or its
  * arguments are streamed as they come but a call withdrawn by the parser never reaches the client as a call:
  * its text arrives as text instead (no text is ever lost).
@@ -125,7 +126,10 @@ export interface ResponseMeta {
 export interface Protocol {
   readonly name: 'openai-chat' | 'anthropic-messages' | 'openai-responses';
   parseRequest(body: unknown): Result<GatewayRequest, GatewayError>;
-  /** A writer owns all of one response's protocol state (block indexes, sequence numbers). */
+  /**
+   * A writer owns all of one response's protocol state (block indexes, sequence numbers). The server hands it every
+   * event but `error`, which goes to `toStreamError`.
+   */
   createWriter(meta: ResponseMeta): (event: GatewayEvent) => Frame[];
   /** The non-streaming response body. */
   aggregate(events: readonly GatewayEvent[], meta: ResponseMeta): unknown;

@@ -176,13 +176,20 @@ async function stream(
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   const writer = protocol.createWriter(meta);
   const record = summarise(entry);
-  for (let next: IteratorResult<GatewayEvent> = first; !next.done; next = await events.next()) {
-    if (res.destroyed) break;
-    record(next.value);
-    for (const frame of writer(next.value)) {
-      const waiting = write(res, encodeSse(frame));
-      if (waiting) await waiting;
+  try {
+    for (let next: IteratorResult<GatewayEvent> = first; !next.done; next = await events.next()) {
+      if (res.destroyed) break;
+      const event = next.value;
+      record(event);
+      // After the headers, a failure is the protocol's in-band error frames (the session closed its blocks first).
+      for (const frame of event.type === 'error' ? protocol.toStreamError(event.error) : writer(event)) {
+        const waiting = write(res, encodeSse(frame));
+        if (waiting) await waiting;
+      }
     }
+  } finally {
+    // A client gone mid-stream leaves the session suspended: end it (its backend request is already aborted).
+    await events.return(undefined);
   }
   if (!res.destroyed) res.end();
 }

@@ -61,8 +61,6 @@ function createWriter(meta: ResponseMeta): (event: GatewayEvent) => Frame[] {
         frames.push({ data: '[DONE]' });
         return frames;
       }
-      case 'error':
-        return toStreamError(event.error);
       default:
         return [];
     }
