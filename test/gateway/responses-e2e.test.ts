@@ -171,6 +171,16 @@ describe('Responses through the openai client', async () => {
     expect(failure).toBeInstanceOf(OpenAI.APIError);
     expect(types).not.toContain('response.function_call_arguments.done');
     expect(types).not.toContain('response.completed');
+    // on the wire: the error event, then response.failed, numbered on from the events before them
+    h.backend.script({ pieces: pieces(completion, 2), fault: { kind: 'reset', after: 10 } });
+    const raw = await fetch(`${h.url}/v1/responses`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'qwen3', input: 'Weather?', tools: flatTools, stream: true }),
+    });
+    const events = (await raw.text()).split('\n\n').filter((frame) => frame !== '')
+      .map((frame) => JSON.parse(frame.split('\n').find((line) => line.startsWith('data: '))!.slice(6)) as { type: string; sequence_number: number });
+    expect(events.slice(-2).map((event) => event.type)).toEqual(['error', 'response.failed']);
+    expect(events.map((event) => event.sequence_number)).toEqual(events.map((_, i) => i));
     h.backend.script({ pieces: pieces(completion, 2), fault: { kind: 'reset', after: 10 } });
     const whole = await h.openai.responses.create({ model: 'qwen3', input: 'Weather?', tools: flatTools }).catch((error: unknown) => error);
     expect((whole as InstanceType<typeof OpenAI.APIError>).status).toBeGreaterThanOrEqual(500);

@@ -181,8 +181,11 @@ async function stream(
       if (res.destroyed) break;
       const event = next.value;
       record(event);
-      // After the headers, a failure is the protocol's in-band error frames (the session closed its blocks first).
-      for (const frame of event.type === 'error' ? protocol.toStreamError(event.error) : writer(event)) {
+      // After the headers, a failure is the protocol's in-band error frames (the session closed its blocks first):
+      // the writer's when it reports failures itself (Responses numbers its error event and ends the response with
+      // response.failed, which needs the writer's state), toStreamError's otherwise.
+      const written = writer(event);
+      for (const frame of event.type === 'error' && written.length === 0 ? protocol.toStreamError(event.error) : written) {
         const waiting = write(res, encodeSse(frame));
         if (waiting) await waiting;
       }
