@@ -6,7 +6,7 @@ import { MessageStream } from '@anthropic-ai/sdk/lib/MessageStream';
 import { anthropicMessagesProtocol } from '../../src/gateway/index.js';
 import type { Frame, GatewayErrorCode, GatewayEvent } from '../../src/gateway/index.js';
 import { hasShared } from '../helpers/shared.js';
-import { eventSequenceArbitrary, failedMidCall, meta, scenarios, script } from './event-scripts.js';
+import { eventSequenceArbitrary, everyCallEnded, failedMidCall, meta, scenarios, script } from './event-scripts.js';
 import { fieldsOf, shapeProblems } from './sdk-types.js';
 import { readCapture, recordedEvents } from './wire-fixtures.js';
 
@@ -116,7 +116,7 @@ describe('Anthropic stream writer', () => {
     await fc.assert(fc.asyncProperty(eventSequenceArbitrary, async (events) => {
       const frames = written(events);
       expect(orderProblems(frames)).toEqual([]);
-      expect(JSON.parse(JSON.stringify(anthropicMessagesProtocol.aggregate(events, meta)))).toEqual(await sdkMessage(frames));
+      if (everyCallEnded(events)) expect(JSON.parse(JSON.stringify(anthropicMessagesProtocol.aggregate(events, meta)))).toEqual(await sdkMessage(frames));
     }), { numRuns: 60 });
   });
 

@@ -91,3 +91,13 @@ export const eventSequenceArbitrary: fc.Arbitrary<GatewayEvent[]> = fc
     const finish = events.pop()!;
     return [...(cutAt === undefined ? events : events.slice(0, Math.max(1, Math.min(cutAt, events.length)))), finish];
   });
+
+/**
+ * Whether every call started in the sequence also ended. A call left open is outside the session's contract; the
+ * writers close it, but a client reads its partial arguments with its own partial-JSON reader, so only sequences whose
+ * calls ended can be compared with what an SDK assembles.
+ */
+export function everyCallEnded(events: readonly GatewayEvent[]): boolean {
+  const started = events.filter((event) => event.type === 'tool-call-start').length;
+  return started === events.filter((event) => event.type === 'tool-call-end').length;
+}

@@ -6,7 +6,7 @@ import { ResponseStream } from 'openai/lib/responses/ResponseStream';
 import { openaiChatProtocol, openaiResponsesProtocol } from '../../src/gateway/index.js';
 import type { Frame, GatewayErrorCode, GatewayEvent } from '../../src/gateway/index.js';
 import { hasShared } from '../helpers/shared.js';
-import { eventSequenceArbitrary, failedMidCall, meta, scenarios } from './event-scripts.js';
+import { eventSequenceArbitrary, everyCallEnded, failedMidCall, meta, scenarios } from './event-scripts.js';
 import { fieldsOf, shapeProblems } from './sdk-types.js';
 import { recordedEvents } from './wire-fixtures.js';
 
@@ -112,7 +112,7 @@ describe('Responses stream writer', () => {
       const frames = written(events);
       expect(orderProblems(payloads(frames))).toEqual([]);
       expect(payloads(frames).flatMap(eventProblems)).toEqual([]);
-      expect(JSON.parse(JSON.stringify(openaiResponsesProtocol.aggregate(events, meta)))).toEqual(await sdkResponse(frames));
+      if (everyCallEnded(events)) expect(JSON.parse(JSON.stringify(openaiResponsesProtocol.aggregate(events, meta)))).toEqual(await sdkResponse(frames));
     }), { numRuns: 60 });
   });
 

@@ -128,7 +128,8 @@ export interface Protocol {
   parseRequest(body: unknown): Result<GatewayRequest, GatewayError>;
   /**
    * A writer owns all of one response's protocol state (block indexes, sequence numbers). The server hands it every
-   * event but `error`, which goes to `toStreamError`.
+   * event; for `error`, a writer that returns no frames leaves the report to `toStreamError`, and one that needs its
+   * state to report it (Responses numbers its `error` event and ends with `response.failed`) writes it itself.
    */
   createWriter(meta: ResponseMeta): (event: GatewayEvent) => Frame[];
   /** The non-streaming response body. */
