@@ -72,6 +72,25 @@ describe('OpenAI Chat front-end through the openai client', async () => {
     expect(call.function.arguments).toBe(batch.tool_calls[0]!.function.arguments);
   });
 
+  it('takes reasoning in history as `reasoning` or `reasoning_content`, rendered as the template expects', async () => {
+    // After the last user message, where Qwen3's template keeps the reasoning.
+    const history = (field: 'reasoning' | 'reasoning_content') => [
+      { role: 'user', content: 'Weather in Paris?' },
+      { role: 'assistant', content: null, [field]: 'Greet back.', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city": "Paris"}' } }] },
+      { role: 'tool', tool_call_id: 'call_1', content: 'sunny' },
+    ];
+    const prompts: unknown[] = [];
+    for (const field of ['reasoning', 'reasoning_content'] as const) {
+      h.backend.script({ pieces: pieces('Yes.') });
+      await h.openai.chat.completions.create({ model: 'qwen3', messages: history(field) as never, tools: weather });
+      prompts.push(h.backend.received.at(-1)!.body.prompt);
+    }
+    const template = loadTemplate({ family: 'qwen3' });
+    const expected = renderConversation(template, { messages: history('reasoning_content') as never, tools: weather }, { addGenerationPrompt: true }).text;
+    expect(prompts).toEqual([expected, expected]);
+    expect(expected).toContain('<think>\nGreet back.\n</think>');
+  });
+
   it('parallel_tool_calls: false ends the answer at the first complete call', async () => {
     const call = (city: string) => `<tool_call>\n{"name": "get_weather", "arguments": {"city": "${city}"}}\n</tool_call>`;
     const messages = [{ role: 'user' as const, content: 'Weather in Paris and Rome?' }];

@@ -53,7 +53,8 @@ export interface PreparedPrompt {
 /** Renders the request exactly as `chatfmt render -g --args auto` renders the same messages and tools. */
 export function preparePrompt(request: GatewayRequest, model: GatewayModel): PreparedPrompt {
   const toolsShown = request.toolChoice === 'none' ? [] : request.tools;
-  const conversation: Conversation = { messages: request.messages, ...(toolsShown.length > 0 ? { tools: toolsShown } : {}) };
+  const renderTools = toolsShown.length > 0 || (request.toolsSent === true && request.toolChoice !== 'none');
+  const conversation: Conversation = { messages: request.messages, ...(renderTools ? { tools: toolsShown } : {}) };
   let rendered: string;
   let warnings: RenderWarning[];
   try {

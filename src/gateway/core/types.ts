@@ -31,6 +31,8 @@ export interface GatewayRequest {
   messages: Message[];
   /** OpenAI function tools (`{type:'function', function:{name, description, parameters}}`). */
   tools: Tool[];
+  /** The client sent a tools list, possibly empty: it is rendered even when empty (a template may tell [] from none). */
+  toolsSent?: boolean;
   toolChoice: ToolChoice;
   parallelToolCalls: boolean;
   stream: boolean;

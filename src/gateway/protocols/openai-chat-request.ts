@@ -28,6 +28,7 @@ function readChatRequest(body: unknown): GatewayRequest {
     model: typeof body.model === 'string' ? body.model : '',
     messages: body.messages.map((message, index) => readMessage(message, `messages[${index}]`)),
     tools,
+    ...(Array.isArray(body.tools) ? { toolsSent: true } : {}),
     toolChoice: readToolChoice(body.tool_choice, tools),
     parallelToolCalls: optionalBoolean(body, 'parallel_tool_calls') ?? true,
     stream: optionalBoolean(body, 'stream') ?? false,
