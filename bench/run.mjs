@@ -29,6 +29,7 @@ else sections.push('## Render\n\nskipped: ../shared (official templates, render_
 await section('parse', async () => (await import('./parse.mjs')).parseSection({ quick }));
 await section('response templates', async () => (await import('./response-template.mjs')).responseTemplateSection({ quick }));
 await section('adversarial', async () => (await import('./adversarial.mjs')).adversarialSection({ quick }));
+await section('gateway', async () => (await import('./gateway.mjs')).gatewaySection({ quick }));
 await section('render memory', async () => (await import('./render-memory.mjs')).renderMemorySection({ quick }));
 await section('validate', async () => {
   const result = spawnSync(process.execPath, [join(root, 'bench', 'validate.mjs'), ...(quick ? ['--quick'] : [])], { encoding: 'utf8', maxBuffer: 1 << 26 });

@@ -85,6 +85,11 @@ export interface Delta {
    * truncated. Their raw text follows as `content`; a client drops them, as the batch result does.
    */
   withdrawn_tool_calls?: number[];
+  /**
+   * chatfmt addition, only with `reportCallEnds`: indexes of calls the parser saw close. A closed call is final (only
+   * an open call can be withdrawn), so a consumer that must never show a withdrawn call can release it here.
+   */
+  tool_call_ends?: number[];
   /** chatfmt addition: diagnostics, in the order they were found. */
   diagnostics?: Diagnostic[];
 }
@@ -123,6 +128,8 @@ export type ParseCode =
    * (a non-repeating field overwritten by a later region keeps both texts here).
    */
   | 'PARSE_RESPONSE_TEMPLATE'
+  /** `chatfmt serve --repair lenient`: a bare or fenced JSON call to a declared tool, written as text, was taken as a call. */
+  | 'PARSE_CALL_RECOVERED'
   /** More diagnostics than MAX_DIAGNOSTICS (a model looping on a broken marker): the rest are counted, not listed. */
   | 'PARSE_TOO_MANY_DIAGNOSTICS';
 

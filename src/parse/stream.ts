@@ -31,6 +31,8 @@ export interface ParseOptions {
   strict?: boolean;
   /** Mints ids for calls the model wrote none for (default: the family's shape, else `call_` + 24 random characters). */
   idGenerator?: IdGenerator;
+  /** Adds `tool_call_ends` deltas where each call closes (the gateway releases held calls there). Default off. */
+  reportCallEnds?: boolean;
 }
 
 export interface StreamParser {
@@ -65,7 +67,7 @@ export function createStreamParser(options: ParseOptions | ResponseTemplateParse
     prefix: options.prefix ?? family.defaultPrefix,
     family: family.id,
   });
-  return new Driver(core, family.id, options.idGenerator ?? family.idGenerator ?? randomCallId);
+  return new Driver(core, family.id, options.idGenerator ?? family.idGenerator ?? randomCallId, options.reportCallEnds === true);
 }
 
 /** The input limit and the push-after-finish rule, for parsers that are not the Driver. */
@@ -99,6 +101,7 @@ class Driver implements StreamParser {
     private readonly core: ParserCore,
     private readonly family: string,
     private readonly idGenerator: IdGenerator,
+    private readonly reportCallEnds: boolean,
   ) {}
 
   push(chunk: string): Delta[] {
@@ -173,6 +176,7 @@ class Driver implements StreamParser {
           lastKind = 'args';
           break;
         case 'call-end':
+          if (this.reportCallEnds) deltas.push((last = { tool_call_ends: [this.current] }));
           lastKind = 'other';
           break;
         case 'call-withdraw': {

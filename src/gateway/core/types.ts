@@ -31,6 +31,8 @@ export interface GatewayRequest {
   messages: Message[];
   /** OpenAI function tools (`{type:'function', function:{name, description, parameters}}`). */
   tools: Tool[];
+  /** The client sent a tools list, possibly empty: it is rendered even when empty (a template may tell [] from none). */
+  toolsSent?: boolean;
   toolChoice: ToolChoice;
   parallelToolCalls: boolean;
   stream: boolean;
@@ -39,6 +41,8 @@ export interface GatewayRequest {
   templateVariables: Record<string, unknown>;
   /** Anthropic prefill / OpenAI `continue_final_message`: the last assistant message is continued, not closed. */
   continueFinalMessage: boolean;
+  /** OpenAI `stream_options.include_usage`: the stream ends with a usage chunk. */
+  includeUsage?: boolean;
 }
 
 /** Why generation ended, in one vocabulary; each protocol maps it (`stop` → `end_turn`, `tool-calls` → `tool_use`). */
@@ -51,7 +55,8 @@ export interface Usage {
 
 /**
  * What the model said, in order. A session emits `start` first, then blocks, then exactly one `finish` or `error`,
- * and nothing after it. Every `*-start` has its `*-end` before `finish` (a failure closes open blocks before `error`).
+ * and nothing after it. A request that fails before the backend answered yields `error` alone (no `start`): the
+ * server answers it with `toHttpError`. Every `*-start` has its `*-end` before `finish` (a failure closes open blocks before `error`).
  * Block ids are unique within a response. A tool call is emitted only once the parser has confirmed it, or its
  * arguments are streamed as they come but a call withdrawn by the parser never reaches the client as a call:
  * its text arrives as text instead (no text is ever lost).
@@ -123,7 +128,11 @@ export interface ResponseMeta {
 export interface Protocol {
   readonly name: 'openai-chat' | 'anthropic-messages' | 'openai-responses';
   parseRequest(body: unknown): Result<GatewayRequest, GatewayError>;
-  /** A writer owns all of one response's protocol state (block indexes, sequence numbers). */
+  /**
+   * A writer owns all of one response's protocol state (block indexes, sequence numbers). The server hands it every
+   * event; for `error`, a writer that returns no frames leaves the report to `toStreamError`, and one that needs its
+   * state to report it (Responses numbers its `error` event and ends with `response.failed`) writes it itself.
+   */
   createWriter(meta: ResponseMeta): (event: GatewayEvent) => Frame[];
   /** The non-streaming response body. */
   aggregate(events: readonly GatewayEvent[], meta: ResponseMeta): unknown;

@@ -1,0 +1,57 @@
+// What every backend kind does: build one HTTP request from a rendered prompt, and decode its stream into text.
+// Parsing never happens here: a backend yields only text, why it stopped, and the token counts it reported.
+import type { SamplingOptions, Usage } from '../core/types.js';
+
+export type BackendKind = 'llama.cpp' | 'openai' | 'ollama';
+export const backendKinds: readonly BackendKind[] = ['llama.cpp', 'openai', 'ollama'];
+
+/** Why the backend stopped, in its own words (`raw`) and as `stop` or `length`. */
+export interface BackendStop {
+  reason: 'stop' | 'length';
+  raw: string;
+}
+
+export interface BackendChunk {
+  text?: string;
+  stop?: BackendStop;
+  usage?: Usage;
+}
+
+export interface CompletionInput {
+  prompt: string;
+  /** The family's stop strings followed by the client's. */
+  stop: string[];
+  sampling: SamplingOptions;
+  /** The model name sent to backends that need one (OpenAI-style, Ollama). */
+  model: string;
+}
+
+export interface HttpRequestSpec {
+  url: string;
+  body: Record<string, unknown>;
+}
+
+/** An upstream HTTP API that streams: one request out, decoded chunks in. */
+export interface StreamProtocol<Input, Chunk> {
+  /** For messages: `llama.cpp`, `openai`, `ollama`, `openai-chat` (repair mode). */
+  readonly kind: string;
+  /** `base` is the `--backend` URL as given (no trailing slash). The request always streams. */
+  buildRequest(base: string, input: Input): HttpRequestSpec;
+  /** Decodes the response body. Throws MalformedLineError / MalformedChunkError on bytes that are not the protocol. */
+  decodeStream(body: AsyncIterable<Uint8Array>): AsyncIterable<Chunk>;
+}
+
+/** A raw completion backend. */
+export interface BackendProtocol extends StreamProtocol<CompletionInput, BackendChunk> {
+  readonly kind: BackendKind;
+}
+
+export class MalformedChunkError extends Error {}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function numberOr(value: unknown, fallback: number): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
+}

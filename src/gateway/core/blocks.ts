@@ -1,0 +1,90 @@
+// Parser deltas → GatewayEvents. Owns block ids and the start/delta/end order, and holds each tool call until the
+// parser closes it (`tool_call_ends`): a call the parser withdraws never reaches the client as a call; its raw text
+// comes from the parser as content instead. A held call is released as start, one arguments delta, end.
+import type { Delta, Diagnostic } from '../../types.js';
+import type { GatewayEvent } from './types.js';
+
+/** Call indexes of one source stay below this. */
+const SOURCE_STRIDE = 1 << 24;
+
+interface HeldCall {
+  callId: string;
+  name: string;
+  args: string[];
+}
+
+export class BlockWriter {
+  private open: { kind: 'text' | 'reasoning'; id: string } | undefined;
+  private readonly held = new Map<number, HeldCall>();
+  private blockCount = 0;
+  /** Calls released to the client: the protocol-visible index. */
+  callCount = 0;
+  readonly diagnostics: Diagnostic[] = [];
+
+  /** `idPrefix` keeps block ids unique beyond one response (a client may keep ids from many). */
+  constructor(private readonly idPrefix: string) {}
+
+  /**
+   * Events for one parser delta. `source` tells apart call indexes of several parsers writing into one answer (repair
+   * mode re-parses content and reasoning apart, and has the server's native calls too).
+   */
+  write(delta: Delta, out: GatewayEvent[], source = 0): void {
+    if (delta.reasoning_content) this.text('reasoning', delta.reasoning_content, out);
+    if (delta.content) this.text('text', delta.content, out);
+    const key = (index: number) => source * SOURCE_STRIDE + index;
+    for (const part of delta.tool_calls ?? []) {
+      let call = this.held.get(key(part.index));
+      if (!call) this.held.set(key(part.index), (call = { callId: part.id ?? '', name: part.function?.name ?? '', args: [] }));
+      if (part.function?.arguments) call.args.push(part.function.arguments);
+    }
+    for (const index of delta.withdrawn_tool_calls ?? []) this.held.delete(key(index));
+    for (const index of delta.tool_call_ends ?? []) this.release(key(index), out);
+    for (const diagnostic of delta.diagnostics ?? []) this.diagnostic(diagnostic, out);
+  }
+
+  diagnostic(diagnostic: Diagnostic, out: GatewayEvent[]): void {
+    this.diagnostics.push(diagnostic);
+    out.push({ type: 'diagnostic', diagnostic });
+  }
+
+  /** Before `finish` or `error`: calls still held were neither closed nor withdrawn; finish confirms them. */
+  flush(out: GatewayEvent[]): void {
+    for (const index of [...this.held.keys()].sort((a, b) => a - b)) this.release(index, out);
+    this.close(out);
+  }
+
+  /** Ends the open text or reasoning block. */
+  close(out: GatewayEvent[]): void {
+    if (!this.open) return;
+    out.push({ type: this.open.kind === 'text' ? 'text-end' : 'reasoning-end', id: this.open.id });
+    this.open = undefined;
+  }
+
+  private text(kind: 'text' | 'reasoning', delta: string, out: GatewayEvent[]): void {
+    if (this.open?.kind !== kind) {
+      this.close(out);
+      const id = this.nextId(kind === 'text' ? 'txt' : 'rsn');
+      this.open = { kind, id };
+      out.push({ type: kind === 'text' ? 'text-start' : 'reasoning-start', id });
+    }
+    const id = this.open.id;
+    out.push(kind === 'text' ? { type: 'text-delta', id, delta } : { type: 'reasoning-delta', id, delta });
+  }
+
+  private release(key: number, out: GatewayEvent[]): void {
+    const call = this.held.get(key);
+    if (!call) return;
+    this.held.delete(key);
+    this.close(out);
+    const id = this.nextId('call');
+    const index = this.callCount++;
+    const args = call.args.join('');
+    out.push({ type: 'tool-call-start', id, index, callId: call.callId, name: call.name });
+    if (args !== '') out.push({ type: 'tool-call-delta', id, index, delta: args });
+    out.push({ type: 'tool-call-end', id, index, callId: call.callId, name: call.name, arguments: args });
+  }
+
+  private nextId(kind: string): string {
+    return `${kind}_${this.idPrefix}_${this.blockCount++}`;
+  }
+}

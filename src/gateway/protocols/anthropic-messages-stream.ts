@@ -1,0 +1,220 @@
+// GatewayEvent -> Anthropic Messages stream frames, and the same state folded into the non-streaming Message.
+// Field sets follow @anthropic-ai/sdk's Message / Raw*Event types: fields the types require are present (null when
+// the gateway has nothing to say), fields they lack are never written.
+import type { Diagnostic } from '../../types.js';
+import type { FinishReason, Frame, GatewayEvent, ResponseMeta, Usage } from '../core/types.js';
+import { anthropicStreamError } from './anthropic-messages-errors.js';
+
+type StopReason = 'end_turn' | 'max_tokens' | 'tool_use';
+
+type ContentBlock =
+  | { type: 'text'; text: string; citations: null }
+  | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'tool_use'; id: string; name: string; input: unknown; caller: { type: 'direct' } };
+
+export interface AnthropicMessage {
+  id: string;
+  type: 'message';
+  role: 'assistant';
+  model: string;
+  content: ContentBlock[];
+  stop_reason: StopReason | null;
+  stop_sequence: null;
+  stop_details: null;
+  container: null;
+  diagnostics: null;
+  usage: ReturnType<typeof messageUsage>;
+}
+
+/** Anthropic names the unified finish reasons; a response that made calls always stops for `tool_use`. */
+export function anthropicStopReason(reason: FinishReason, sawToolUse: boolean): StopReason {
+  if (reason === 'length') return 'max_tokens';
+  return sawToolUse || reason === 'tool-calls' ? 'tool_use' : 'end_turn';
+}
+
+function messageUsage(usage: Usage | undefined) {
+  return {
+    input_tokens: usage?.promptTokens ?? 0,
+    output_tokens: usage?.completionTokens ?? 0,
+    cache_creation_input_tokens: null,
+    cache_read_input_tokens: null,
+    cache_creation: null,
+    inference_geo: null,
+    output_tokens_details: null,
+    server_tool_use: null,
+    service_tier: null,
+    speed: null,
+  };
+}
+
+function deltaUsage(usage: Usage | undefined) {
+  return {
+    input_tokens: usage?.promptTokens ?? null,
+    output_tokens: usage?.completionTokens ?? 0,
+    cache_creation_input_tokens: null,
+    cache_read_input_tokens: null,
+    output_tokens_details: null,
+    server_tool_use: null,
+  };
+}
+
+function frame(data: { type: string; [field: string]: unknown }): Frame {
+  return { event: data.type, data: JSON.stringify(data) };
+}
+
+/**
+ * A parser diagnostic rides on a `ping`: Anthropic clients must skip pings (the SDK drops them unread), so the
+ * note is visible on the wire without adding a field or an event to anything a client parses.
+ */
+function diagnosticFrame(diagnostic: Diagnostic): Frame {
+  return { event: 'ping', data: JSON.stringify({ type: 'ping', chatfmt_diagnostic: diagnostic }) };
+}
+
+interface OpenBlock {
+  index: number;
+  block: ContentBlock;
+  /** The tool-use arguments written so far, to complete them at the end if the deltas fell short. */
+  json: string;
+}
+
+/**
+ * One response's state: block indexes in order of opening, the message as the client will have assembled it, and
+ * whether the message has been started or finished (so a stray event after the end writes nothing).
+ */
+export class AnthropicWriter {
+  readonly message: AnthropicMessage;
+  private readonly open = new Map<string, OpenBlock>();
+  private started = false;
+  private ended = false;
+
+  constructor(meta: ResponseMeta) {
+    this.message = {
+      id: '', type: 'message', role: 'assistant', model: meta.model, content: [], stop_reason: null,
+      stop_sequence: null, stop_details: null, container: null, diagnostics: null, usage: messageUsage(undefined),
+    };
+  }
+
+  write(event: GatewayEvent): Frame[] {
+    if (this.ended) return [];
+    const frames = this.started || event.type === 'start' || event.type === 'error' ? [] : this.startFrames(undefined);
+    switch (event.type) {
+      case 'start':
+        if (!this.started) frames.push(...this.startFrames(event.responseId));
+        break;
+      case 'text-start':
+        frames.push(this.openBlock(event.id, { type: 'text', text: '', citations: null }));
+        break;
+      case 'reasoning-start':
+        frames.push(this.openBlock(event.id, { type: 'thinking', thinking: '', signature: '' }));
+        break;
+      case 'tool-call-start': {
+        const index = this.message.content.length;
+        frames.push(this.openBlock(event.id, { type: 'tool_use', id: event.callId, name: event.name, input: {}, caller: { type: 'direct' } }));
+        // Anthropic opens every tool input with an empty delta (the only one for a call without arguments).
+        frames.push(frame({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: '' } }));
+        break;
+      }
+      case 'text-delta':
+      case 'reasoning-delta':
+      case 'tool-call-delta':
+        frames.push(...this.delta(event.id, event.delta));
+        break;
+      case 'text-end':
+      case 'reasoning-end':
+        frames.push(...this.closeBlock(event.id));
+        break;
+      case 'tool-call-end':
+        frames.push(...this.closeBlock(event.id, event.arguments));
+        break;
+      case 'diagnostic':
+        frames.push(diagnosticFrame(event.diagnostic));
+        break;
+      case 'finish':
+        frames.push(...this.finish(event.reason, event.usage));
+        break;
+      case 'error':
+        this.ended = true;
+        frames.push(...anthropicStreamError(event.error));
+        break;
+    }
+    return frames;
+  }
+
+  private startFrames(responseId: string | undefined): Frame[] {
+    this.started = true;
+    this.message.id = responseId === undefined ? 'msg_chatfmt' : responseId.startsWith('msg_') ? responseId : `msg_${responseId}`;
+    return [frame({ type: 'message_start', message: { ...this.message, content: [], usage: { ...this.message.usage } } })];
+  }
+
+  private openBlock(id: string, block: ContentBlock): Frame {
+    const index = this.message.content.length;
+    this.message.content.push(block);
+    this.open.set(id, { index, block, json: '' });
+    const shown = block.type === 'tool_use' ? { ...block, input: {} } : { ...block };
+    return frame({ type: 'content_block_start', index, content_block: shown });
+  }
+
+  private delta(id: string, text: string): Frame[] {
+    const open = this.open.get(id);
+    if (open === undefined || text === '') return [];
+    const { block, index } = open;
+    let delta;
+    if (block.type === 'text') {
+      block.text += text;
+      delta = { type: 'text_delta', text };
+    } else if (block.type === 'thinking') {
+      block.thinking += text;
+      delta = { type: 'thinking_delta', thinking: text };
+    } else {
+      open.json += text;
+      delta = { type: 'input_json_delta', partial_json: text };
+    }
+    return [frame({ type: 'content_block_delta', index, delta })];
+  }
+
+  private closeBlock(id: string, finalArguments?: string): Frame[] {
+    const open = this.open.get(id);
+    if (open === undefined) return [];
+    const frames: Frame[] = [];
+    if (open.block.type === 'tool_use') {
+      const json = finalArguments ?? open.json;
+      if (json.startsWith(open.json)) frames.push(...this.delta(id, json.slice(open.json.length)));
+      open.block.input = parseInput(json);
+    }
+    this.open.delete(id);
+    frames.push(frame({ type: 'content_block_stop', index: open.index }));
+    return frames;
+  }
+
+  private finish(reason: FinishReason, usage: Usage | undefined): Frame[] {
+    // Blocks the session left open are closed first: every content_block_start gets its stop.
+    const frames = [...this.open.keys()].flatMap((id) => this.closeBlock(id));
+    this.ended = true;
+    const sawToolUse = this.message.content.some((block) => block.type === 'tool_use');
+    this.message.stop_reason = anthropicStopReason(reason, sawToolUse);
+    this.message.usage = messageUsage(usage);
+    frames.push(frame({
+      type: 'message_delta',
+      delta: { stop_reason: this.message.stop_reason, stop_sequence: null, stop_details: null, container: null },
+      usage: deltaUsage(usage),
+    }));
+    frames.push(frame({ type: 'message_stop' }));
+    return frames;
+  }
+}
+
+/** The input object a client gets for a call: `""` (a call without arguments) reads as `{}`, as Anthropic's SDK does. */
+function parseInput(json: string): unknown {
+  if (json.trim() === '') return {};
+  try {
+    return JSON.parse(json);
+  } catch {
+    return {}; // the session sends only calls its parser confirmed; this guards the writer, not the model
+  }
+}
+
+export function aggregateAnthropic(events: readonly GatewayEvent[], meta: ResponseMeta): AnthropicMessage {
+  const writer = new AnthropicWriter(meta);
+  for (const event of events) writer.write(event);
+  return writer.message;
+}

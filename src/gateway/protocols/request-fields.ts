@@ -1,0 +1,95 @@
+// Small readers for request bodies: each returns the value or throws a GatewayFailure naming the JSON path, so a
+// protocol's parseRequest reads like the request's shape. Shared by every client protocol.
+import { fail, GatewayFailure } from '../core/failure.js';
+import type { GatewayError, Result } from '../core/types.js';
+import type { ContentPart } from '../../types.js';
+
+export type Json = Record<string, unknown>;
+
+export function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function invalid(param: string, message: string): never {
+  throw fail('INVALID_REQUEST', `${param}: ${message}`, { param });
+}
+
+export function optionalNumber(body: Json, key: string, path = key): number | undefined {
+  const value = body[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'number' || !Number.isFinite(value)) invalid(path, 'expected a number');
+  return value;
+}
+
+export function optionalString(body: Json, key: string, path = key): string | undefined {
+  const value = body[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') invalid(path, 'expected a string');
+  return value;
+}
+
+export function optionalBoolean(body: Json, key: string, path = key): boolean | undefined {
+  const value = body[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'boolean') invalid(path, 'expected true or false');
+  return value;
+}
+
+/** `stop` as a string or a list of strings. */
+export function stopStrings(value: unknown, path: string): string[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return value as string[];
+  return invalid(path, 'expected a string or an array of strings');
+}
+
+/**
+ * Content as the templates take it: a string, or null. An array of text parts becomes their texts joined by a newline
+ * (as vLLM does: few chat templates read part lists); an array holding other parts (images) is passed through whole.
+ */
+export function normaliseContent(value: unknown, path: string): string | ContentPart[] | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'string') return value;
+  if (!Array.isArray(value)) return invalid(path, 'expected a string, null or an array of content parts');
+  const texts: string[] = [];
+  value.forEach((part, index) => {
+    if (!isObject(part) || typeof part.type !== 'string') invalid(`${path}[${index}]`, 'expected a content part with a "type"');
+    if (part.type === 'text' || part.type === 'input_text' || part.type === 'output_text') {
+      if (typeof part.text !== 'string') invalid(`${path}[${index}].text`, 'expected a string');
+      texts.push(part.text);
+    }
+  });
+  return texts.length === value.length ? texts.join('\n') : (value as ContentPart[]);
+}
+
+/** Runs a request reader: a GatewayFailure it throws becomes the error result, anything else is a bug and rethrows. */
+export function readRequest<T>(read: () => T): Result<T, GatewayError> {
+  try {
+    return { ok: true, value: read() };
+  } catch (error) {
+    if (error instanceof GatewayFailure) return { ok: false, error: error.error };
+    throw error;
+  }
+}
+
+export function objectAt(value: unknown, path: string): Json {
+  if (!isObject(value)) invalid(path, 'expected an object');
+  return value;
+}
+
+export function arrayAt(value: unknown, path: string): unknown[] {
+  if (!Array.isArray(value)) invalid(path, 'expected an array');
+  return value;
+}
+
+export function stringAt(value: unknown, path: string): string {
+  if (typeof value !== 'string') invalid(path, 'expected a string');
+  return value;
+}
+
+/** Tool-call arguments as JSON text: clients send a JSON string (the OpenAI wire form) or, against the spec, an object. */
+export function argumentsText(value: unknown, path: string): string {
+  if (typeof value === 'string') return value;
+  if (isObject(value)) return JSON.stringify(value);
+  return invalid(path, 'expected a JSON string or an object');
+}

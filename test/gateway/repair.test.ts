@@ -1,0 +1,79 @@
+// Repair mode, in front of a chat endpoint: native calls pass through; a call or reasoning the server left in the
+// text is re-parsed into what it is; `lenient` also takes a whole-answer bare JSON call to a declared tool.
+import OpenAI from 'openai';
+import { describe, expect, it } from 'vitest';
+import { fromCompletion, fromStream, type Answer } from './helpers/answers.js';
+import { startHarness, type Harness } from './helpers/harness.js';
+import { pieces, type Replay } from './helpers/replay-backend.js';
+
+const tools: OpenAI.Chat.Completions.ChatCompletionTool[] = [
+  { type: 'function', function: { name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } } } } },
+];
+const messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [{ role: 'user', content: 'Weather in Paris?' }];
+const leakedCall = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>';
+const bareCall = '{"name": "get_weather", "arguments": {"city": "Paris"}}';
+
+/** The same replay, streamed and not: both answers must agree. */
+async function both(h: Harness, replay: Replay): Promise<Answer> {
+  h.backend.script(replay);
+  const whole = fromCompletion(await h.openai.chat.completions.create({ model: 'qwen3:8b', messages, tools }));
+  h.backend.script(replay);
+  const { chunks: _, ...streamed } = await fromStream(await h.openai.chat.completions.create({ model: 'qwen3:8b', messages, tools, stream: true }));
+  expect(streamed).toEqual(whole);
+  return whole;
+}
+
+describe('--repair', async () => {
+  const h = await startHarness('qwen3', 'openai', { repair: 'strict' });
+
+  it('forwards the chat request to <backend>/chat/completions, streamed', async () => {
+    await both(h, { pieces: ['Hi.'] });
+    const sent = h.backend.received.at(-1)!;
+    expect(sent.path).toBe('/v1/chat/completions');
+    expect(sent.body).toMatchObject({ model: 'qwen3:8b', messages: [{ role: 'user', content: 'Weather in Paris?' }], tools, stream: true });
+  });
+
+  it('turns a call the server left in content into a call', async () => {
+    const answer = await both(h, { pieces: pieces(`Let me check.\n${leakedCall}`, 3) });
+    expect(answer).toMatchObject({ content: 'Let me check.', finish: 'tool_calls', calls: [{ name: 'get_weather', arguments: '{"city": "Paris"}' }] });
+  });
+
+  it('splits reasoning the server left in content, and finds a call inside reasoning', async () => {
+    expect(await both(h, { pieces: pieces('<think>\nHmm.\n</think>\n\nSunny.', 2) })).toMatchObject({ content: 'Sunny.', reasoning: 'Hmm.' });
+    const inReasoning = await both(h, { pieces: [], deltas: [{ reasoning_content: 'I will call.\n' }, ...pieces(leakedCall, 5).map((text) => ({ reasoning_content: text }))] });
+    expect(inReasoning).toMatchObject({ reasoning: 'I will call.', calls: [{ name: 'get_weather' }], finish: 'tool_calls' });
+  });
+
+  it('passes native calls through with their ids', async () => {
+    const deltas = [
+      { role: 'assistant', content: 'On it.' },
+      { tool_calls: [{ index: 0, id: 'call_native1', type: 'function', function: { name: 'get_weather', arguments: '' } }] },
+      { tool_calls: [{ index: 0, function: { arguments: '{"city": ' } }] },
+      { tool_calls: [{ index: 0, function: { arguments: '"Paris"}' } }] },
+    ];
+    h.backend.script({ pieces: [], deltas });
+    const body = await h.openai.chat.completions.create({ model: 'm', messages, tools });
+    expect(fromCompletion(body, true)).toMatchObject({ content: 'On it.', calls: [{ name: 'get_weather', arguments: '{"city": "Paris"}', id: 'call_native1' }], finish: 'tool_calls' });
+  });
+
+  it('leaves a bare JSON answer as text without lenient', async () => {
+    expect(await both(h, { pieces: pieces(bareCall, 4) })).toMatchObject({ content: bareCall, calls: [] });
+  });
+});
+
+describe('--repair lenient', async () => {
+  const h = await startHarness('qwen3', 'openai', { repair: 'lenient' });
+
+  it('takes a bare or fenced JSON call to a declared tool as a call, with a diagnostic', async () => {
+    for (const text of [bareCall, `\`\`\`json\n${bareCall}\n\`\`\``, `[${bareCall}]`]) {
+      const answer = await both(h, { pieces: pieces(text, 3) });
+      expect(answer, text).toMatchObject({ content: null, finish: 'tool_calls', calls: [{ name: 'get_weather', arguments: '{"city":"Paris"}' }], diagnostics: ['PARSE_CALL_RECOVERED'] });
+    }
+  });
+
+  it('keeps JSON that names no declared tool, and prose, as text', async () => {
+    const other = '{"name": "launch_rockets", "arguments": {}}';
+    expect(await both(h, { pieces: pieces(other, 3) })).toMatchObject({ content: other, calls: [], diagnostics: [] });
+    expect(await both(h, { pieces: pieces('It is sunny.', 3) })).toMatchObject({ content: 'It is sunny.', calls: [] });
+  });
+});
