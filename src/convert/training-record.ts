@@ -6,7 +6,7 @@ import { renderConversation } from '../render/index.js';
 import type { LoadedTemplate } from '../render/types.js';
 import type { Conversation, Message } from '../types.js';
 import { issue, rowFailure, type ConvertIssue } from './issues.js';
-import { prepareForTemplate } from './call-ids.js';
+import { prepareForTemplate } from '../render/family-call-ids.js';
 import { findPrefixChanges } from './prefix-check.js';
 import { commonPrefixLength, prefixRenderer } from './render-prefixes.js';
 import { spansByDiff, type Span } from './spans-by-diff.js';

@@ -5,7 +5,7 @@ import { formatTurn } from '../format/index.js';
 import { parse } from '../parse/index.js';
 import { parserFamilies } from '../parse/registry.js';
 import { familyInfo } from '../families/info.js';
-import { withFamilyCallIds } from './call-ids.js';
+import { withFamilyCallIds } from '../render/family-call-ids.js';
 import type { Message, ParsedMessage, ParsedToolCall, Tool } from '../types.js';
 
 export interface TranspileOptions {

@@ -2,7 +2,7 @@ import { isChatfmtError } from '../errors.js';
 import { familyInfo, type FamilyId } from '../families/info.js';
 import { loadTemplate } from '../node/load.js';
 import { renderConversation, inspectTemplate, type LoadedTemplate, type RenderOptions, type RenderResult } from '../render/index.js';
-import { prepareForTemplate } from '../convert/call-ids.js';
+import { prepareForTemplate } from '../render/family-call-ids.js';
 import { backOffMarker } from '../convert/render-prefixes.js';
 import { importRow } from '../convert/importers/index.js';
 import { parse } from '../parse/index.js';

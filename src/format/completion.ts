@@ -3,7 +3,7 @@ import { familyInfo, type FamilyId } from '../families/info.js';
 import { loadTemplate } from '../render/load.js';
 import { renderConversation } from '../render/render.js';
 import type { LoadedTemplate } from '../render/types.js';
-import { withFamilyCallIds } from '../convert/call-ids.js';
+import { withFamilyCallIds } from '../render/family-call-ids.js';
 import type { Message, ParsedMessage, Tool } from '../types.js';
 
 export interface FormatOptions {

@@ -1,5 +1,5 @@
 import type { FamilyId } from '../families/info.js';
-import { toNineCharIds } from '../render/call-ids.js';
+import { toNineCharIds } from './call-ids.js';
 import type { Conversation, Message } from '../types.js';
 
 /**
