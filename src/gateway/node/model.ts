@@ -4,7 +4,7 @@ import { familyIds, resolveFamilyId } from '../../families/info.js';
 import { ChatfmtError } from '../../errors.js';
 import { parserForTemplate } from '../../detect/template-parser.js';
 import { parserFamily, type ParserFamily } from '../../parse/registry.js';
-import { loadTemplate } from '../../render/load.js';
+import { loadTemplate } from '../../node/load.js';
 import type { Diagnostic } from '../../types.js';
 import type { GatewayModel } from '../core/session.js';
 
