@@ -104,7 +104,9 @@ describe('leading whitespace', () => {
       [1, 1, 'ROW_TOO_LARGE'],
       [2, 2, { messages: [] }],
     ]);
-    // 160 MB of spaces went through; the reader never held more than a few row limits of it.
-    expect(peakHeld).toBeLessThan(48 * chunk);
+    // 160 MB of spaces went through; the reader never held more than a few row limits of it. arrayBuffers is
+    // process-wide and other test files run in threads beside this one, so the bound leaves room for their buffers;
+    // a reader that holds the whitespace holds all 160 MB.
+    expect(peakHeld).toBeLessThan(100 * chunk);
   });
 });
