@@ -16,15 +16,18 @@ export const randomCallId: IdGenerator = randomIds('call_', ID_LENGTH);
 export const randomNineCharId: IdGenerator = randomIds('', 9);
 
 function randomIds(prefix: string, length: number): IdGenerator {
-  return () => {
-    let id = prefix;
-    // Rejection sampling keeps the alphabet uniform (248 = 4 × 62).
-    while (id.length < prefix.length + length) {
-      const byte = randomByte();
-      if (byte < 248) id += ALPHABET[byte % 62];
-    }
-    return id;
-  };
+  return () => prefix + randomToken(length);
+}
+
+/** `length` random letters and digits (response ids, recovered call ids). */
+export function randomToken(length = ID_LENGTH): string {
+  let token = '';
+  // Rejection sampling keeps the alphabet uniform (248 = 4 × 62).
+  while (token.length < length) {
+    const byte = randomByte();
+    if (byte < 248) token += ALPHABET[byte % 62];
+  }
+  return token;
 }
 
 /**

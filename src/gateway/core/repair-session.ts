@@ -8,7 +8,7 @@ import type { ChatUpstreamChunk } from '../backends/openai-chat-upstream.js';
 import type { BackendStop } from '../backends/types.js';
 import { BlockWriter } from './blocks.js';
 import { GatewayFailure } from './failure.js';
-import { randomToken } from './ids.js';
+import { randomToken } from '../../parse/ids.js';
 import { mayBeBareCall, recoverCalls } from './lenient.js';
 import type { FinishReason, GatewayError, GatewayEvent, GatewayRequest, Usage } from './types.js';
 

@@ -11,7 +11,7 @@ import type { Conversation, Delta } from '../../types.js';
 import type { BackendChunk, CompletionInput } from '../backends/types.js';
 import { BlockWriter } from './blocks.js';
 import { fail, GatewayFailure } from './failure.js';
-import { randomToken } from './ids.js';
+import { randomToken } from '../../parse/ids.js';
 import { callPrefill } from './prefill.js';
 import type { FinishReason, GatewayError, GatewayEvent, GatewayRequest, Usage } from './types.js';
 
