@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { familyIds, familyInfo, resolveFamilyId, type FamilyId } from '../../families/info.js';
+import { familyIds, familyInfo, resolveFamilyId, unknownFamilyMessage, type FamilyId } from '../../families/info.js';
 import { promptTail } from '../../parse/assistant-headers.js';
 import type { ParseOptions, ResponseTemplateParseOptions, StreamParser } from '../../parse/index.js';
 import type { LoadedTemplate } from '../../render/types.js';
@@ -119,7 +119,7 @@ async function runParse(file: string | undefined, flags: ParseFlags, io: IO): Pr
 async function chooseParser(flags: ParseFlags, io: IO): Promise<{ family: ParseOptions['family']; id?: FamilyId; prefix?: string; diagnostic?: Diagnostic }> {
   if (flags.family !== undefined) {
     const id = resolveFamilyId(flags.family);
-    if (id === undefined) throw new UserError(`unknown family "${flags.family}" (known: ${familyIds.join(', ')})`);
+    if (id === undefined) throw new UserError(unknownFamilyMessage(flags.family));
     // The name as given: a variant (qwq) sets its own default prefix.
     return { family: flags.family, id };
   }
