@@ -15,6 +15,41 @@ export interface FamilyMatch {
   /** 'response-template': found only through the template's own response template (see matchResponseTemplate). */
   method: 'render-equivalence' | 'markers' | 'response-template';
   evidence: string[];
+  /** The probes this template renders differently from the candidate's (render-equivalence only). */
+  differs?: string[];
+}
+
+/**
+ * What detect can honestly say. `found`: one family ranks first on its own. `ambiguous`: several families tie at the
+ * top score (SmolLM3-like ChatML templates share only the generation prompt with hermes, qwen2.5 and qwen3).
+ * `unknown`: nothing renders alike and only markers in the source point at a family (Functionary's Llama-3 headers
+ * around its own call syntax), or nothing matched at all.
+ */
+export interface DetectVerdict {
+  status: 'found' | 'ambiguous' | 'unknown';
+  /** The first match, when there is one: for `ambiguous` and `unknown` a guess only. */
+  best?: FamilyMatch;
+  /** The matches that tie with the best (itself included) when ambiguous. */
+  tied: FamilyMatch[];
+  /** One line saying why. */
+  reason: string;
+}
+
+const nameOf = (match: FamilyMatch) => match.variant ?? match.family;
+
+/** The verdict on `detectFamily`'s matches: whether the first one may be taken as the template's family. */
+export function detectVerdict(matches: readonly FamilyMatch[]): DetectVerdict {
+  const [best] = matches;
+  if (!best) return { status: 'unknown', tied: [], reason: 'no probe rendered identically and no family markers were found' };
+  if (best.method === 'markers') {
+    return { status: 'unknown', best, tied: [], reason: `no probe renders like any family; only template markers point at ${nameOf(best)}` };
+  }
+  const tied = matches.filter((match) => match.method === best.method && match.score === best.score);
+  if (tied.length > 1) {
+    const detail = tied.map((match) => `${nameOf(match)} differs on ${match.differs?.length ? match.differs.join(', ') : 'no probe'}`).join('; ');
+    return { status: 'ambiguous', best, tied, reason: `${tied.map(nameOf).join(', ')} tie at ${best.score.toFixed(2)} (${detail})` };
+  }
+  return { status: 'found', best, tied: [best], reason: `${nameOf(best)} (${best.method}, score ${best.score.toFixed(2)})` };
 }
 
 const DETECT_NOW = new Date('2025-01-15T12:00:00Z');
@@ -60,6 +95,7 @@ function detectByRendering(template: LoadedTemplate): FamilyMatch[] {
     const candidate = candidateOutputs ?? probeOutputs({ ...template, specialTokens: tokens });
     const reference = probeOutputs({ ...family, specialTokens: tokens });
     const evidence: string[] = [];
+    const differs: string[] = [];
     let same = 0;
     let compared = 0;
     for (const probe of [...probeConversations.map((p) => p.name), GENERATION_PROMPT]) {
@@ -70,12 +106,12 @@ function detectByRendering(template: LoadedTemplate): FamilyMatch[] {
       if (mine === theirs) {
         same++;
         evidence.push(`renders the "${probe}" probe byte-identically to the ${name} template`);
-      }
+      } else differs.push(probe);
     }
     // An empty generation prompt is shared by every template that adds none (Mistral's, a bare
     // `{{ messages[0].content }}`): alone, it is evidence only for a template that carries the family's markers.
     const emptyPromptOnly = same === 1 && candidate.get(GENERATION_PROMPT) === '' && reference.get(GENERATION_PROMPT) === '';
-    if (same > 0 && (!emptyPromptOnly || marked.has(id))) matches.push({ family: id, ...(variant ? { variant } : {}), score: same / Math.max(compared, 1), method: 'render-equivalence', evidence });
+    if (same > 0 && (!emptyPromptOnly || marked.has(id))) matches.push({ family: id, ...(variant ? { variant } : {}), score: same / Math.max(compared, 1), method: 'render-equivalence', evidence, differs });
   }
   if (matches.length > 0) {
     // Equal scores (two families whose templates both add nothing as the generation prompt, say) are ordered by

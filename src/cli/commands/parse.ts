@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import { familyIds, familyInfo, resolveFamilyId, unknownFamilyMessage, type FamilyId } from '../../families/info.js';
 import { promptTail } from '../../parse/assistant-headers.js';
 import type { ParseOptions, ResponseTemplateParseOptions, StreamParser } from '../../parse/index.js';
@@ -8,6 +7,7 @@ import { EXIT, UserError, type IO } from '../io.js';
 import { readToolsFile } from '../options.js';
 import { boundedChunks } from '../input.js';
 import { withOutput } from '../output.js';
+import { templatePath } from '../template-path.js';
 import { maxInputBytes, readInputText } from '../read-input.js';
 import type { CommandRegistrar } from './index.js';
 
@@ -132,7 +132,7 @@ async function chooseParser(flags: ParseFlags, io: IO): Promise<{ family: ParseO
 
 async function loadFromFlags(flags: ParseFlags, io: IO): Promise<LoadedTemplate> {
   const { loadTemplate } = await import('../../node/load.js');
-  return loadTemplate({ template: resolve(io.cwd, flags.template!), templateName: flags.templateName });
+  return loadTemplate({ template: templatePath(flags.template!, io), templateName: flags.templateName });
 }
 
 /**
