@@ -122,11 +122,14 @@ export function deriveParser(template: LoadedTemplate, probed: ProbeSet | { trie
       for (const [close, sectionClose] of splitsOf(after)) {
         if (!open || !close) continue;
         const section = sectionOpen && sectionClose ? { open: [sectionOpen], close: [sectionClose] } : undefined;
+        // A trailer with nothing opening it is how a call turn ends where an answer ends otherwise (Llama 3.1 and
+        // Functionary write `<|eom_id|>` after calls, `<|eot_id|>` after text): one more stop string.
+        const callStops = !sectionOpen && sectionClose && !stops.includes(sectionClose) ? [...stops, sectionClose] : stops;
         const grammar: Grammar = {
           ...shape.build({ open, close, separator: found.separator }),
           section,
           reasoning,
-          stopStrings: stops,
+          stopStrings: callStops,
           defaultPrefix: prefix,
         };
         const parser = grammarParser('derived', grammar);
@@ -140,7 +143,7 @@ export function deriveParser(template: LoadedTemplate, probed: ProbeSet | { trie
               `calls are ${open} … ${close}${where} with ${shape.codec} arguments`,
               ...(reasoning ? [`reasoning is ${reasoning.open[0]} … ${reasoning.close[0]}`] : []),
               ...(prefix ? [`the generation prompt pre-fills ${JSON.stringify(prefix)}`] : []),
-              `stop strings: ${stops.join(', ') || 'none'}`,
+              `stop strings: ${callStops.join(', ') || 'none'}`,
             ],
           };
         }

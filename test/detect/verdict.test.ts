@@ -46,9 +46,23 @@ describe('parse --template with an ambiguous or unknown family', () => {
     expect(io.err()).toMatch(/^chatfmt: cannot tell how [^\n]* its family is ambiguous: qwen3, [^\n]*tie at 0\.25[^\n]*--family[^\n]*\n$/);
   });
 
-  it('does not parse a Functionary-shaped template as llama-3 on its markers', async () => {
-    const io = memoryIO('<function=get_weather>{"city": "Paris"}</function>');
-    expect(await run(['parse', '--template', template('llama-headers-function-tags.jinja'), '-'], io)).toBe(2);
+  it('derives the `<function=NAME>{json}</function>` calls of a Functionary-shaped template instead of using llama-3', async () => {
+    // The call turn ends `<|eom_id|>` where an answer ends `<|eot_id|>`, as in Llama 3.1 and Functionary v3.1.
+    const completion = 'Checking.<function=get_weather>{"city": "Paris"}</function><function=get_weather>{"city": "Rome", "days": 2}</function><|eom_id|>';
+    const io = memoryIO(completion);
+    expect(await run(['parse', '--template', template('llama-headers-function-tags.jinja'), '-'], io)).toBe(0);
+    const message = JSON.parse(io.out()) as { content: string; tool_calls: Array<{ function: { name: string; arguments: string } }>; diagnostics: Array<{ code: string }> };
+    expect(message.content).toBe('Checking.');
+    expect(message.tool_calls.map((call) => [call.function.name, JSON.parse(call.function.arguments)])).toEqual([
+      ['get_weather', { city: 'Paris' }],
+      ['get_weather', { city: 'Rome', days: 2 }],
+    ]);
+    expect(message.diagnostics.map((d) => d.code)).toEqual(['PARSE_GRAMMAR_DERIVED']);
+  });
+
+  it('fails clearly when only markers point at a family whose parser cannot read the calls the template writes', async () => {
+    const io = memoryIO('[get_weather(city=Paris)]');
+    expect(await run(['parse', '--template', template('llama-headers-pythonic.jinja'), '-'], io)).toBe(2);
     expect(io.out()).toBe('');
     expect(io.err()).toMatch(/^chatfmt: cannot tell how [^\n]* its family is unknown: [^\n]*only template markers point at llama-3[^\n]*\n$/);
   });
