@@ -8,6 +8,7 @@ import { backOffMarker, commonPrefixLength } from '../convert/render-prefixes.js
 import { shapes } from './call-shapes.js';
 import { markupSegments, splitsOf } from './markup.js';
 import { jsonEqual } from '../util/json-equal.js';
+import type { ProbeOptions } from './detect.js';
 
 /** A call syntax found by rendering probe conversations through a template of unknown family. */
 export interface DerivedParser {
@@ -54,9 +55,10 @@ export interface ProbeSet {
 }
 
 /** Renders the probe conversations; the reasons when the template cannot render them. */
-export function probeTemplate(template: LoadedTemplate): ProbeSet | { tried: string[] } {
+export function probeTemplate(template: LoadedTemplate, options: ProbeOptions = {}): ProbeSet | { tried: string[] } {
+  const extra = options.variables ? { variables: options.variables } : {};
   const renderOf = (messages: Message[], generation: boolean) =>
-    renderConversation(template, { messages, tools }, { addGenerationPrompt: generation, now: NOW }).text;
+    renderConversation(template, { messages, tools }, { addGenerationPrompt: generation, now: options.now ?? NOW, ...extra }).text;
   let prompt: string;
   let answered: string;
   let oneCall: string;

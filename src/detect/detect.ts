@@ -55,14 +55,27 @@ export function detectVerdict(matches: readonly FamilyMatch[]): DetectVerdict {
 const DETECT_NOW = new Date('2025-01-15T12:00:00Z');
 
 /**
+ * How probe conversations are rendered: extra template variables (a bare .jinja that needs `bos_token`, or
+ * `enable_thinking=false`) and the clock for strftime_now. Both sides of every comparison render with the same ones.
+ */
+export interface ProbeOptions {
+  variables?: Record<string, unknown>;
+  now?: Date;
+}
+
+/**
  * Which family a template belongs to, best first: render-equivalence on probe conversations
  * (node-llama-cpp's idea), then template markers as a fallback. Empty when nothing fits.
  * A template with a response template also has it compared with the families (`matchResponseTemplate`): families it
  * agrees with gain that evidence and rank first among equal scores, and families found only that way are added.
  * A caller that already has that comparison passes it as `response` (it parses probes with every family).
  */
-export function detectFamily(template: LoadedTemplate, response: ResponseTemplateMatch | undefined = matchResponseTemplate(template)): FamilyMatch[] {
-  const found = detectByRendering(template);
+export function detectFamily(
+  template: LoadedTemplate,
+  response: ResponseTemplateMatch | undefined = matchResponseTemplate(template),
+  options: ProbeOptions = {},
+): FamilyMatch[] {
+  const found = detectByRendering(template, options);
   if (!response) return found;
   const agreeing = new Set<FamilyId>(response.agrees);
   const line = (id: FamilyId) =>
@@ -77,10 +90,10 @@ export function detectFamily(template: LoadedTemplate, response: ResponseTemplat
   return [...extra.sort((a, b) => rank(b) - rank(a)), ...found];
 }
 
-function detectByRendering(template: LoadedTemplate): FamilyMatch[] {
+function detectByRendering(template: LoadedTemplate, options: ProbeOptions): FamilyMatch[] {
   const matches: FamilyMatch[] = [];
   const ownTokens = Object.keys(template.specialTokens).length > 0;
-  const candidateOutputs = ownTokens ? probeOutputs(template) : undefined;
+  const candidateOutputs = ownTokens ? probeOutputs(template, options) : undefined;
   const candidates = [
     ...familyIds.map((id) => ({ family: id, name: id, variant: undefined as string | undefined })),
     ...familyVariants.map((variant) => ({ family: variant.of, name: variant.id, variant: variant.id })),
@@ -92,8 +105,8 @@ function detectByRendering(template: LoadedTemplate): FamilyMatch[] {
     // Both sides render with the same special tokens: the candidate's own (a model folder or config),
     // or, for a bare .jinja file that brings none, the family's.
     const tokens = ownTokens ? template.specialTokens : family.specialTokens;
-    const candidate = candidateOutputs ?? probeOutputs({ ...template, specialTokens: tokens });
-    const reference = probeOutputs({ ...family, specialTokens: tokens });
+    const candidate = candidateOutputs ?? probeOutputs({ ...template, specialTokens: tokens }, options);
+    const reference = probeOutputs({ ...family, specialTokens: tokens }, options);
     const evidence: string[] = [];
     const differs: string[] = [];
     let same = 0;
@@ -134,7 +147,8 @@ function detectByRendering(template: LoadedTemplate): FamilyMatch[] {
  */
 const GENERATION_PROMPT = 'generation-prompt';
 
-function probeOutputs(template: LoadedTemplate): Map<string, string> {
+function probeOutputs(template: LoadedTemplate, options: ProbeOptions): Map<string, string> {
+  const clock = { now: options.now ?? DETECT_NOW, ...(options.variables ? { variables: options.variables } : {}) };
   const outputs = new Map<string, string>();
   const attempt = (name: string, render: () => string) => {
     try {
@@ -144,12 +158,12 @@ function probeOutputs(template: LoadedTemplate): Map<string, string> {
     }
   };
   for (const probe of probeConversations) {
-    attempt(probe.name, () => renderConversation(template, probe.conversation, { now: DETECT_NOW }).text);
+    attempt(probe.name, () => renderConversation(template, probe.conversation, clock).text);
   }
   const asked = { messages: [{ role: 'user' as const, content: 'Hi there' }] };
   attempt(GENERATION_PROMPT, () => {
-    const before = renderConversation(template, asked, { now: DETECT_NOW, addGenerationPrompt: false }).text;
-    const after = renderConversation(template, asked, { now: DETECT_NOW, addGenerationPrompt: true }).text;
+    const before = renderConversation(template, asked, { ...clock, addGenerationPrompt: false }).text;
+    const after = renderConversation(template, asked, { ...clock, addGenerationPrompt: true }).text;
     if (!after.startsWith(before)) throw new Error('the generation prompt rewrites the history');
     return after.slice(before.length);
   });

@@ -4,7 +4,7 @@ import type { ParserFamily } from '../parse/registry.js';
 import type { LoadedTemplate } from '../render/types.js';
 import type { Diagnostic } from '../types.js';
 import { deriveParser, parsesProbes, probeTemplate } from './derive-grammar.js';
-import { detectFamily, detectVerdict, type FamilyMatch } from './detect.js';
+import { detectFamily, detectVerdict, type FamilyMatch, type ProbeOptions } from './detect.js';
 
 /** How to parse what a template's model writes, when no family was named. */
 export interface TemplateParser {
@@ -26,9 +26,9 @@ const FAMILY_SCORE = 0.75;
  * reads the template's probe renders back, or one it renders like on most probes, else a grammar derived from those
  * renders. Throws TEMPLATE_NO_PARSER naming everything that was tried.
  */
-export function parserForTemplate(template: LoadedTemplate): TemplateParser {
-  const matches = detectFamily(template);
-  const probed = probeTemplate(template);
+export function parserForTemplate(template: LoadedTemplate, options: ProbeOptions = {}): TemplateParser {
+  const matches = detectFamily(template, undefined, options);
+  const probed = probeTemplate(template, options);
   const best = matches[0];
   const rendered = matches.filter((match) => match.method === 'render-equivalence');
   // A bare .jinja file brings no special tokens (Mistral's templates need eos_token): as detect does, it is probed
@@ -36,7 +36,7 @@ export function parserForTemplate(template: LoadedTemplate): TemplateParser {
   const ownTokens = Object.keys(template.specialTokens).length > 0;
   for (const match of rendered) {
     const name = match.variant ?? match.family;
-    const set = ownTokens ? probed : probeTemplate({ ...template, specialTokens: familyInfo[match.family].specialTokens });
+    const set = ownTokens ? probed : probeTemplate({ ...template, specialTokens: familyInfo[match.family].specialTokens }, options);
     if ('probes' in set && parsesProbes(name, set)) {
       return { family: name, method: 'render-equivalence', evidence: [...match.evidence, `the ${name} parser reads the probe renders back`] };
     }

@@ -3,6 +3,8 @@ import type { LoadedTemplate } from '../../render/index.js';
 import { EXIT, type IO } from '../io.js';
 import { withOutput } from '../output.js';
 import { templatePath } from '../template-path.js';
+import { collect, parseVariables } from '../options.js';
+import { parseNow } from '../read-input.js';
 import type { CommandRegistrar } from './index.js';
 
 export const register: CommandRegistrar = (program, io, state) => {
@@ -12,10 +14,12 @@ export const register: CommandRegistrar = (program, io, state) => {
     .description('Tell which family a template belongs to, with evidence: render-equivalence on probe conversations first, template markers as a fallback; a response_template in the config is reported and compared with the families.')
     .argument('<template>', 'a .jinja file, a tokenizer_config.json, or a model folder')
     .option('--template-name <name>', 'named template inside the config')
+    .option('--var <key=value>', 'template variable for the probe renders (a bare .jinja that needs bos_token); JSON when it parses, else a string (repeatable)', collect, [])
+    .option('--now <iso>', 'clock for strftime_now in the probe renders (default 2025-01-15T12:00:00Z)')
     .option('--json', 'print all matches as JSON')
     .option('-o, --output <file>', 'write the result here instead of stdout')
     .addHelpText('after', '\nExit codes: 0 a family was found, 1 none matched or the output could not be written, 2 usage or I/O error,\n3 ambiguous or unknown: several families tie for first (the output names the probes each differs on), or\nonly markers in the source point at a family (no probe renders alike). Use --family when you know better.\n\nExample:\n  chatfmt detect ~/models/Qwen3-8B')
-    .action(async (template: string, flags: { templateName?: string; json?: boolean; output?: string }) => {
+    .action(async (template: string, flags: DetectFlags) => {
       state.exitCode = await withOutput(io, flags.output, (out) => detect(template, flags, out));
     });
 };
@@ -30,13 +34,23 @@ function responseTemplateReport(loaded: LoadedTemplate, match: ResponseTemplateM
 /** Exit code for a verdict that is not `found`: a guess is printed, but scripts must not take it as the family. */
 export const EXIT_UNSURE = 3;
 
-async function detect(template: string, flags: { templateName?: string; json?: boolean }, io: IO): Promise<number> {
+interface DetectFlags {
+  templateName?: string;
+  json?: boolean;
+  output?: string;
+  var: string[];
+  now?: string;
+}
+
+async function detect(template: string, flags: DetectFlags, io: IO): Promise<number> {
   // Loaded on use: every command is registered at start-up, and detection pulls in every family's parser.
   const { loadTemplate } = await import('../../node/load.js');
   const { detectFamily, detectVerdict, matchResponseTemplate } = await import('../../detect/index.js');
   const loaded = loadTemplate({ template: templatePath(template, io), templateName: flags.templateName });
   const response = matchResponseTemplate(loaded);
-  const matches = detectFamily(loaded, response);
+  const variables = parseVariables(flags.var);
+  const now = parseNow(flags.now);
+  const matches = detectFamily(loaded, response, { ...(variables ? { variables } : {}), ...(now ? { now } : {}) });
   const verdict = detectVerdict(matches);
   const responseTemplate = responseTemplateReport(loaded, response);
   if (flags.json) {

@@ -4,11 +4,11 @@ import type { ParseOptions, ResponseTemplateParseOptions, StreamParser } from '.
 import type { LoadedTemplate } from '../../render/types.js';
 import type { Delta, Diagnostic } from '../../types.js';
 import { EXIT, UserError, type IO } from '../io.js';
-import { readToolsFile } from '../options.js';
+import { collect, parseVariables, readToolsFile } from '../options.js';
 import { boundedChunks } from '../input.js';
 import { withOutput } from '../output.js';
 import { templatePath } from '../template-path.js';
-import { maxInputBytes, readInputText } from '../read-input.js';
+import { maxInputBytes, parseNow, readInputText } from '../read-input.js';
 import type { CommandRegistrar } from './index.js';
 
 interface ParseFlags {
@@ -22,6 +22,8 @@ interface ParseFlags {
   strict?: boolean;
   stream?: boolean;
   openai?: boolean;
+  var: string[];
+  now?: string;
 }
 
 const HELP = `
@@ -73,6 +75,8 @@ export const register: CommandRegistrar = (program, io, state) => {
     .option('--tools <file>', 'declared tools: an OpenAI tools array, or {"tools": [...]}; undeclared names are not calls')
     .option('--prefix <text>', 'the end of the prompt, e.g. "<think>\\n" (sets the starting state)')
     .option('--prompt <file>', 'the rendered prompt; its tail after the last assistant header is the prefix')
+    .option('--var <key=value>', 'with --template: a template variable for the probe renders (a bare .jinja that needs bos_token); repeatable', collect, [])
+    .option('--now <iso>', 'with --template: the clock for strftime_now in the probe renders')
     .option('--strict', 'exit 1 on the first error diagnostic')
     .option('--stream', 'read stdin as it arrives and print one delta per line')
     .option('--openai', 'with a response template: print the OpenAI message (or deltas), not transformers\' dict')
@@ -86,6 +90,7 @@ export const register: CommandRegistrar = (program, io, state) => {
 
 async function runParse(file: string | undefined, flags: ParseFlags, io: IO): Promise<number> {
   if (flags.prefix !== undefined && flags.prompt !== undefined) throw new UserError('give either --prefix or --prompt, not both');
+  if ((flags.var.length > 0 || flags.now !== undefined) && flags.template === undefined) throw new UserError('--var and --now shape the probe renders of --template; give --template');
   if (flags.family === undefined && flags.template !== undefined) {
     const template = await loadFromFlags(flags, io);
     if (template.responseTemplate) return responseTemplateParse(file, template.responseTemplate, flags, io);
@@ -125,7 +130,9 @@ async function chooseParser(flags: ParseFlags, io: IO): Promise<{ family: ParseO
   }
   if (flags.template === undefined) throw new UserError(`no family: give --family <id> (one of ${familyIds.join(', ')}) or --template <model folder>`);
   const { parserForTemplate } = await import('../../detect/index.js');
-  const found = parserForTemplate(await loadFromFlags(flags, io));
+  const variables = parseVariables(flags.var);
+  const now = parseNow(flags.now);
+  const found = parserForTemplate(await loadFromFlags(flags, io), { ...(variables ? { variables } : {}), ...(now ? { now } : {}) });
   const id = typeof found.family === 'string' ? resolveFamilyId(found.family) : undefined;
   return { family: found.family, ...(id ? { id } : {}), ...(found.prefix !== undefined ? { prefix: found.prefix } : {}), ...(found.diagnostic ? { diagnostic: found.diagnostic } : {}) };
 }
