@@ -3,6 +3,8 @@ import { withTags } from '../parse/engine/grammar.js';
 import { nameUntil } from '../parse/engine/headers.js';
 import { deepseekV31Grammar } from '../parse/grammars/deepseek-v3.1.js';
 import { glm45Grammar } from '../parse/grammars/glm-4.5.js';
+import { hermesJson } from '../parse/engine/codecs/hermes-json.js';
+import { jsonList } from '../parse/engine/codecs/json-list.js';
 import { hermesGrammar } from '../parse/grammars/hermes-json.js';
 import { qwen3CoderGrammar } from '../parse/grammars/qwen3-coder.js';
 import { xmlParameterArgs } from '../parse/grammars/xml-parameter.js';
@@ -23,11 +25,25 @@ interface Shape {
 }
 
 /**
- * The argument codecs a derived grammar may use, each as a registered family's grammar with other markers:
- * JSON objects naming the call (Hermes), NAME + separator + JSON arguments (DeepSeek), `<function=N><parameter=K>`
- * (Qwen3-Coder), `N<arg_key>K</arg_key><arg_value>V</arg_value>` (GLM).
+ * The argument codecs a derived grammar may use, each as a registered family's grammar with other markers: a JSON
+ * list of call objects (Nemotron's `<TOOLCALL>[…]`), JSON objects naming the call (Hermes), NAME + separator + JSON
+ * arguments (DeepSeek; Functionary's `<function=N>{json}`), `<function=N><parameter=K>` (Qwen3-Coder),
+ * `N<arg_key>K</arg_key><arg_value>V</arg_value>` (GLM).
  */
 export const shapes: Shape[] = [
+  {
+    // Before the single object: `<TOOLCALL>[{…}]</TOOLCALL>` (Nemotron) would otherwise be read as one object per tag.
+    codec: 'json-list-of-calls',
+    locate(text, call) {
+      const object = jsonObjectAround(text, text.indexOf(`"${call.name}"`));
+      if (!object) return undefined;
+      const open = text.slice(0, object.start).trimEnd();
+      const closeAt = text.length - text.slice(object.end).trimStart().length;
+      if (!open.endsWith('[') || text[closeAt] !== ']') return undefined;
+      return { start: open.length - 1, end: closeAt + 1 };
+    },
+    build: ({ open, close }) => withTags(hermesGrammar, { id: 'derived', call: { open: [open], close: [close] }, args: jsonList(hermesJson) }),
+  },
   {
     codec: 'json-object-with-name',
     locate: (text, call) => jsonObjectAround(text, text.indexOf(`"${call.name}"`)),
