@@ -50,7 +50,10 @@ or --prompt is its prefix= (default ""), --openai maps the dict onto {content, r
 tool_calls} (failures then stay content with a diagnostic instead of failing with exit 1). Otherwise
 chatfmt uses the family whose template renders like it, and else derives the call syntax from probe
 renders of the template (a PARSE_GRAMMAR_DERIVED warning says what it found), and else takes the family
-it resembles most (a PARSE_FAMILY_UNVERIFIED warning says how weak the evidence is).
+it resembles most (a PARSE_FAMILY_UNVERIFIED warning says how weak the evidence is). A tie between
+families, or markers alone pointing at a family whose parser cannot read the template's calls, is an
+error (exit 2): the family is ambiguous or unknown, give --family. --var and --now shape those probe
+renders (a bare .jinja that needs bos_token: --var bos_token='<|begin_of_text|>').
 
 Examples:
   chatfmt parse --family qwen3 completion.txt
