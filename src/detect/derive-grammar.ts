@@ -128,7 +128,7 @@ export function deriveParser(template: LoadedTemplate, probed: ProbeSet | { trie
         // Functionary write `<|eom_id|>` after calls, `<|eot_id|>` after text): one more stop string.
         const callStops = !sectionOpen && sectionClose && !stops.includes(sectionClose) ? [...stops, sectionClose] : stops;
         const grammar: Grammar = {
-          ...shape.build({ open, close, separator: found.separator }),
+          ...shape.build({ open, close, separator: found.separator, nameKey: found.nameKey }),
           section,
           reasoning,
           stopStrings: callStops,

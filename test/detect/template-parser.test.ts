@@ -135,4 +135,17 @@ describe('parserForTemplate, call shapes of real templates (our own templates in
     expect(message.content).toBe('Two cities.');
     expect(message.tool_calls.map((c) => JSON.parse(c.function.arguments))).toEqual([{ city: 'Oslo' }, { city: 'Rome', days: 3 }]);
   });
+
+  it('derives a Command-R-style action list of {"tool_name", "parameters"} objects in a fenced block', () => {
+    const found = parserForTemplate(fixtureAt(new URL('./templates/action-list.jinja', import.meta.url).pathname));
+    expect(found.method).toBe('derived');
+    expect(found.evidence[0]).toContain('with json-list-of-calls arguments');
+    const completion = 'Action: ```json\n[\n    {"tool_name": "get_weather", "parameters": {"city": "Oslo"}},\n    {"tool_name": "get_weather", "parameters": {"city": "Rome", "days": 3}}\n]\n```<|END_OF_TURN_TOKEN|>';
+    const message = parse(completion, { family: found.family, prefix: found.prefix, tools });
+    expect(message.content ?? '').toBe('');
+    expect(message.tool_calls.map((c) => [c.function.name, JSON.parse(c.function.arguments)])).toEqual([
+      ['get_weather', { city: 'Oslo' }],
+      ['get_weather', { city: 'Rome', days: 3 }],
+    ]);
+  });
 });
