@@ -2,7 +2,7 @@
 // and edge runtimes (`chatfmt/core`, or `chatfmt` under the browser and worker conditions). Exports only.
 export type * from './types.js';
 export { ChatfmtError, isChatfmtError, type ErrorCode } from './errors.js';
-export { familyIds, familyInfo, familyVariants, resolveFamilyId, resolveFamilyVariant, type FamilyId, type FamilyVariant } from './families/info.js';
+export { familyIds, familyInfo, familyVariants, resolveFamilyId, resolveFamilyVariant, unknownFamilyMessage, type FamilyId, type FamilyVariant } from './families/info.js';
 export type { FamilyInfo, ArgumentsForm } from './families/family.js';
 export { families, getFamily, type Family } from './families/registry.js';
 export * from './jinja/index.js';

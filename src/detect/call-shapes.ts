@@ -3,6 +3,8 @@ import { withTags } from '../parse/engine/grammar.js';
 import { nameUntil } from '../parse/engine/headers.js';
 import { deepseekV31Grammar } from '../parse/grammars/deepseek-v3.1.js';
 import { glm45Grammar } from '../parse/grammars/glm-4.5.js';
+import { callObject } from '../parse/engine/codecs/hermes-json.js';
+import { jsonList } from '../parse/engine/codecs/json-list.js';
 import { hermesGrammar } from '../parse/grammars/hermes-json.js';
 import { qwen3CoderGrammar } from '../parse/grammars/qwen3-coder.js';
 import { xmlParameterArgs } from '../parse/grammars/xml-parameter.js';
@@ -14,24 +16,39 @@ export interface ProbeCall {
 }
 
 /** Where a candidate codec's payload starts and ends inside one call's rendered text, or undefined. */
-type Locate = (text: string, call: ProbeCall) => { start: number; end: number; separator?: string } | undefined;
+type Located = { start: number; end: number; separator?: string; nameKey?: string };
+type Locate = (text: string, call: ProbeCall) => Located | undefined;
 
 interface Shape {
   codec: string;
   locate: Locate;
-  build(markers: { open: string; close: string; separator?: string }): Grammar;
+  build(markers: { open: string; close: string; separator?: string; nameKey?: string }): Grammar;
 }
 
 /**
- * The argument codecs a derived grammar may use, each as a registered family's grammar with other markers:
- * JSON objects naming the call (Hermes), NAME + separator + JSON arguments (DeepSeek), `<function=N><parameter=K>`
- * (Qwen3-Coder), `N<arg_key>K</arg_key><arg_value>V</arg_value>` (GLM).
+ * The argument codecs a derived grammar may use, each as a registered family's grammar with other markers: a JSON
+ * list of call objects (Nemotron's `<TOOLCALL>[…]`), JSON objects naming the call (Hermes), NAME + separator + JSON
+ * arguments (DeepSeek; Functionary's `<function=N>{json}`), `<function=N><parameter=K>` (Qwen3-Coder),
+ * `N<arg_key>K</arg_key><arg_value>V</arg_value>` (GLM).
  */
 export const shapes: Shape[] = [
   {
+    // Before the single object: `<TOOLCALL>[{…}]</TOOLCALL>` (Nemotron) would otherwise be read as one object per tag.
+    codec: 'json-list-of-calls',
+    locate(text, call) {
+      const object = callObjectAround(text, call);
+      if (!object) return undefined;
+      const open = text.slice(0, object.start).trimEnd();
+      const closeAt = text.length - text.slice(object.end).trimStart().length;
+      if (!open.endsWith('[') || text[closeAt] !== ']') return undefined;
+      return { start: open.length - 1, end: closeAt + 1, nameKey: object.nameKey };
+    },
+    build: ({ open, close, nameKey }) => withTags(hermesGrammar, { id: 'derived', call: { open: [open], close: [close] }, args: jsonList(callObject({ nameKey })) }),
+  },
+  {
     codec: 'json-object-with-name',
-    locate: (text, call) => jsonObjectAround(text, text.indexOf(`"${call.name}"`)),
-    build: ({ open, close }) => withTags(hermesGrammar, { id: 'derived', call: { open: [open], close: [close] } }),
+    locate: (text, call) => callObjectAround(text, call),
+    build: ({ open, close, nameKey }) => withTags(hermesGrammar, { id: 'derived', call: { open: [open], close: [close] }, args: callObject({ nameKey }) }),
   },
   {
     codec: 'function-tag-parameters',
@@ -75,6 +92,18 @@ export const shapes: Shape[] = [
  * trying the engine's codecs with the markers found around the probe calls. A candidate is accepted only when it
  * parses every probe completion back to the probe message. Returns the reasons when nothing fits.
  */
+
+/**
+ * The JSON object that names the probe call, and the key naming it: `name` (Hermes, Nemotron) or another, such as
+ * Command-R's `tool_name`.
+ */
+function callObjectAround(text: string, call: ProbeCall): { start: number; end: number; nameKey: string } | undefined {
+  const object = jsonObjectAround(text, text.indexOf(`"${call.name}"`));
+  if (!object) return undefined;
+  const parsed = JSON.parse(text.slice(object.start, object.end)) as Record<string, unknown>;
+  const nameKey = Object.keys(parsed).find((key) => parsed[key] === call.name);
+  return nameKey === undefined ? undefined : { ...object, nameKey };
+}
 
 /** The JSON object that contains position `at` (searching back for its `{`), if it parses. */
 function jsonObjectAround(text: string, at: number): { start: number; end: number } | undefined {

@@ -8,6 +8,7 @@ import { backOffMarker, commonPrefixLength } from '../convert/render-prefixes.js
 import { shapes } from './call-shapes.js';
 import { markupSegments, splitsOf } from './markup.js';
 import { jsonEqual } from '../util/json-equal.js';
+import type { ProbeOptions } from './detect.js';
 
 /** A call syntax found by rendering probe conversations through a template of unknown family. */
 export interface DerivedParser {
@@ -54,9 +55,10 @@ export interface ProbeSet {
 }
 
 /** Renders the probe conversations; the reasons when the template cannot render them. */
-export function probeTemplate(template: LoadedTemplate): ProbeSet | { tried: string[] } {
+export function probeTemplate(template: LoadedTemplate, options: ProbeOptions = {}): ProbeSet | { tried: string[] } {
+  const extra = options.variables ? { variables: options.variables } : {};
   const renderOf = (messages: Message[], generation: boolean) =>
-    renderConversation(template, { messages, tools }, { addGenerationPrompt: generation, now: NOW }).text;
+    renderConversation(template, { messages, tools }, { addGenerationPrompt: generation, now: options.now ?? NOW, ...extra }).text;
   let prompt: string;
   let answered: string;
   let oneCall: string;
@@ -122,11 +124,14 @@ export function deriveParser(template: LoadedTemplate, probed: ProbeSet | { trie
       for (const [close, sectionClose] of splitsOf(after)) {
         if (!open || !close) continue;
         const section = sectionOpen && sectionClose ? { open: [sectionOpen], close: [sectionClose] } : undefined;
+        // A trailer with nothing opening it is how a call turn ends where an answer ends otherwise (Llama 3.1 and
+        // Functionary write `<|eom_id|>` after calls, `<|eot_id|>` after text): one more stop string.
+        const callStops = !sectionOpen && sectionClose && !stops.includes(sectionClose) ? [...stops, sectionClose] : stops;
         const grammar: Grammar = {
-          ...shape.build({ open, close, separator: found.separator }),
+          ...shape.build({ open, close, separator: found.separator, nameKey: found.nameKey }),
           section,
           reasoning,
-          stopStrings: stops,
+          stopStrings: callStops,
           defaultPrefix: prefix,
         };
         const parser = grammarParser('derived', grammar);
@@ -140,7 +145,7 @@ export function deriveParser(template: LoadedTemplate, probed: ProbeSet | { trie
               `calls are ${open} … ${close}${where} with ${shape.codec} arguments`,
               ...(reasoning ? [`reasoning is ${reasoning.open[0]} … ${reasoning.close[0]}`] : []),
               ...(prefix ? [`the generation prompt pre-fills ${JSON.stringify(prefix)}`] : []),
-              `stop strings: ${stops.join(', ') || 'none'}`,
+              `stop strings: ${callStops.join(', ') || 'none'}`,
             ],
           };
         }

@@ -15,9 +15,53 @@ export interface FamilyMatch {
   /** 'response-template': found only through the template's own response template (see matchResponseTemplate). */
   method: 'render-equivalence' | 'markers' | 'response-template';
   evidence: string[];
+  /** The probes this template renders differently from the candidate's (render-equivalence only). */
+  differs?: string[];
+}
+
+/**
+ * What detect can honestly say. `found`: one family ranks first on its own. `ambiguous`: several families tie at the
+ * top score (SmolLM3-like ChatML templates share only the generation prompt with hermes, qwen2.5 and qwen3).
+ * `unknown`: nothing renders alike and only markers in the source point at a family (Functionary's Llama-3 headers
+ * around its own call syntax), or nothing matched at all.
+ */
+export interface DetectVerdict {
+  status: 'found' | 'ambiguous' | 'unknown';
+  /** The first match, when there is one: for `ambiguous` and `unknown` a guess only. */
+  best?: FamilyMatch;
+  /** The matches that tie with the best (itself included) when ambiguous. */
+  tied: FamilyMatch[];
+  /** One line saying why. */
+  reason: string;
+}
+
+const nameOf = (match: FamilyMatch) => match.variant ?? match.family;
+
+/** The verdict on `detectFamily`'s matches: whether the first one may be taken as the template's family. */
+export function detectVerdict(matches: readonly FamilyMatch[]): DetectVerdict {
+  const [best] = matches;
+  if (!best) return { status: 'unknown', tied: [], reason: 'no probe rendered identically and no family markers were found' };
+  if (best.method === 'markers') {
+    return { status: 'unknown', best, tied: [], reason: `no probe renders like any family; only template markers point at ${nameOf(best)}` };
+  }
+  const tied = matches.filter((match) => match.method === best.method && match.score === best.score);
+  if (tied.length > 1) {
+    const detail = tied.map((match) => `${nameOf(match)} differs on ${match.differs?.length ? match.differs.join(', ') : 'no probe'}`).join('; ');
+    return { status: 'ambiguous', best, tied, reason: `${tied.map(nameOf).join(', ')} tie at ${best.score.toFixed(2)} (${detail})` };
+  }
+  return { status: 'found', best, tied: [best], reason: `${nameOf(best)} (${best.method}, score ${best.score.toFixed(2)})` };
 }
 
 const DETECT_NOW = new Date('2025-01-15T12:00:00Z');
+
+/**
+ * How probe conversations are rendered: extra template variables (a bare .jinja that needs `bos_token`, or
+ * `enable_thinking=false`) and the clock for strftime_now. Both sides of every comparison render with the same ones.
+ */
+export interface ProbeOptions {
+  variables?: Record<string, unknown>;
+  now?: Date;
+}
 
 /**
  * Which family a template belongs to, best first: render-equivalence on probe conversations
@@ -26,8 +70,12 @@ const DETECT_NOW = new Date('2025-01-15T12:00:00Z');
  * agrees with gain that evidence and rank first among equal scores, and families found only that way are added.
  * A caller that already has that comparison passes it as `response` (it parses probes with every family).
  */
-export function detectFamily(template: LoadedTemplate, response: ResponseTemplateMatch | undefined = matchResponseTemplate(template)): FamilyMatch[] {
-  const found = detectByRendering(template);
+export function detectFamily(
+  template: LoadedTemplate,
+  response: ResponseTemplateMatch | undefined = matchResponseTemplate(template),
+  options: ProbeOptions = {},
+): FamilyMatch[] {
+  const found = detectByRendering(template, options);
   if (!response) return found;
   const agreeing = new Set<FamilyId>(response.agrees);
   const line = (id: FamilyId) =>
@@ -42,10 +90,10 @@ export function detectFamily(template: LoadedTemplate, response: ResponseTemplat
   return [...extra.sort((a, b) => rank(b) - rank(a)), ...found];
 }
 
-function detectByRendering(template: LoadedTemplate): FamilyMatch[] {
+function detectByRendering(template: LoadedTemplate, options: ProbeOptions): FamilyMatch[] {
   const matches: FamilyMatch[] = [];
   const ownTokens = Object.keys(template.specialTokens).length > 0;
-  const candidateOutputs = ownTokens ? probeOutputs(template) : undefined;
+  const candidateOutputs = ownTokens ? probeOutputs(template, options) : undefined;
   const candidates = [
     ...familyIds.map((id) => ({ family: id, name: id, variant: undefined as string | undefined })),
     ...familyVariants.map((variant) => ({ family: variant.of, name: variant.id, variant: variant.id })),
@@ -57,9 +105,10 @@ function detectByRendering(template: LoadedTemplate): FamilyMatch[] {
     // Both sides render with the same special tokens: the candidate's own (a model folder or config),
     // or, for a bare .jinja file that brings none, the family's.
     const tokens = ownTokens ? template.specialTokens : family.specialTokens;
-    const candidate = candidateOutputs ?? probeOutputs({ ...template, specialTokens: tokens });
-    const reference = probeOutputs({ ...family, specialTokens: tokens });
+    const candidate = candidateOutputs ?? probeOutputs({ ...template, specialTokens: tokens }, options);
+    const reference = probeOutputs({ ...family, specialTokens: tokens }, options);
     const evidence: string[] = [];
+    const differs: string[] = [];
     let same = 0;
     let compared = 0;
     for (const probe of [...probeConversations.map((p) => p.name), GENERATION_PROMPT]) {
@@ -70,12 +119,12 @@ function detectByRendering(template: LoadedTemplate): FamilyMatch[] {
       if (mine === theirs) {
         same++;
         evidence.push(`renders the "${probe}" probe byte-identically to the ${name} template`);
-      }
+      } else differs.push(probe);
     }
     // An empty generation prompt is shared by every template that adds none (Mistral's, a bare
     // `{{ messages[0].content }}`): alone, it is evidence only for a template that carries the family's markers.
     const emptyPromptOnly = same === 1 && candidate.get(GENERATION_PROMPT) === '' && reference.get(GENERATION_PROMPT) === '';
-    if (same > 0 && (!emptyPromptOnly || marked.has(id))) matches.push({ family: id, ...(variant ? { variant } : {}), score: same / Math.max(compared, 1), method: 'render-equivalence', evidence });
+    if (same > 0 && (!emptyPromptOnly || marked.has(id))) matches.push({ family: id, ...(variant ? { variant } : {}), score: same / Math.max(compared, 1), method: 'render-equivalence', evidence, differs });
   }
   if (matches.length > 0) {
     // Equal scores (two families whose templates both add nothing as the generation prompt, say) are ordered by
@@ -98,7 +147,8 @@ function detectByRendering(template: LoadedTemplate): FamilyMatch[] {
  */
 const GENERATION_PROMPT = 'generation-prompt';
 
-function probeOutputs(template: LoadedTemplate): Map<string, string> {
+function probeOutputs(template: LoadedTemplate, options: ProbeOptions): Map<string, string> {
+  const clock = { now: options.now ?? DETECT_NOW, ...(options.variables ? { variables: options.variables } : {}) };
   const outputs = new Map<string, string>();
   const attempt = (name: string, render: () => string) => {
     try {
@@ -108,12 +158,12 @@ function probeOutputs(template: LoadedTemplate): Map<string, string> {
     }
   };
   for (const probe of probeConversations) {
-    attempt(probe.name, () => renderConversation(template, probe.conversation, { now: DETECT_NOW }).text);
+    attempt(probe.name, () => renderConversation(template, probe.conversation, clock).text);
   }
   const asked = { messages: [{ role: 'user' as const, content: 'Hi there' }] };
   attempt(GENERATION_PROMPT, () => {
-    const before = renderConversation(template, asked, { now: DETECT_NOW, addGenerationPrompt: false }).text;
-    const after = renderConversation(template, asked, { now: DETECT_NOW, addGenerationPrompt: true }).text;
+    const before = renderConversation(template, asked, { ...clock, addGenerationPrompt: false }).text;
+    const after = renderConversation(template, asked, { ...clock, addGenerationPrompt: true }).text;
     if (!after.startsWith(before)) throw new Error('the generation prompt rewrites the history');
     return after.slice(before.length);
   });

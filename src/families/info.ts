@@ -1,6 +1,8 @@
 import type { FamilyInfo } from './family.js';
 
-// The ids users type on the CLI; renaming one breaks scripts.
+// The ids users type on the CLI; renaming one breaks scripts. Aliases include vLLM's and SGLang's tool-parser names
+// where one maps to exactly one family (`openai`, vLLM's gpt-oss parser, is left out: `convert --to openai` means
+// OpenAI messages; SGLang's `qwen` could be any of three families).
 export const familyIds = [
   'hermes',
   'qwen2.5',
@@ -63,7 +65,7 @@ export const familyInfo = {
   },
   'qwen3-coder': {
     id: 'qwen3-coder',
-    aliases: ['qwen3coder', 'qwen3-xml'],
+    aliases: ['qwen3coder', 'qwen3-xml', 'qwen3_coder', 'qwen3_xml'],
     format: '<tool_call><function=NAME><parameter=KEY>raw value</parameter></function></tool_call>, values typed by schema',
     models: ['Qwen/Qwen3-Coder-30B-A3B-Instruct', 'Qwen/Qwen3-Coder-480B-A35B-Instruct'],
     templateFile: 'qwen3-coder.jinja',
@@ -75,7 +77,7 @@ export const familyInfo = {
   },
   'deepseek-v3.1': {
     id: 'deepseek-v3.1',
-    aliases: ['deepseek', 'deepseek-v31', 'deepseek-v3.1-terminus'],
+    aliases: ['deepseek', 'deepseek-v31', 'deepseek-v3.1-terminus', 'deepseek_v31', 'deepseekv31'],
     format: '<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{json}<｜tool▁call▁end｜>…, reasoning ends at </think>',
     models: ['deepseek-ai/DeepSeek-V3.1', 'deepseek-ai/DeepSeek-V3.1-Terminus'],
     templateFile: 'deepseek-v3.1.jinja',
@@ -87,7 +89,7 @@ export const familyInfo = {
   },
   'deepseek-r1': {
     id: 'deepseek-r1',
-    aliases: ['deepseek-v3', 'r1', 'deepseek-r1-distill'],
+    aliases: ['deepseek-v3', 'r1', 'deepseek-r1-distill', 'deepseek_v3', 'deepseekv3'],
     format: '<｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME\\n```json\\n{json}\\n```<｜tool▁call▁end｜>, <think> reasoning',
     models: ['deepseek-ai/DeepSeek-R1', 'deepseek-ai/DeepSeek-R1-Distill-*', 'deepseek-ai/DeepSeek-V3'],
     templateFile: 'deepseek-r1.jinja',
@@ -99,7 +101,7 @@ export const familyInfo = {
   },
   'kimi-k2': {
     id: 'kimi-k2',
-    aliases: ['kimi', 'kimi-k2-thinking', 'kimi-k2-instruct'],
+    aliases: ['kimi', 'kimi-k2-thinking', 'kimi-k2-instruct', 'kimi_k2'],
     format: '<|tool_calls_section_begin|><|tool_call_begin|>functions.NAME:IDX<|tool_call_argument_begin|>{json}<|tool_call_end|>…',
     models: ['moonshotai/Kimi-K2-Thinking', 'moonshotai/Kimi-K2-Instruct-0905'],
     templateFile: 'kimi-k2.jinja',
@@ -111,7 +113,7 @@ export const familyInfo = {
   },
   'gpt-oss': {
     id: 'gpt-oss',
-    aliases: ['harmony', 'gpt-oss-20b', 'gpt-oss-120b'],
+    aliases: ['harmony', 'gpt-oss-20b', 'gpt-oss-120b', 'openai_gptoss'],
     format: 'harmony: <|channel|>analysis|commentary|final, calls to=functions.NAME … <|message|>{json}<|call|>',
     models: ['openai/gpt-oss-20b', 'openai/gpt-oss-120b'],
     templateFile: 'gpt-oss.jinja',
@@ -123,7 +125,7 @@ export const familyInfo = {
   },
   'glm-4.5': {
     id: 'glm-4.5',
-    aliases: ['glm', 'glm-4.6', 'glm-4.7', 'glm45'],
+    aliases: ['glm', 'glm-4.6', 'glm-4.7', 'glm45', 'glm47'],
     format: '<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value>…</tool_call>, values typed by schema',
     models: ['zai-org/GLM-4.5', 'zai-org/GLM-4.5-Air', 'zai-org/GLM-4.6', 'zai-org/GLM-4.7'],
     templateFile: 'glm-4.5.jinja',
@@ -135,7 +137,7 @@ export const familyInfo = {
   },
   'seed-oss': {
     id: 'seed-oss',
-    aliases: ['seed', 'seed-oss-36b'],
+    aliases: ['seed', 'seed-oss-36b', 'seed_oss'],
     format: '<seed:think>…</seed:think>, <seed:tool_call><function=NAME><parameter=K>raw</parameter></function></seed:tool_call>',
     models: ['ByteDance-Seed/Seed-OSS-36B-Instruct'],
     templateFile: 'seed-oss.jinja',
@@ -148,7 +150,7 @@ export const familyInfo = {
   'deepseek-v3.2': {
     id: 'deepseek-v3.2',
     // V4 renames only the block wrapper (<｜DSML｜tool_calls>); the grammar reads both, so V4 is a name of this family.
-    aliases: ['deepseek-v32', 'dsml', 'deepseek-v4', 'deepseek-v3.2-speciale'],
+    aliases: ['deepseek-v32', 'dsml', 'deepseek-v4', 'deepseek-v3.2-speciale', 'deepseek_v32', 'deepseekv32'],
     format: '<｜DSML｜function_calls><｜DSML｜invoke name="N"><｜DSML｜parameter name="K" string="true|false">V</｜DSML｜parameter>… (V4: <｜DSML｜tool_calls>), reasoning ends at </think>',
     models: ['deepseek-ai/DeepSeek-V3.2', 'deepseek-ai/DeepSeek-V3.2-Speciale', 'deepseek-ai/DeepSeek-V4'],
     templateFile: 'deepseek-v3.2.jinja',
@@ -160,7 +162,7 @@ export const familyInfo = {
   },
   'minimax-m2': {
     id: 'minimax-m2',
-    aliases: ['minimax', 'minimax-m2.1', 'minimax-m2.5'],
+    aliases: ['minimax', 'minimax-m2.1', 'minimax-m2.5', 'minimax_m2'],
     format: '<minimax:tool_call><invoke name="N"><parameter name="K">raw</parameter></invoke></minimax:tool_call>, values typed by schema',
     models: ['MiniMaxAI/MiniMax-M2', 'MiniMaxAI/MiniMax-M2.1', 'MiniMaxAI/MiniMax-M2.5'],
     templateFile: 'minimax-m2.jinja',
@@ -172,7 +174,7 @@ export const familyInfo = {
   },
   'llama-3': {
     id: 'llama-3',
-    aliases: ['llama3', 'llama-3.1', 'llama-3.2', 'llama-3.3'],
+    aliases: ['llama3', 'llama-3.1', 'llama-3.2', 'llama-3.3', 'llama3_json'],
     format: '{"name": N, "parameters": {…}} at the start or after <|python_tag|>, ;-separated; built-ins as <|python_tag|>TOOL.call(k="v")',
     models: ['meta-llama/Llama-3.1-8B-Instruct', 'meta-llama/Llama-3.1-70B-Instruct', 'meta-llama/Llama-3.2-3B-Instruct', 'meta-llama/Llama-3.3-70B-Instruct'],
     templateFile: 'llama-3.jinja',
@@ -196,7 +198,7 @@ export const familyInfo = {
   },
   'gemma-4': {
     id: 'gemma-4',
-    aliases: ['gemma4', 'gemma', 'gemma-4-it'],
+    aliases: ['gemma4', 'gemma-4-it'],
     format: '<|tool_call>call:NAME{key:<|"|>text<|"|>,n:1}<tool_call|> (object notation, <|"|> strings), <|channel>thought⏎…<channel|> reasoning',
     models: ['google/gemma-4-31B-it', 'google/gemma-4-26B-A4B-it', 'google/gemma-4-E4B-it', 'google/gemma-4-E2B-it'],
     templateFile: 'gemma-4.jinja',
@@ -261,4 +263,48 @@ export function resolveFamilyId(name: string): FamilyId | undefined {
 /** The variant a name stands for (`qwq` → qwen3-thinking), or undefined for a plain family name. */
 export function resolveFamilyVariant(name: string): FamilyVariant | undefined {
   return variantByName.get(name.trim().toLowerCase());
+}
+
+/**
+ * Names that look like a family but are refused with a reason: Gemma 2 and 3 have no tool-call format at all, so a bare
+ * `gemma` must not quietly mean Gemma 4's.
+ */
+const refusedNames = new Map<string, string>([
+  ...['gemma', 'gemma2', 'gemma-2', 'gemma3', 'gemma-3', 'gemma-3n'].map((name): [string, string] => [
+    name,
+    'Gemma 2 and 3 templates have no tool-call format, so chatfmt has no family for them; for Gemma 4 use gemma-4',
+  ]),
+]);
+
+/** Every name resolveFamilyId accepts, for suggestions. */
+export function familyNames(): string[] {
+  return [...byName.keys()];
+}
+
+/**
+ * Why a name is not a family, as one line: a refusal reason (`gemma`), or the closest ids and aliases by edit distance
+ * ("did you mean"), then the known ids.
+ */
+export function unknownFamilyMessage(name: string): string {
+  const key = name.trim().toLowerCase();
+  const refused = refusedNames.get(key);
+  if (refused) return `family "${name}" is not supported: ${refused}`;
+  const limit = Math.max(2, Math.floor(key.length / 3));
+  const scored = key.length > 64 ? [] : familyNames().map((candidate) => ({ candidate, distance: editDistance(key, candidate) }));
+  const close = scored.filter((s) => s.distance <= limit).sort((a, b) => a.distance - b.distance || a.candidate.localeCompare(b.candidate));
+  const suggestion = close.length > 0 ? `; did you mean ${close.slice(0, 3).map((s) => `"${s.candidate}"`).join(' or ')}?` : '';
+  return `unknown family "${name}"${suggestion} (known: ${familyIds.join(', ')})`;
+}
+
+/** Levenshtein distance; names are short (the caller bounds them), so the quadratic table is cheap. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
 }

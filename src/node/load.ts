@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ChatfmtError } from '../errors.js';
-import { familyIds, familyInfo, resolveFamilyId } from '../families/info.js';
+import { familyInfo, resolveFamilyId, unknownFamilyMessage } from '../families/info.js';
 import { parseConfig } from '../render/config.js';
 import { loadTemplate as loadCoreTemplate, loadTemplateFromSources } from '../render/load.js';
 import { renderLoadedBy } from '../render/render.js';
@@ -29,7 +29,7 @@ export function render(options: TemplateSpec & RenderOptions & Conversation): Re
 /** The bundled template of a family (file path under the package's templates/ folder). */
 export function familyTemplatePath(familyId: string): string {
   const id = resolveFamilyId(familyId);
-  if (!id) throw new ChatfmtError('UNKNOWN_FAMILY', `unknown family "${familyId}" (known: ${familyIds.join(', ')})`);
+  if (!id) throw new ChatfmtError('UNKNOWN_FAMILY', unknownFamilyMessage(familyId));
   return join(templatesDir, familyInfo[id].templateFile);
 }
 

@@ -1,5 +1,5 @@
 import { ChatfmtError } from '../errors.js';
-import { familyIds, familyInfo, resolveFamilyId, resolveFamilyVariant } from '../families/info.js';
+import { familyInfo, resolveFamilyId, unknownFamilyMessage, resolveFamilyVariant } from '../families/info.js';
 import { familyTemplateSources } from '../families/templates.generated.js';
 import { compileTemplate, type CompiledTemplate } from '../jinja/index.js';
 import { isPlainObject } from '../util/guards.js';
@@ -51,7 +51,7 @@ const familyTemplates = new Map<string, LoadedTemplate>();
 
 function fromFamily(name: string): LoadedTemplate {
   const id = resolveFamilyId(name);
-  if (!id) throw new ChatfmtError('UNKNOWN_FAMILY', `unknown family "${name}" (known: ${familyIds.join(', ')})`);
+  if (!id) throw new ChatfmtError('UNKNOWN_FAMILY', unknownFamilyMessage(name));
   let loaded = familyTemplates.get(id);
   if (!loaded) {
     const info = familyInfo[id];

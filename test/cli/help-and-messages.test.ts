@@ -53,7 +53,7 @@ describe('messages that quote text stay on one line', () => {
 
   for (const [quoted, argv, expected] of [
     ['soon\nlater', ['render', '--family', 'qwen3', '--now', 'soon\nlater'], 'chatfmt: --now: "soon\\nlater" is not an ISO date-time (e.g. 2025-01-15T12:00:00)\n'],
-    ['qwen\r\n3', ['parse', '--family', 'qwen\r\n3', '-'], /^chatfmt: unknown family "qwen\\r\\n3" \(known: [^\n]+\)\n$/],
+    ['qwen\r\n3', ['parse', '--family', 'qwen\r\n3', '-'], /^chatfmt: unknown family "qwen\\r\\n3"; did you mean "qwen3"\? \(known: [^\n]+\)\n$/],
   ] as const) {
     it(`a usage error quoting ${JSON.stringify(quoted)}`, async () => {
       const result = await cli([...argv], '{"messages": [{"role": "user", "content": "hi"}]}');

@@ -6,6 +6,7 @@ import { hasShared, sharedDir } from '../helpers/shared.js';
 // Issue 9 part 3: parse with a template of unknown family, by its family when it renders like one, else with a
 // grammar derived from probe renders, else a clear error.
 const fixture = (name: string) => loadTemplate({ template: new URL(`../../fixtures/templates/${name}`, import.meta.url).pathname });
+const fixtureAt = (path: string) => loadTemplate({ template: path });
 const tools = [
   { type: 'function' as const, function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' } } } } },
 ];
@@ -122,4 +123,29 @@ describe.skipIf(!hasShared)('parserForTemplate on weak evidence', () => {
       expect(message.content).toBe(content);
     });
   }
+});
+
+describe('parserForTemplate, call shapes of real templates (our own templates in their shapes)', () => {
+  it('derives a JSON list of calls inside tags, parallel calls included (Nemotron)', () => {
+    const found = parserForTemplate(fixtureAt(new URL('./templates/toolcall-list.jinja', import.meta.url).pathname));
+    expect(found.method).toBe('derived');
+    expect(found.evidence[0]).toBe('calls are <TOOLCALL> … </TOOLCALL> with json-list-of-calls arguments');
+    const completion = 'Two cities.<TOOLCALL>[{"name": "get_weather", "arguments": {"city": "Oslo"}}, {"name": "get_weather", "arguments": {"city": "Rome", "days": 3}}]</TOOLCALL>';
+    const message = parse(completion, { family: found.family, prefix: found.prefix, tools });
+    expect(message.content).toBe('Two cities.');
+    expect(message.tool_calls.map((c) => JSON.parse(c.function.arguments))).toEqual([{ city: 'Oslo' }, { city: 'Rome', days: 3 }]);
+  });
+
+  it('derives a Command-R-style action list of {"tool_name", "parameters"} objects in a fenced block', () => {
+    const found = parserForTemplate(fixtureAt(new URL('./templates/action-list.jinja', import.meta.url).pathname));
+    expect(found.method).toBe('derived');
+    expect(found.evidence[0]).toContain('with json-list-of-calls arguments');
+    const completion = 'Action: ```json\n[\n    {"tool_name": "get_weather", "parameters": {"city": "Oslo"}},\n    {"tool_name": "get_weather", "parameters": {"city": "Rome", "days": 3}}\n]\n```<|END_OF_TURN_TOKEN|>';
+    const message = parse(completion, { family: found.family, prefix: found.prefix, tools });
+    expect(message.content ?? '').toBe('');
+    expect(message.tool_calls.map((c) => [c.function.name, JSON.parse(c.function.arguments)])).toEqual([
+      ['get_weather', { city: 'Oslo' }],
+      ['get_weather', { city: 'Rome', days: 3 }],
+    ]);
+  });
 });

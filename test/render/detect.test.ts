@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/main.js';
 import { memoryIO } from '../../src/cli/io.js';
-import { detectFamily, familyIds, familyInfo, loadTemplate } from '../../src/index.js';
+import { detectFamily, detectVerdict, familyIds, familyInfo, loadTemplate } from '../../src/index.js';
 import { hasShared, sharedDir } from '../helpers/shared.js';
 
 const official = (relative: string) => join(sharedDir, 'templates', 'official', relative);
@@ -10,12 +10,14 @@ const official = (relative: string) => join(sharedDir, 'templates', 'official', 
 describe.skipIf(!hasShared)('detect', () => {
   it('recognises every official counterpart by render-equivalence on all probes', () => {
     for (const id of familyIds) {
-      const [best] = detectFamily(loadTemplate({ template: official(familyInfo[id].officialTemplate) }));
+      const matches = detectFamily(loadTemplate({ template: official(familyInfo[id].officialTemplate) }));
+      const [best] = matches;
       // Our deepseek-v3.1 template adds the model card's tool prompt, which the official one ignores. The deepseek-v3.2
       // reference repeats the assistant prefix after a user turn (FORMATS-NEXT §2 edge case 7), which ours does not:
       // only the probe without a generation prompt renders alike.
       const score = id === 'deepseek-v3.1' ? 3 / 4 : id === 'deepseek-v3.2' ? 1 / 4 : 1;
       expect(best, id).toMatchObject({ family: id, score, method: 'render-equivalence' });
+      expect(detectVerdict(matches).status, id).toBe('found');
     }
   });
 

@@ -1,14 +1,14 @@
-import { resolve } from 'node:path';
-import { familyIds, familyInfo, resolveFamilyId, type FamilyId } from '../../families/info.js';
+import { familyIds, familyInfo, resolveFamilyId, unknownFamilyMessage, type FamilyId } from '../../families/info.js';
 import { promptTail } from '../../parse/assistant-headers.js';
 import type { ParseOptions, ResponseTemplateParseOptions, StreamParser } from '../../parse/index.js';
 import type { LoadedTemplate } from '../../render/types.js';
 import type { Delta, Diagnostic } from '../../types.js';
 import { EXIT, UserError, type IO } from '../io.js';
-import { readToolsFile } from '../options.js';
+import { collect, parseVariables, readToolsFile } from '../options.js';
 import { boundedChunks } from '../input.js';
 import { withOutput } from '../output.js';
-import { maxInputBytes, readInputText } from '../read-input.js';
+import { templatePath } from '../template-path.js';
+import { maxInputBytes, parseNow, readInputText } from '../read-input.js';
 import type { CommandRegistrar } from './index.js';
 
 interface ParseFlags {
@@ -22,6 +22,8 @@ interface ParseFlags {
   strict?: boolean;
   stream?: boolean;
   openai?: boolean;
+  var: string[];
+  now?: string;
 }
 
 const HELP = `
@@ -48,7 +50,10 @@ or --prompt is its prefix= (default ""), --openai maps the dict onto {content, r
 tool_calls} (failures then stay content with a diagnostic instead of failing with exit 1). Otherwise
 chatfmt uses the family whose template renders like it, and else derives the call syntax from probe
 renders of the template (a PARSE_GRAMMAR_DERIVED warning says what it found), and else takes the family
-it resembles most (a PARSE_FAMILY_UNVERIFIED warning says how weak the evidence is).
+it resembles most (a PARSE_FAMILY_UNVERIFIED warning says how weak the evidence is). A tie between
+families, or markers alone pointing at a family whose parser cannot read the template's calls, is an
+error (exit 2): the family is ambiguous or unknown, give --family. --var and --now shape those probe
+renders (a bare .jinja that needs bos_token: --var bos_token='<|begin_of_text|>').
 
 Examples:
   chatfmt parse --family qwen3 completion.txt
@@ -73,6 +78,8 @@ export const register: CommandRegistrar = (program, io, state) => {
     .option('--tools <file>', 'declared tools: an OpenAI tools array, or {"tools": [...]}; undeclared names are not calls')
     .option('--prefix <text>', 'the end of the prompt, e.g. "<think>\\n" (sets the starting state)')
     .option('--prompt <file>', 'the rendered prompt; its tail after the last assistant header is the prefix')
+    .option('--var <key=value>', 'with --template: a template variable for the probe renders (a bare .jinja that needs bos_token); repeatable', collect, [])
+    .option('--now <iso>', 'with --template: the clock for strftime_now in the probe renders')
     .option('--strict', 'exit 1 on the first error diagnostic')
     .option('--stream', 'read stdin as it arrives and print one delta per line')
     .option('--openai', 'with a response template: print the OpenAI message (or deltas), not transformers\' dict')
@@ -86,6 +93,7 @@ export const register: CommandRegistrar = (program, io, state) => {
 
 async function runParse(file: string | undefined, flags: ParseFlags, io: IO): Promise<number> {
   if (flags.prefix !== undefined && flags.prompt !== undefined) throw new UserError('give either --prefix or --prompt, not both');
+  if ((flags.var.length > 0 || flags.now !== undefined) && flags.template === undefined) throw new UserError('--var and --now shape the probe renders of --template; give --template');
   if (flags.family === undefined && flags.template !== undefined) {
     const template = await loadFromFlags(flags, io);
     if (template.responseTemplate) return responseTemplateParse(file, template.responseTemplate, flags, io);
@@ -119,20 +127,22 @@ async function runParse(file: string | undefined, flags: ParseFlags, io: IO): Pr
 async function chooseParser(flags: ParseFlags, io: IO): Promise<{ family: ParseOptions['family']; id?: FamilyId; prefix?: string; diagnostic?: Diagnostic }> {
   if (flags.family !== undefined) {
     const id = resolveFamilyId(flags.family);
-    if (id === undefined) throw new UserError(`unknown family "${flags.family}" (known: ${familyIds.join(', ')})`);
+    if (id === undefined) throw new UserError(unknownFamilyMessage(flags.family));
     // The name as given: a variant (qwq) sets its own default prefix.
     return { family: flags.family, id };
   }
   if (flags.template === undefined) throw new UserError(`no family: give --family <id> (one of ${familyIds.join(', ')}) or --template <model folder>`);
   const { parserForTemplate } = await import('../../detect/index.js');
-  const found = parserForTemplate(await loadFromFlags(flags, io));
+  const variables = parseVariables(flags.var);
+  const now = parseNow(flags.now);
+  const found = parserForTemplate(await loadFromFlags(flags, io), { ...(variables ? { variables } : {}), ...(now ? { now } : {}) });
   const id = typeof found.family === 'string' ? resolveFamilyId(found.family) : undefined;
   return { family: found.family, ...(id ? { id } : {}), ...(found.prefix !== undefined ? { prefix: found.prefix } : {}), ...(found.diagnostic ? { diagnostic: found.diagnostic } : {}) };
 }
 
 async function loadFromFlags(flags: ParseFlags, io: IO): Promise<LoadedTemplate> {
   const { loadTemplate } = await import('../../node/load.js');
-  return loadTemplate({ template: resolve(io.cwd, flags.template!), templateName: flags.templateName });
+  return loadTemplate({ template: templatePath(flags.template!, io), templateName: flags.templateName });
 }
 
 /**

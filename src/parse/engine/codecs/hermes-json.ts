@@ -20,6 +20,8 @@ export interface CallObjectOptions {
    * starts only when its arguments begin. Otherwise it starts at the name and a missing key means `{}`.
    */
   requireArguments?: boolean;
+  /** The key holding the call's name: `name` unless set (Command-R's action lists write `tool_name`). */
+  nameKey?: string;
 }
 
 /**
@@ -36,6 +38,7 @@ export function callObject(options: CallObjectOptions): CodecFactory {
 
 function callObjectCodec(options: CallObjectOptions): ArgsCodec {
   const idKey = options.idKey;
+  const nameKey = options.nameKey ?? 'name';
   let state: State = 'open';
   let key: string | undefined;
   let name: string | undefined;
@@ -134,7 +137,7 @@ function callObjectCodec(options: CallObjectOptions): ArgsCodec {
               const result = streamValue(value, buf, pos, final, emitArgs);
               if (result.status !== 'done') return result;
               pos = result.pos;
-            } else if (!isArgs && !(key === 'name' && name === undefined) && !(key === idKey && !idSeen)) {
+            } else if (!isArgs && !(key === nameKey && name === undefined) && !(key === idKey && !idSeen)) {
               // Another key's value: validated and consumed as it arrives, then ignored.
               const end = value.scan(buf, pos, final);
               if (end === INVALID) return fail(value.errorAt, 'invalid JSON in the call object', 'PARSE_BAD_ARGS_JSON');
@@ -204,7 +207,7 @@ function callObjectCodec(options: CallObjectOptions): ArgsCodec {
 
   function finish(pos: number, sink: CallSink): CodecResult {
     // A complete object that is no call is reported at its `}`: a stop string after it is no truncation.
-    if (name === undefined) return fail(pos - 1, 'the call object has no "name"');
+    if (name === undefined) return fail(pos - 1, `the call object has no "${nameKey}"`);
     if (options.requireArguments && !argsBegun) return fail(pos - 1, 'the call object has no "parameters" or "arguments"');
     const refused = tryStart(pos, sink, true);
     if (refused) return refused;
