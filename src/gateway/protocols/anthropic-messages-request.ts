@@ -3,7 +3,7 @@
 import type { ContentPart, Message, Tool, ToolCall } from '../../types.js';
 import type { GatewayError, GatewayRequest, Result, SamplingOptions, ToolChoice } from '../core/types.js';
 import {
-  arrayAt, invalid, normaliseContent, objectAt, optionalBoolean, optionalNumber, optionalString, readRequest, stopStrings,
+  arrayAt, invalid, normaliseContent, numericSampling, objectAt, optionalBoolean, optionalString, readRequest, stopStrings,
   stringAt, type Json,
 } from './request-fields.js';
 
@@ -173,15 +173,7 @@ function translateToolChoice(value: unknown): { toolChoice: ToolChoice; parallel
 }
 
 function sampling(request: Json): SamplingOptions {
-  const options: SamplingOptions = {};
-  const maxTokens = optionalNumber(request, 'max_tokens');
-  if (maxTokens !== undefined) options.maxTokens = maxTokens;
-  const temperature = optionalNumber(request, 'temperature');
-  if (temperature !== undefined) options.temperature = temperature;
-  const topP = optionalNumber(request, 'top_p');
-  if (topP !== undefined) options.topP = topP;
-  const topK = optionalNumber(request, 'top_k');
-  if (topK !== undefined) options.topK = topK;
+  const options = numericSampling(request, { maxTokens: 'max_tokens', temperature: 'temperature', topP: 'top_p', topK: 'top_k' });
   const stop = stopStrings(request.stop_sequences, 'stop_sequences');
   if (stop !== undefined && stop.length > 0) options.stop = stop;
   return options;

@@ -3,7 +3,7 @@
 import { GatewayFailure } from '../core/failure.js';
 import type { GatewayError, GatewayRequest, Result, SamplingOptions, ToolChoice } from '../core/types.js';
 import type { Message, Tool, ToolCall } from '../../types.js';
-import { invalid, isObject, normaliseContent, optionalBoolean, optionalNumber, stopStrings, type Json } from './request-fields.js';
+import { invalid, isObject, normaliseContent, numericSampling, optionalBoolean, optionalNumber, stopStrings, type Json } from './request-fields.js';
 
 export function parseChatRequest(body: unknown): Result<GatewayRequest, GatewayError> {
   try {
@@ -95,18 +95,10 @@ function readToolChoice(value: unknown, tools: Tool[]): ToolChoice {
 }
 
 function readSampling(body: Json): SamplingOptions {
-  const sampling: SamplingOptions = {};
+  const sampling: SamplingOptions = numericSampling(body, { temperature: 'temperature', topP: 'top_p', topK: 'top_k', seed: 'seed' });
   const maxTokens = optionalNumber(body, 'max_completion_tokens') ?? optionalNumber(body, 'max_tokens');
   // llama.cpp's web UI sends -1 for "no limit".
   if (maxTokens !== undefined && maxTokens >= 0) sampling.maxTokens = maxTokens;
-  const temperature = optionalNumber(body, 'temperature');
-  if (temperature !== undefined) sampling.temperature = temperature;
-  const topP = optionalNumber(body, 'top_p');
-  if (topP !== undefined) sampling.topP = topP;
-  const topK = optionalNumber(body, 'top_k');
-  if (topK !== undefined) sampling.topK = topK;
-  const seed = optionalNumber(body, 'seed');
-  if (seed !== undefined) sampling.seed = seed;
   const stop = stopStrings(body.stop, 'stop');
   if (stop) sampling.stop = stop;
   const format = body.response_format;

@@ -4,7 +4,7 @@
 import type { Message, Tool, ToolCall } from '../../types.js';
 import type { GatewayError, GatewayRequest, Result, SamplingOptions, ToolChoice } from '../core/types.js';
 import {
-  argumentsText, arrayAt, invalid, normaliseContent, objectAt, optionalBoolean, optionalNumber, optionalString, readRequest,
+  argumentsText, arrayAt, invalid, normaliseContent, numericSampling, objectAt, optionalBoolean, optionalString, readRequest,
   stringAt, type Json,
 } from './request-fields.js';
 
@@ -152,13 +152,7 @@ function translateToolChoice(value: unknown): ToolChoice {
 }
 
 function sampling(request: Json): SamplingOptions {
-  const options: SamplingOptions = {};
-  const maxTokens = optionalNumber(request, 'max_output_tokens');
-  if (maxTokens !== undefined) options.maxTokens = maxTokens;
-  const temperature = optionalNumber(request, 'temperature');
-  if (temperature !== undefined) options.temperature = temperature;
-  const topP = optionalNumber(request, 'top_p');
-  if (topP !== undefined) options.topP = topP;
+  const options = numericSampling(request, { maxTokens: 'max_output_tokens', temperature: 'temperature', topP: 'top_p' });
   const format = request.text === undefined || request.text === null ? undefined : objectAt(request.text, 'text').format;
   if (format !== undefined && format !== null) {
     const spec = objectAt(format, 'text.format');

@@ -1,7 +1,7 @@
 // Small readers for request bodies: each returns the value or throws a GatewayFailure naming the JSON path, so a
 // protocol's parseRequest reads like the request's shape. Shared by every client protocol.
 import { fail, GatewayFailure } from '../core/failure.js';
-import type { GatewayError, Result } from '../core/types.js';
+import type { GatewayError, Result, SamplingOptions } from '../core/types.js';
 import type { ContentPart } from '../../types.js';
 
 export type Json = Record<string, unknown>;
@@ -19,6 +19,22 @@ export function optionalNumber(body: Json, key: string, path = key): number | un
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'number' || !Number.isFinite(value)) invalid(path, 'expected a number');
   return value;
+}
+
+/** The numeric sampling settings, and which request key each protocol spells them with. */
+type NumericSampling = 'maxTokens' | 'temperature' | 'topP' | 'topK' | 'seed';
+
+/**
+ * Reads the numeric sampling settings a protocol names (`{maxTokens: 'max_output_tokens', temperature:
+ * 'temperature'}`) into SamplingOptions: absent or null keys are left out, anything but a finite number is refused.
+ */
+export function numericSampling(body: Json, keys: Partial<Record<NumericSampling, string>>): SamplingOptions {
+  const options: SamplingOptions = {};
+  for (const [setting, key] of Object.entries(keys) as Array<[NumericSampling, string]>) {
+    const value = optionalNumber(body, key);
+    if (value !== undefined) options[setting] = value;
+  }
+  return options;
 }
 
 export function optionalString(body: Json, key: string, path = key): string | undefined {
