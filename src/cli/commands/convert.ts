@@ -3,7 +3,7 @@ import { Option } from 'commander';
 import type { ChatTokenizer, ConvertIssue, ImportShape, OffsetUnit, TrainOn } from '../../convert/index.js';
 import { offsetUnits } from '../../convert/text-offsets.js';
 import { importShapes } from '../../convert/importers/types.js';
-import { formatIssue } from '../../dataset/issues.js';
+import { formatIssue } from '../../readers/issues.js';
 import { familyIds, resolveFamilyId } from '../../families/info.js';
 import { loadTemplate } from '../../node/load.js';
 import type { LoadedTemplate } from '../../render/types.js';

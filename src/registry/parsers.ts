@@ -1,22 +1,22 @@
 import { familyIds, familyInfo, resolveFamilyId, resolveFamilyVariant, type FamilyId } from '../families/info.js';
 import { ChatfmtError } from '../errors.js';
-import type { CoreFactory } from './core.js';
-import type { Grammar } from './engine/grammar.js';
-import { createGrammarCore } from './engine/machine.js';
-import { deepseekR1Grammar } from './grammars/deepseek-r1.js';
-import { deepseekV31Grammar } from './grammars/deepseek-v3.1.js';
-import { glm45Grammar } from './grammars/glm-4.5.js';
-import { hermesGrammar, qwen25Grammar, qwen3Grammar } from './grammars/hermes-json.js';
-import { kimiK2Grammar } from './grammars/kimi-k2.js';
-import { qwen3CoderGrammar } from './grammars/qwen3-coder.js';
-import { seedOssGrammar } from './grammars/seed-oss.js';
-import { deepseekV32Grammar } from './grammars/deepseek-v3.2.js';
-import { minimaxM2Grammar } from './grammars/minimax-m2.js';
-import { llama3Grammar } from './grammars/llama-3.js';
-import { mistralGrammar } from './grammars/mistral.js';
-import { gemma4Grammar } from './grammars/gemma-4.js';
-import { createHarmonyCore } from './harmony/index.js';
-import { randomNineCharId, type IdGenerator } from './ids.js';
+import type { CoreFactory } from '../parse/core.js';
+import type { Grammar } from '../parse/engine/grammar.js';
+import { createGrammarCore } from '../parse/engine/machine.js';
+import { deepseekR1Grammar } from '../parse/grammars/deepseek-r1.js';
+import { deepseekV31Grammar } from '../parse/grammars/deepseek-v3.1.js';
+import { glm45Grammar } from '../parse/grammars/glm-4.5.js';
+import { hermesGrammar, qwen25Grammar, qwen3Grammar } from '../parse/grammars/hermes-json.js';
+import { kimiK2Grammar } from '../parse/grammars/kimi-k2.js';
+import { qwen3CoderGrammar } from '../parse/grammars/qwen3-coder.js';
+import { seedOssGrammar } from '../parse/grammars/seed-oss.js';
+import { deepseekV32Grammar } from '../parse/grammars/deepseek-v3.2.js';
+import { minimaxM2Grammar } from '../parse/grammars/minimax-m2.js';
+import { llama3Grammar } from '../parse/grammars/llama-3.js';
+import { mistralGrammar } from '../parse/grammars/mistral.js';
+import { gemma4Grammar } from '../parse/grammars/gemma-4.js';
+import { createHarmonyCore } from '../parse/harmony/index.js';
+import { randomNineCharId, type IdGenerator } from '../parse/ids.js';
 
 /** Markers of a family's output, for detection and docs. */
 export interface ParserMarkers {

@@ -1,8 +1,8 @@
 import { ChatfmtError } from '../errors.js';
-import { parserFamilies, type ParserFamily } from '../parse/registry.js';
-import type { FamilyInfo } from './family.js';
-import { familyIds, familyInfo, resolveFamilyId, type FamilyId } from './info.js';
-import { familyTemplateSources } from './templates.generated.js';
+import { parserFamilies, type ParserFamily } from './parsers.js';
+import type { FamilyInfo } from '../families/family.js';
+import { familyIds, familyInfo, resolveFamilyId, type FamilyId } from '../families/info.js';
+import { familyTemplateSources } from '../families/templates.generated.js';
 
 /** One family as every part of chatfmt sees it: its facts, its template and its parser. */
 export interface Family extends FamilyInfo<FamilyId> {
