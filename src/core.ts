@@ -4,7 +4,7 @@ export type * from './types.js';
 export { ChatfmtError, isChatfmtError, type ErrorCode } from './errors.js';
 export { familyIds, familyInfo, familyVariants, resolveFamilyId, resolveFamilyVariant, unknownFamilyMessage, type FamilyId, type FamilyVariant } from './families/info.js';
 export type { FamilyInfo, ArgumentsForm } from './families/family.js';
-export { families, getFamily, type Family } from './registry/families.js';
+export { families, getFamily, type Family } from './registry/index.js';
 export * from './jinja/index.js';
 export * from './render/index.js';
 export * from './parse/index.js';

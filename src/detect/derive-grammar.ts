@@ -1,6 +1,6 @@
 import type { Grammar } from '../parse/engine/grammar.js';
 import { parse } from '../parse/parse.js';
-import { grammarParser, type ParserFamily } from '../registry/parsers.js';
+import { grammarParser, type ParserFamily } from '../registry/index.js';
 import { renderConversation } from '../render/render.js';
 import type { LoadedTemplate } from '../render/types.js';
 import type { Message, Tool } from '../types.js';
