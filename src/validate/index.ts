@@ -1,4 +1,4 @@
-// Public surface of src/dataset: the dataset validator and its building blocks (helper C reuses the reader).
+// Public surface of src/validate: the dataset validator and its building blocks (helper C reuses the reader).
 export { validateDataset, type ValidateOptions, type DatasetValidation, type ValidationProgress } from './validate.js';
 export { datasetIssueCodes, datasetIssueSeverity, formatIssue, makeIssue, isDatasetIssueCode, type DatasetIssue, type DatasetIssueCode } from '../readers/issues.js';
 export { readDatasetRecords, DEFAULT_MAX_ROW_BYTES, type DatasetRecord, type ReadRecordsOptions, type RecordReader } from '../readers/jsonl.js';
