@@ -46,7 +46,9 @@ export class PartMapper {
       case 'tool-call-end': {
         const id = this.callIds.get(event.id)!;
         // A call with no arguments at all still needs JSON input.
-        return [{ type: 'tool-input-end', id }, { type: 'tool-call', toolCallId: id, toolName: event.name, input: event.arguments === '' ? '{}' : event.arguments }];
+        const input = event.arguments === '' ? '{}' : event.arguments;
+        // The model's own argument text rides along, so the next turn can write it back byte for byte (see prompt.ts).
+        return [{ type: 'tool-input-end', id }, { type: 'tool-call', toolCallId: id, toolName: event.name, input, providerMetadata: { chatfmt: { arguments: input } } }];
       }
       case 'diagnostic':
         this.diagnostics.push(event.diagnostic);

@@ -5,11 +5,13 @@ import type {
   LanguageModelV4Message,
   LanguageModelV4Prompt,
   LanguageModelV4ToolResultOutput,
+  SharedV4ProviderOptions,
   SharedV4Warning,
 } from '@ai-sdk/provider';
 import { ChatfmtError } from '../errors.js';
 import type { GatewayRequest, SamplingOptions, ToolChoice } from '../gateway/core/types.js';
 import type { Message, Tool, ToolCall } from '../types.js';
+import { jsonEqual } from '../util/json-equal.js';
 
 /** What `providerOptions.chatfmt` may carry. */
 export interface ChatfmtProviderOptions {
@@ -30,9 +32,9 @@ export function functionTools(options: Pick<LanguageModelV4CallOptions, 'tools'>
       warnings.push({ type: 'unsupported', feature: `provider-defined tool ${tool.id}`, details: 'a raw completion endpoint runs no provider tools; it is left out' });
       continue;
     }
-    const fn: { name: string; description?: string; parameters: Record<string, unknown> } = { name: tool.name, parameters: tool.inputSchema as Record<string, unknown> };
-    if (tool.description !== undefined) fn.description = tool.description;
-    tools.push({ type: 'function', function: fn });
+    // OpenAI's key order (name, description, parameters): templates that dump the tool as JSON print it in this order.
+    const description = tool.description !== undefined ? { description: tool.description } : {};
+    tools.push({ type: 'function', function: { name: tool.name, ...description, parameters: tool.inputSchema as Record<string, unknown> } });
   }
   return tools;
 }
@@ -117,7 +119,7 @@ function convertMessage(message: LanguageModelV4Message, index: number): Message
       for (const part of message.content) {
         if (part.type === 'text') text += part.text;
         else if (part.type === 'reasoning') reasoning += part.text;
-        else if (part.type === 'tool-call') calls.push({ id: part.toolCallId, type: 'function', function: { name: part.toolName, arguments: argumentsText(part.input) } });
+        else if (part.type === 'tool-call') calls.push({ id: part.toolCallId, type: 'function', function: { name: part.toolName, arguments: argumentsText(part.input, part.providerOptions) } });
         else if (part.type === 'tool-result') results.push(toolMessage(part.toolCallId, part.toolName, part.output));
       }
       const assistant: Message = { role: 'assistant', content: text };
@@ -130,9 +132,25 @@ function convertMessage(message: LanguageModelV4Message, index: number): Message
   }
 }
 
-/** The AI SDK hands parsed input back; a string is input that never parsed, kept as the model wrote it. */
-function argumentsText(input: unknown): string {
+/**
+ * The AI SDK hands parsed input back. The provider's tool-call parts carry the model's own text in
+ * `providerMetadata.chatfmt.arguments` (the SDK returns it as providerOptions): written back as is while it still
+ * means the same input, so templates that print arguments verbatim get the model's spacing and key order. A string
+ * input is one that never parsed, kept as written.
+ */
+function argumentsText(input: unknown, options: SharedV4ProviderOptions | undefined): string {
+  const own = options?.chatfmt?.arguments;
+  if (typeof own === 'string' && sameInput(own, input)) return own;
   return typeof input === 'string' ? input : JSON.stringify(input ?? {});
+}
+
+function sameInput(text: string, input: unknown): boolean {
+  if (typeof input === 'string') return text === input;
+  try {
+    return jsonEqual(JSON.parse(text), input);
+  } catch {
+    return false;
+  }
 }
 
 function toolMessage(toolCallId: string, name: string, output: LanguageModelV4ToolResultOutput): Message {
