@@ -1,10 +1,13 @@
 // The provider under the real `ai` package: generateText and streamText with tools, a multi-step tool loop whose second
 // prompt must be exactly chatfmt's render of the same conversation, finish reasons, usage, errors and abort.
 import { generateText, jsonSchema, stepCountIs, streamText, tool } from 'ai';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createChatfmt, GatewayFailure } from '../../src/ai-sdk/index.js';
 import { loadTemplate, parse, renderConversation, type Message } from '../../src/index.js';
 import { pieces } from '../gateway/helpers/replay-backend.js';
+import { repoRoot } from '../helpers/shared.js';
 import { replayBackend } from './helpers.js';
 import type { ReceivedRequest, Replay } from '../gateway/helpers/replay-backend.js';
 
@@ -141,5 +144,56 @@ describe('generateText and streamText through the provider', async () => {
     await request.finished;
     expect(request.hungUp).toBe(true);
     expect(deltas).toBeLessThan(50);
+  });
+
+  it('the abort signal alone ends the stream with its reason and hangs up on the backend', async () => {
+    const model = createChatfmt({ baseURL: backend.url, family: 'qwen3' })('m');
+    backend.script({ pieces: pieces('word '.repeat(400), 5), delayMs: 5 });
+    const controller = new AbortController();
+    const { stream } = await model.doStream({ prompt: [{ role: 'user', content: [{ type: 'text', text: 'x' }] }], abortSignal: controller.signal });
+    const reader = stream.getReader();
+    let read = 0;
+    const outcome = await (async () => {
+      for (;;) {
+        const { done } = await reader.read();
+        if (done) return 'ended';
+        if (++read === 5) controller.abort();
+      }
+    })().catch((error: unknown) => error);
+    expect(outcome).toMatchObject({ name: 'AbortError' });
+    const request = backend.received.at(-1)!;
+    await request.finished;
+    expect(request.hungUp).toBe(true);
+  });
+
+  it('a named tool choice pre-fills the call opener, and the model only writes the arguments', async () => {
+    const chatfmt = createChatfmt({ baseURL: backend.url, family: 'qwen3' });
+    backend.script({ pieces: pieces('{"city": "Rome"}}\n</tool_call>', 4) });
+    const result = await generateText({ model: chatfmt('m'), prompt: 'Weather in Rome?', tools, toolChoice: { type: 'tool', toolName: 'get_weather' } });
+    expect(String(backend.received.at(-1)!.body.prompt).endsWith('<tool_call>\n{"name": "get_weather", "arguments": ')).toBe(true);
+    expect(result.toolCalls.map(({ toolName, input }) => ({ toolName, input }))).toEqual([{ toolName: 'get_weather', input: { city: 'Rome' } }]);
+    expect(result.finishReason).toBe('tool-calls');
+  });
+
+  it('a template given as Jinja text renders as the family does and finds its parser by detection', async () => {
+    const source = readFileSync(join(repoRoot, 'templates', 'qwen3.jinja'), 'utf8');
+    const chatfmt = createChatfmt({ baseURL: backend.url, template: source });
+    backend.script({ pieces: pieces(CALLS.qwen3!, 5) });
+    const result = await generateText({ model: chatfmt('m'), prompt: 'Weather in Paris?', tools });
+    const rendered = renderConversation(loadTemplate({ family: 'qwen3' }), { messages: [{ role: 'user', content: 'Weather in Paris?' }], tools: openaiTools }, { addGenerationPrompt: true }).text;
+    expect(backend.received.at(-1)!.body.prompt).toBe(rendered);
+    expect(result.toolCalls.map(({ input }) => input)).toEqual([{ city: 'Paris' }]);
+    expect(result.reasoningText).toBe('The user wants Paris.');
+  });
+
+  it('settings a raw backend cannot take come back as warnings; sampling settings reach the backend', async () => {
+    const chatfmt = createChatfmt({ baseURL: backend.url, family: 'qwen3' });
+    backend.script({ pieces: ['Hi.'] });
+    const result = await generateText({ model: chatfmt('m'), prompt: 'x', presencePenalty: 0.5, temperature: 0.2, topK: 7, seed: 3, stopSequences: ['END'] });
+    expect(result.warnings).toEqual([expect.objectContaining({ type: 'unsupported', feature: 'presencePenalty' })]);
+    const body = backend.received.at(-1)!.body;
+    expect(body).toMatchObject({ temperature: 0.2, top_k: 7, seed: 3 });
+    expect(body.stop).toContain('END');
+    expect(body.stop).toContain('<|im_end|>');
   });
 });
