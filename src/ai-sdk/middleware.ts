@@ -26,7 +26,7 @@ export type ChatfmtMiddlewareSettings = ModelSource & {
 };
 
 export function chatfmtMiddleware(settings: ChatfmtMiddlewareSettings): LanguageModelV4Middleware {
-  const model = resolveModel(settings);
+  const { model } = resolveModel(settings);
   const prefix = settings.prefix ?? model.defaultPrefix;
   const rewriter = (params: LanguageModelV4CallOptions) => new MarkupRewriter(model.parser, functionTools(params), prefix);
   return {

@@ -5,6 +5,7 @@ import { familyModel, templateModel } from '../gateway/core/model.js';
 import type { GatewayModel } from '../gateway/core/session.js';
 import { loadTemplate, loadTemplateFromSources } from '../render/load.js';
 import type { LoadedTemplate, TemplateSources } from '../render/types.js';
+import type { Diagnostic } from '../types.js';
 
 export type ModelSource =
   | { /** A family id, alias or variant (`chatfmt families`). */ family: string; template?: undefined }
@@ -14,13 +15,14 @@ export type ModelSource =
       template: string | TemplateSources | LoadedTemplate;
     };
 
-export function resolveModel(source: ModelSource): GatewayModel {
+/** The model, and `note` when its parser was found by detection (the provider reports it as a warning). */
+export function resolveModel(source: ModelSource): { model: GatewayModel; note?: Diagnostic } {
   if ((source.family === undefined) === (source.template === undefined)) {
     throw new ChatfmtError('INPUT_INVALID', 'give exactly one of `family` or `template`');
   }
-  if (source.family !== undefined) return familyModel(source.family);
+  if (source.family !== undefined) return { model: familyModel(source.family) };
   const template = asLoaded(source.template!);
-  return templateModel(template, template.name).model;
+  return templateModel(template, template.name);
 }
 
 function asLoaded(template: string | TemplateSources | LoadedTemplate): LoadedTemplate {

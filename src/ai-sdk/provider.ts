@@ -43,7 +43,8 @@ export interface ChatfmtProvider extends ProviderV4 {
 const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
 
 export function createChatfmt(settings: ChatfmtProviderSettings): ChatfmtProvider {
-  const model = resolveModel(settings);
+  const { model, note } = resolveModel(settings);
+  const modelWarnings: SharedV4Warning[] = note ? [{ type: 'other', message: note.message }] : [];
   const kind = settings.backendKind ?? guessBackendKind(settings.baseURL);
   if (!backendProtocols[kind]) throw new ChatfmtError('INPUT_INVALID', `unknown backendKind "${String(kind)}" (known: ${Object.keys(backendProtocols).join(', ')})`);
   const target: BackendTarget = {
@@ -55,7 +56,7 @@ export function createChatfmt(settings: ChatfmtProviderSettings): ChatfmtProvide
     ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
   };
   const providerName = settings.name ?? 'chatfmt';
-  const languageModel = (modelId?: string) => new ChatfmtLanguageModel(modelId ?? model.name, model, target, providerName);
+  const languageModel = (modelId?: string) => new ChatfmtLanguageModel(modelId ?? model.name, model, target, providerName, modelWarnings);
   const unsupported = (what: string) => (): never => {
     throw new ChatfmtError('INPUT_INVALID', `chatfmt serves language models only, not ${what} models`);
   };
@@ -76,6 +77,8 @@ export class ChatfmtLanguageModel implements LanguageModelV4 {
     private readonly model: GatewayModel,
     private readonly target: BackendTarget,
     readonly provider: string,
+    /** Said on every call: how the parser was found, when a template's family was detected rather than named. */
+    private readonly modelWarnings: readonly SharedV4Warning[] = [],
   ) {}
 
   async doGenerate(options: LanguageModelV4CallOptions): Promise<LanguageModelV4GenerateResult> {
@@ -84,12 +87,8 @@ export class ChatfmtLanguageModel implements LanguageModelV4 {
     for await (const part of parts) collected.push(part);
     const folded = foldParts(collected);
     const metadata = collected.find((part) => part.type === 'response-metadata');
-    return {
-      ...folded,
-      warnings,
-      request,
-      ...(metadata?.type === 'response-metadata' ? { response: { id: metadata.id, modelId: metadata.modelId, timestamp: metadata.timestamp } } : {}),
-    } as LanguageModelV4GenerateResult;
+    const response = metadata?.type === 'response-metadata' ? { response: { id: metadata.id, modelId: metadata.modelId, timestamp: metadata.timestamp } } : {};
+    return { ...folded, warnings, request, ...response };
   }
 
   async doStream(options: LanguageModelV4CallOptions): Promise<LanguageModelV4StreamResult> {
@@ -149,7 +148,7 @@ export class ChatfmtLanguageModel implements LanguageModelV4 {
       release();
       throw error;
     }
-    return { parts: toParts(first, events, local.signal, release), request: { ...(sent ?? {}) }, warnings: warnings as SharedV4Warning[], abort };
+    return { parts: toParts(first, events, local.signal, release), request: { ...(sent ?? {}) }, warnings: [...this.modelWarnings, ...warnings], abort };
   }
 }
 
