@@ -2,6 +2,7 @@
 // protocols, backends, wire codecs) import no Node modules.
 export { createGateway, type Gateway, type GatewayOptions, type AccessLogEntry } from './node/server.js';
 export { loadGatewayModel, type ModelSpec } from './node/model.js';
+export { familyModel, templateModel } from './core/model.js';
 export { runSession, preparePrompt, type GatewayModel, type SessionDeps, type PreparedPrompt } from './core/session.js';
 export { runRepairSession, type RepairDeps } from './core/repair-session.js';
 export { recoverCalls } from './core/lenient.js';

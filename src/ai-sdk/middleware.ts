@@ -1,0 +1,151 @@
+// `chatfmtMiddleware`: for chat models whose server leaves the model's native call and reasoning markup in the text
+// (Ollama, LM Studio, OpenRouter, vLLM without a tool parser). The text goes through the family's stream parser and
+// comes out as reasoning and tool-call parts; the request is sent unchanged (the server renders its own template).
+import type {
+  LanguageModelV4CallOptions,
+  LanguageModelV4Content,
+  LanguageModelV4Middleware,
+  LanguageModelV4StreamPart,
+  SharedV4ProviderMetadata,
+} from '@ai-sdk/provider';
+import { BlockWriter } from '../gateway/core/blocks.js';
+import type { GatewayEvent } from '../gateway/core/types.js';
+import { randomToken } from '../parse/ids.js';
+import { createStreamParser } from '../parse/stream.js';
+import type { Delta } from '../types.js';
+import { resolveModel, type ModelSource } from './model.js';
+import { foldParts, PartMapper } from './parts.js';
+import { functionTools } from './prompt.js';
+
+export type ChatfmtMiddlewareSettings = ModelSource & {
+  /**
+   * The parser's starting state, when the server's prompt ends inside the model's turn in a way the family's default
+   * does not assume (`'<think>'` for a template that opens reasoning). Default: the family's (or variant's) own.
+   */
+  prefix?: string;
+};
+
+export function chatfmtMiddleware(settings: ChatfmtMiddlewareSettings): LanguageModelV4Middleware {
+  const { model } = resolveModel(settings);
+  const prefix = settings.prefix ?? model.defaultPrefix;
+  const rewriter = (params: LanguageModelV4CallOptions) => new MarkupRewriter(model.parser, functionTools(params), prefix);
+  return {
+    specificationVersion: 'v4',
+    async wrapStream({ doStream, params }) {
+      const result = await doStream();
+      const rewrite = rewriter(params);
+      const stream = result.stream.pipeThrough(
+        new TransformStream<LanguageModelV4StreamPart, LanguageModelV4StreamPart>({
+          transform(part, controller) {
+            for (const out of rewrite.push(part)) controller.enqueue(out);
+          },
+          flush(controller) {
+            for (const out of rewrite.end()) controller.enqueue(out);
+          },
+        }),
+      );
+      return { ...result, stream };
+    },
+    async wrapGenerate({ doGenerate, params }) {
+      const result = await doGenerate();
+      const rewrite = rewriter(params);
+      const parts: LanguageModelV4StreamPart[] = [];
+      for (const part of contentAsParts(result.content)) parts.push(...rewrite.push(part));
+      parts.push(...rewrite.end());
+      const folded = foldParts(parts);
+      const calls = folded.content.some((part) => part.type === 'tool-call');
+      return {
+        ...result,
+        content: folded.content,
+        finishReason: calls && result.finishReason.unified === 'stop' ? { ...result.finishReason, unified: 'tool-calls' } : result.finishReason,
+        ...mergedMetadata(result.providerMetadata, folded.providerMetadata),
+      };
+    },
+  };
+}
+
+/**
+ * One response's parts in, the same parts out with text-delta run through the family's parser. All text blocks are
+ * one completion to the parser (a marker may straddle two). A part that is not text (server-parsed reasoning or calls)
+ * closes the text block before it; text the parser still holds back as a possible marker follows once resolved, and
+ * `finish` releases the rest, so nothing is lost.
+ */
+class MarkupRewriter {
+  private readonly parser;
+  private readonly blocks = new BlockWriter(randomToken(8));
+  private readonly mapper = new PartMapper();
+  private finished = false;
+
+  constructor(family: Parameters<typeof createStreamParser>[0]['family'], tools: ReturnType<typeof functionTools>, prefix: string | undefined) {
+    this.parser = createStreamParser({ family, tools, reportCallEnds: true, ...(prefix !== undefined ? { prefix } : {}) });
+  }
+
+  push(part: LanguageModelV4StreamPart): LanguageModelV4StreamPart[] {
+    switch (part.type) {
+      case 'text-start':
+      case 'text-end':
+        return [];
+      case 'text-delta':
+        return this.events(this.parser.push(part.delta));
+      case 'finish': {
+        const out = this.drain();
+        const calls = this.blocks.callCount > 0 && part.finishReason.unified === 'stop';
+        const metadata = mergedMetadata(part.providerMetadata, this.mapper.metadata().providerMetadata);
+        out.push({ ...part, ...(calls ? { finishReason: { ...part.finishReason, unified: 'tool-calls' } } : {}), ...metadata });
+        return out;
+      }
+      case 'stream-start':
+      case 'response-metadata':
+      case 'raw':
+      case 'ping':
+        return [part];
+      default: {
+        // Anything else (server-parsed reasoning or calls, sources, errors) takes its place after the text before it.
+        const out = this.drain(false);
+        if ('id' in part && typeof part.id === 'string') this.mapper.reserve(part.id);
+        if (part.type === 'tool-call') this.mapper.reserve(part.toolCallId);
+        out.push(part);
+        return out;
+      }
+    }
+  }
+
+  /** After the wrapped stream ended: what the parser still held, when no `finish` came. */
+  end(): LanguageModelV4StreamPart[] {
+    return this.drain();
+  }
+
+  /** `final`: the completion is over (the parser releases its tail); otherwise only the open block is closed. */
+  private drain(final = true): LanguageModelV4StreamPart[] {
+    if (this.finished) return [];
+    const events: GatewayEvent[] = [];
+    if (final) {
+      this.finished = true;
+      for (const delta of this.parser.finish()) this.blocks.write(delta, events);
+      this.blocks.flush(events);
+    } else this.blocks.close(events);
+    return events.flatMap((event) => this.mapper.map(event));
+  }
+
+  private events(deltas: Delta[]): LanguageModelV4StreamPart[] {
+    const events: GatewayEvent[] = [];
+    for (const delta of deltas) this.blocks.write(delta, events);
+    return events.flatMap((event) => this.mapper.map(event));
+  }
+}
+
+function contentAsParts(content: LanguageModelV4Content[]): LanguageModelV4StreamPart[] {
+  return content.flatMap((part): LanguageModelV4StreamPart[] => {
+    if (part.type === 'text') return [{ type: 'text-delta', id: 'text', delta: part.text }];
+    if (part.type === 'reasoning') {
+      const id = `reasoning_${randomToken(8)}`;
+      return [{ type: 'reasoning-start', id }, { type: 'reasoning-delta', id, delta: part.text }, { type: 'reasoning-end', id }];
+    }
+    return [part];
+  });
+}
+
+function mergedMetadata(...all: Array<SharedV4ProviderMetadata | undefined>): { providerMetadata?: SharedV4ProviderMetadata } {
+  const merged: SharedV4ProviderMetadata = Object.assign({}, ...all.filter(Boolean));
+  return Object.keys(merged).length > 0 ? { providerMetadata: merged } : {};
+}
