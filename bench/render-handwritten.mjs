@@ -119,7 +119,7 @@ function devstral({ messages, tools, bos_token: bos, eos_token: eos }) {
   return out;
 }
 
-const CASES = [
+export const CASES = [
   { name: 'qwen3/Qwen-Qwen3-0.6B', family: 'qwen3', file: 'Qwen-Qwen3-0.6B.jinja', serialise: qwen3 },
   { name: 'mistral/unsloth-mistral-Devstral-Small-2507', family: 'mistral', file: 'unsloth-mistral-Devstral-Small-2507.jinja', serialise: devstral },
 ];

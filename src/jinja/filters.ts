@@ -350,7 +350,7 @@ export const FILTERS: Record<string, FilterFn> = {
   },
   format: (v, a, k) => {
     if (a.length > 0 && k && Object.keys(k).length > 0) throw new PyError('FilterArgumentError', "can't handle positional and keyword arguments at the same time");
-    const params = k && Object.keys(k).length > 0 ? k : makeTuple(a);
+    const params = k && Object.keys(k).length > 0 ? k : makeTuple(a.slice());
     return v instanceof Markup ? new Markup(percentFormat(v.text, params, true)) : percentFormat(pyStr(v), params);
   },
   pprint: (v) => pyRepr(v),
