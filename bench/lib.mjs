@@ -32,7 +32,7 @@ export function rate(fn, { seconds = 0.25, passes = 3 } = {}) {
     } while (elapsed < seconds * 1000);
     rates.push((n * 1000) / elapsed);
   }
-  return { median: median(rates), min: Math.min(...rates), max: Math.max(...rates) };
+  return { median: median(rates), min: Math.min(...rates), max: Math.max(...rates), all: rates };
 }
 
 /** Milliseconds per call: median of `runs` single timed calls. */

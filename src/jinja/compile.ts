@@ -7,7 +7,7 @@ import { unmark } from './markup.js';
 import { methodImpl } from './methods.js';
 import { negate } from './numbers.js';
 import {
-  SliceValue, arith, attrReader, callValue, compareOp, concatStr, getAttr, getItem, iterate, undefinedError,
+  SliceValue, arith, attrReader, callValue, compareOp, concatStr, getAttr, getItem, itemReader, iterate, pyEq, undefinedError,
 } from './ops.js';
 import { pyStr } from './repr.js';
 import { Frame, LoopContext, RenderState } from './runtime.js';
@@ -367,7 +367,7 @@ export class Compiler {
     }
     const fn: FilterFn = FILTERS[node.name]!;
     if (node.args.length === 0 && node.kwargs.length === 0 && !node.dynArgs && !node.dynKwargs) {
-      return (_s, _f, v) => fn(v, [], null);
+      return (_s, _f, v) => fn(v, NO_ARGS, null);
     }
     if (keywords === null) return (s, f, v) => fn(v, positional(s, f), null);
     return (s, f, v) => {
@@ -386,7 +386,7 @@ export class Compiler {
     const dynArgs = node.dynArgs ? this.expr(node.dynArgs) : null;
     const dynKwargs = node.dynKwargs ? this.expr(node.dynKwargs) : null;
     let positional: (s: RenderState, f: Frame) => unknown[];
-    if (dynArgs === null && args.length === 0) positional = () => [];
+    if (dynArgs === null && args.length === 0) positional = () => NO_ARGS;
     else if (dynArgs === null && args.length === 1) {
       const [a0] = args as [Ev];
       positional = (s, f) => [a0(s, f)];
@@ -459,6 +459,10 @@ export class Compiler {
       }
       case 'getitem': {
         const obj = this.expr(node.obj);
+        if (node.arg.k === 'const' && typeof node.arg.value === 'string') {
+          const read = itemReader(node.arg.value);
+          return (s, f) => read(obj(s, f));
+        }
         const arg = this.expr(node.arg);
         return (s, f) => getItem(obj(s, f), arg(s, f));
       }
@@ -503,6 +507,18 @@ export class Compiler {
         const left = this.expr(node.left);
         const right = this.expr(node.right);
         const op = node.op;
+        if (op === '+') {
+          // String concatenation is most of what `+` does in chat templates.
+          return (s, f) => {
+            const a = left(s, f);
+            const b = right(s, f);
+            if (typeof a === 'string' && typeof b === 'string') {
+              chargeChars(a.length + b.length);
+              return a + b;
+            }
+            return arith(op, a, b);
+          };
+        }
         return (s, f) => arith(op, left(s, f), right(s, f));
       }
       case 'and': {
@@ -536,6 +552,16 @@ export class Compiler {
         const ops = node.ops.map(([op, e]) => [op, this.expr(e)] as const);
         if (ops.length === 1) {
           const [op, right] = ops[0]!;
+          const constant = node.ops[0]![1];
+          if ((op === '==' || op === '!=') && constant.k === 'const' && typeof constant.value === 'string') {
+            // `message.role == 'user'`: a string equals a string constant only when identical; pyEq for the rest.
+            const text = constant.value;
+            const equal = op === '==';
+            return (s, f) => {
+              const v = first(s, f);
+              return (v === text || (typeof v !== 'string' && pyEq(v, text))) === equal;
+            };
+          }
           return (s, f) => compareOp(op, first(s, f), right(s, f));
         }
         return (s, f) => {
@@ -613,6 +639,9 @@ export class Compiler {
 export { runBody };
 
 const NOTHING: Ex = () => 0;
+
+/** The arguments of every call without any: callees read them, never change them (frozen, so one that did would throw). */
+const NO_ARGS: unknown[] = Object.freeze([]) as unknown as unknown[];
 
 function tooManyIterations(s: RenderState): LimitError {
   return new LimitError(`more than ${s.limits.loopIterations} loop iterations (limits.loopIterations)`);

@@ -2,7 +2,7 @@
 import { BYTES_PER_CHAR, BYTES_PER_ITEM, charge, charged, chargeChars, chargeItems } from './budget.js';
 import { PyError, typeError } from './errors.js';
 import { percentFormat } from './format.js';
-import { dumpJson } from './json.js';
+import { dumpJson, type DumpOptions } from './json-write.js';
 import { methodImpl, pyCapitalize, pyStrip } from './methods.js';
 import { asFloat, makeFloat, truncInt, negate, compareNumbers } from './numbers.js';
 import { add, getAttr, getItem, iterate, pyCompare, pyEq, pyLen, undefinedError } from './ops.js';
@@ -158,7 +158,11 @@ function doGroupby(value: unknown, args: unknown[], kwargs: Kwargs): unknown[] {
   return groups.map((list) => makeGroup(output((list as unknown[])[0]), list as unknown[]));
 }
 
+const TOJSON_DEFAULTS: DumpOptions = {};
+
 function tojson(value: unknown, args: unknown[], kwargs: Kwargs): string {
+  // The form every chat template uses, on every render: no argument to read.
+  if (args.length === 0 && kwargs === null) return dumpJson(value, TOJSON_DEFAULTS);
   const ensureAscii = truthy(arg(args, kwargs, 0, 'ensure_ascii', false));
   const indentArg = arg(args, kwargs, 1, 'indent', null);
   const separators = arg(args, kwargs, 2, 'separators', null);
@@ -346,7 +350,7 @@ export const FILTERS: Record<string, FilterFn> = {
   },
   format: (v, a, k) => {
     if (a.length > 0 && k && Object.keys(k).length > 0) throw new PyError('FilterArgumentError', "can't handle positional and keyword arguments at the same time");
-    const params = k && Object.keys(k).length > 0 ? k : makeTuple(a);
+    const params = k && Object.keys(k).length > 0 ? k : makeTuple(a.slice());
     return v instanceof Markup ? new Markup(percentFormat(v.text, params, true)) : percentFormat(pyStr(v), params);
   },
   pprint: (v) => pyRepr(v),
@@ -412,9 +416,11 @@ for (const name of Object.keys(FILTERS)) {
 }
 
 // Every other filter's new string or list is paid for once built: each is at most a small multiple of its input,
-// which was paid for (or is the caller's data). The amplifiers (join, indent, center, replace, format, tojson's
-// indent, batch, slice) pay before they allocate.
+// which was paid for (or is the caller's data). The amplifiers (join, indent, center, replace, format, batch, slice)
+// pay before they allocate; tojson pays for its whole output itself (a list repeating one object amplifies).
+const PAYS_ITSELF = new Set(['tojson']);
 for (const name of Object.keys(FILTERS)) {
+  if (PAYS_ITSELF.has(name)) continue;
   const inner = FILTERS[name]!;
   FILTERS[name] = (value, args, kwargs) => {
     const result = inner(value, args, kwargs);

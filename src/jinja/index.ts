@@ -9,7 +9,7 @@ import type { Stmt } from './ast.js';
 import { resolveLimits, withBudget, type RenderLimits } from './budget.js';
 import { Compiler, runBody } from './compile.js';
 import { toJinjaError } from './errors.js';
-import { dumpJson } from './json.js';
+import { dumpJson } from './json-write.js';
 import { normalizeSource, tokenize } from './lexer.js';
 import { Parser } from './parser.js';
 import { pyRepr } from './repr.js';

@@ -137,6 +137,23 @@ export function getItem(obj: unknown, key: unknown): unknown {
   return new Undefined(key, obj);
 }
 
+/**
+ * `obj['key']` for a string key fixed at compile time: a plain-object dict holding the key answers with one own-property
+ * check; everything else (a missing key falls back to the attribute, Maps, sequences) goes through getItem.
+ */
+export function itemReader(key: string): (obj: unknown) => unknown {
+  return (obj) => {
+    if (obj !== null && typeof obj === 'object') {
+      const proto = Object.getPrototypeOf(obj);
+      if ((proto === Object.prototype || proto === null) && hasOwnProperty.call(obj, key)) {
+        const value = (obj as Record<string, unknown>)[key];
+        if (value !== undefined) return value;
+      }
+    }
+    return getItem(obj, key);
+  };
+}
+
 export class SliceValue {
   constructor(
     readonly start: unknown,

@@ -36,13 +36,20 @@ export class RenderState {
 
 /** A variable scope: template root, loop iteration, macro call, with-block. */
 export class Frame {
-  // Created on the first assignment: most loop-iteration scopes never assign, and lookups skip them cheaply.
+  // Most scopes hold one variable (a loop iteration's item, a macro's only parameter): it lives in two fields, and the
+  // Map is created only for a second name.
+  private firstName: string | null = null;
+  private firstValue: unknown = undefined;
   private vars: Map<string, unknown> | null = null;
   constructor(readonly parent: Frame | null) {}
 
   get(name: string): unknown {
     let scope: Frame | null = this;
     do {
+      if (scope.firstName === name) {
+        const v = scope.firstValue;
+        if (v !== undefined) return v;
+      }
       const vars: Map<string, unknown> | null = scope.vars;
       if (vars !== null) {
         const v = vars.get(name);
@@ -55,11 +62,14 @@ export class Frame {
 
   /** Whether this scope itself (not a parent) holds name. */
   has(name: string): boolean {
-    return this.vars !== null && this.vars.has(name);
+    return this.firstName === name || (this.vars !== null && this.vars.has(name));
   }
 
   set(name: string, value: unknown): void {
-    (this.vars ??= new Map()).set(name, value);
+    if (this.firstName === null || this.firstName === name) {
+      this.firstName = name;
+      this.firstValue = value;
+    } else (this.vars ??= new Map()).set(name, value);
   }
 
   child(): Frame {

@@ -1,0 +1,131 @@
+// The fast path of json.dumps: one lean recursive pass for the values templates serialise on every render (tool
+// schemas, call arguments: plain objects, arrays, strings, numbers). It gives up (returns undefined) on anything
+// that needs the exact writer's care: Maps, sort_keys, deep nesting (the circular-reference check), values it does
+// not know (the exact writer raises Python's TypeError), and outputs big enough that the budget must watch them
+// grow. Exactness is checked against the exact writer by property tests.
+import { jsonFloat, jsonString } from './json-scalars.js';
+import { intStr } from './repr.js';
+import { Markup, PyFloat } from './values.js';
+
+/** Deeper values go to the exact writer, whose stack check catches circular references. */
+const MAX_DEPTH = 32;
+/**
+ * Items and leaf characters written before giving up: past these, a value that repeats one shared object many times
+ * could grow the output far beyond what the template paid for, so the exact writer (which charges as it writes and
+ * reuses a repeated object's text) takes over.
+ */
+const MAX_ITEMS = 4096;
+const MAX_LEAF_CHARS = 1 << 20;
+/** Indents and separators longer than this make per-item overhead large: the exact writer charges it per item. */
+const MAX_SEPARATOR = 16;
+
+const GIVE_UP: unique symbol = Symbol('give up');
+
+// One pass runs at a time (the writer calls no user code), so its settings live here instead of in a closure.
+let ascii = false;
+let itemSep = ', ';
+let keySep = ': ';
+let indent: string | null = null;
+let newlines: string[] = [];
+let items = 0;
+let leafChars = 0;
+
+/** Whether s needs no escaping: a loop for short strings (cheaper than a regex call), the exact writer's regex otherwise. */
+function quote(s: string): string {
+  const n = s.length;
+  leafChars += n;
+  if (n <= 24) {
+    for (let i = 0; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c < 32 || c === 34 || c === 92 || (ascii && c > 126)) return jsonString(s, ascii);
+    }
+    return '"' + s + '"';
+  }
+  return jsonString(s, ascii);
+}
+
+function number(v: number): string {
+  if (Number.isInteger(v)) return intStr(v);
+  // JS and Python print the same shortest digits; they choose the same fixed notation from 1e-4 up to 2^53, past
+  // which every double is an integer. Below 1e-4 (and NaN, infinities) Python's own rules apply.
+  const abs = v < 0 ? -v : v;
+  return abs >= 1e-4 && abs < 1e16 ? String(v) : jsonFloat(v);
+}
+
+function newline(level: number): string {
+  let nl = newlines[level];
+  if (nl === undefined) nl = newlines[level] = '\n' + (indent as string).repeat(level);
+  return nl;
+}
+
+function encode(v: unknown, level: number): string {
+  switch (typeof v) {
+    case 'string':
+      return quote(v);
+    case 'number':
+      return number(v);
+    case 'boolean':
+      return v ? 'true' : 'false';
+    case 'bigint':
+      return intStr(v);
+    case 'object':
+      break;
+    default:
+      throw GIVE_UP;
+  }
+  if (v === null) return 'null';
+  if (level >= MAX_DEPTH) throw GIVE_UP;
+  const inner = level + 1;
+  const sep = indent === null ? itemSep : itemSep + newline(inner);
+  if (Array.isArray(v)) {
+    const n = v.length;
+    if (n === 0) return '[]';
+    if ((items += n) > MAX_ITEMS) throw GIVE_UP;
+    let out = indent === null ? '[' : '[' + newline(inner);
+    for (let i = 0; i < n; i++) {
+      const item = v[i];
+      if (item === undefined) throw GIVE_UP;
+      out += i === 0 ? encode(item, inner) : sep + encode(item, inner);
+    }
+    return indent === null ? out + ']' : out + newline(level) + ']';
+  }
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) {
+    if (v instanceof PyFloat) return jsonFloat(v.value);
+    if (v instanceof Markup) return quote(v.text);
+    throw GIVE_UP;
+  }
+  const dict = v as Record<string, unknown>;
+  let out = '';
+  for (const key in dict) {
+    const item = dict[key];
+    if (item === undefined) continue;
+    if (++items > MAX_ITEMS) throw GIVE_UP;
+    out += (out === '' ? '' : sep) + quote(key) + keySep + encode(item, inner);
+  }
+  if (out === '') return '{}';
+  return indent === null ? '{' + out + '}' : '{' + newline(inner) + out + newline(level) + '}';
+}
+
+/** json.dumps(value) without sort_keys, or undefined when the exact writer must do it. */
+export function dumpJsonFast(value: unknown, ensureAscii: boolean, indentText: string | null, itemSeparator: string, keySeparator: string): string | undefined {
+  if (itemSeparator.length > MAX_SEPARATOR || keySeparator.length > MAX_SEPARATOR) return undefined;
+  if (indentText !== null && indentText.length > MAX_SEPARATOR) return undefined;
+  const saved = [ascii, itemSep, keySep, indent, newlines, items, leafChars] as const;
+  ascii = ensureAscii;
+  itemSep = itemSeparator;
+  keySep = keySeparator;
+  if (indent !== indentText) newlines = [];
+  indent = indentText;
+  items = 0;
+  leafChars = 0;
+  try {
+    const out = encode(value, 0);
+    return leafChars > MAX_LEAF_CHARS ? undefined : out;
+  } catch (error) {
+    if (error === GIVE_UP) return undefined;
+    throw error;
+  } finally {
+    [ascii, itemSep, keySep, indent, newlines, items, leafChars] = saved;
+  }
+}
