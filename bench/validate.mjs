@@ -2,10 +2,11 @@
 // Benchmark of `chatfmt validate` (not a test): generates a synthetic SFT dataset in a temp folder, then times
 // the CLI (from dist/, so run `npm run build` first) at 1 and 2 workers, schema-only and with --family qwen3
 // (render + round trip), and reports rows/s and the peak RSS of the whole process (worker threads included).
-// Usage: node bench/validate.mjs [--rows 200000] [--template-rows N] [--keep]
+// Then times `chatfmt convert` of the same rows to OpenAI JSONL and to qwen3 training records at 1 and 2 workers.
+// Usage: node bench/validate.mjs [--rows 200000] [--template-rows N] [--convert-rows 20000] [--keep]
 // Prints markdown on stdout.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -18,6 +19,7 @@ const flag = (name, fallback) => {
 };
 const rows = flag('--rows', 200_000);
 const templateRows = flag('--template-rows', rows);
+const convertRows = flag('--convert-rows', 20_000);
 
 const tools = [
   { type: 'function', function: { name: 'get_weather', description: 'Get the weather for a city.', parameters: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } }, required: ['city'] } } },
@@ -79,9 +81,34 @@ function runCli(cliArgs) {
       const marker = err.lastIndexOf('BENCH ');
       if (marker === -1) return reject(new Error(`benchmark child failed: ${err.slice(-500)}`));
       const { code, maxRSS } = JSON.parse(err.slice(marker + 6));
-      resolve({ seconds, code, maxRssMB: maxRSS / 1024, summary: JSON.parse(out) });
+      resolve({ seconds, code, maxRssMB: maxRSS / 1024, out, err: err.slice(0, marker) });
     });
   });
+}
+
+/** convert at 1 and 2 workers, each target in the same run; the outputs must be the same bytes. */
+async function benchConvert(file, count) {
+  console.log('');
+  console.log(`## chatfmt convert (node ${process.version})`);
+  console.log('');
+  console.log('| target | rows | workers | seconds | rows/s | vs 1 worker | peak RSS MB |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const target of ['openai', 'qwen3']) {
+    const outputs = [];
+    let base;
+    for (const workers of [1, 2]) {
+      const output = join(dirname(file), `convert-${target}-${workers}.jsonl`);
+      const result = await runCli(['convert', '--from', 'openai', '--to', target, '--no-progress', '--workers', String(workers), '-o', output, file]);
+      if (!result.err.includes(`${count} row(s)`)) throw new Error(`convert did not read ${count} rows: ${result.err.slice(0, 300)}`);
+      base ??= result.seconds;
+      outputs.push(readFileSync(output));
+      const rate = Math.round(count / result.seconds);
+      console.log(`| ${target} | ${count.toLocaleString('en-US')} | ${workers} | ${result.seconds.toFixed(1)} | ${rate.toLocaleString('en-US')} | ${(base / result.seconds).toFixed(2)}× | ${result.maxRssMB.toFixed(0)} |`);
+    }
+    if (!outputs[0].equals(outputs[1])) throw new Error(`convert --to ${target}: --workers 2 wrote other bytes than --workers 1`);
+  }
+  console.log('');
+  console.log('Same rows as validate (first N); outputs at 1 and 2 workers are checked byte-identical. Wall-clock time of the whole CLI process.');
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'chatfmt-bench-'));
@@ -100,6 +127,7 @@ try {
   const speedups = [];
   const measure = async (mode, workers) => {
     const result = await runCli(['validate', '--format', 'json', '--no-progress', '--workers', String(workers), ...mode.extra, mode.file]);
+    result.summary = JSON.parse(result.out);
     if (result.summary.rows !== mode.count) throw new Error(`expected ${mode.count} rows, got ${result.summary.rows}`);
     const rate = Math.round(mode.count / result.seconds);
     console.log(`| ${mode.name} | ${mode.count.toLocaleString('en-US')} | ${sizeMB(mode.file)} | ${workers} | ${result.seconds.toFixed(1)} | ${rate.toLocaleString('en-US')} | ${result.maxRssMB.toFixed(0)} | ${result.summary.errors.toLocaleString('en-US')} |`);
@@ -118,6 +146,7 @@ try {
   console.log(`Speed-up from 1 to 2 workers: ${speedups.join(', ')} (goal ≥ 1.8×).`);
   console.log('Wall-clock time of the whole CLI process (startup included); peak RSS from process.resourceUsage() of that process.');
   console.log('Compare the peak RSS of the ¼-size run with the full run at 2 workers: flat memory means the same figure.');
+  await benchConvert(convertRows === rows ? schemaFile : generate(dir, convertRows), convertRows);
 } finally {
   if (!args.includes('--keep')) rmSync(dir, { recursive: true, force: true });
 }

@@ -38,7 +38,8 @@ export async function* importDataset(source: DatasetSource, options: ImportDatas
   }
 }
 
-function readRow(record: DatasetRecord, from: ImportShape): Omit<ImportedRow, 'row'> {
+/** One record through the importer: its conversation, or null and why. */
+export function readRow(record: DatasetRecord, from: ImportShape): Omit<ImportedRow, 'row'> {
   if (record.problem) return { line: record.line, conversation: null, issues: [makeIssue(record.line, record.problem.code, '', record.problem.message)] };
   let row: unknown;
   try {
@@ -57,7 +58,7 @@ function readRow(record: DatasetRecord, from: ImportShape): Omit<ImportedRow, 'r
 }
 
 /** Issues carry the row index too, so a minified array's issues can be told apart. */
-function withRow(imported: Omit<ImportedRow, 'row'>, row: number): ImportedRow {
+export function withRow(imported: Omit<ImportedRow, 'row'>, row: number): ImportedRow {
   return { ...imported, row, issues: imported.issues.map((found) => ({ ...found, row })) };
 }
 

@@ -3,9 +3,10 @@ export { importRow, importShapes, isImportShape, mapPseudoType, type ImportedCon
 export { exactJson } from './exact-json.js';
 export { importDataset, type ImportDatasetOptions, type ImportedRow } from './import-dataset.js';
 export { type ConvertIssue, type ConvertIssueAnyCode } from './issues.js';
-export { createTokenizer, loadTokenizer, type ChatTokenizer, type TokenizedText } from './tokenizer.js';
+export { createTokenizer, loadTokenizer, tokenizerLoadCount, type ChatTokenizer, type TokenizedText } from './tokenizer.js';
 export { toTrainingRecord, type TrainOn, type TrainingRecord, type TrainingRecordOptions, type TrainingRecordResult } from './training-record.js';
 export { checkPrefixPreserving, type PrefixChange } from './prefix-check.js';
 export type { Span as CharSpan } from './spans-by-diff.js';
 export { transpile, type TranspileOptions, type TranspileResult, type TranspileWarning, type TranspileWarningCode } from './transpile.js';
 export { convertSpans, offsetUnits, type OffsetUnit } from './text-offsets.js';
+export type { ConvertRowsOptions, ConvertedRow } from './convert-rows.js';

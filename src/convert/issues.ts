@@ -19,10 +19,12 @@ import type { Severity } from '../types.js';
  * - CONVERT_SPAN_NOT_FOUND: an assistant turn's text could not be located.
  * - CONVERT_NOT_PREFIX_PRESERVING (warning): rendering later turns rewrites earlier ones (e.g. old reasoning dropped).
  * - CONVERT_TOKENIZE_FAILED: decode(encode(text)) !== text, or token offsets cannot be computed.
+ * Shared with validate: TEMPLATE_DROPS_TOOL_CALLS (a tool-call turn rendered without its calls) and
+ * TEMPLATE_READS_CLOCK (warning: the text holds today's date; --now fixes it).
  */
 export type ConvertIssueAnyCode = Extract<
   DatasetIssueCode,
-  `IMPORT_${string}` | `CONVERT_${string}` | 'ROW_INVALID_JSON' | 'ROW_TOO_DEEP' | 'TEMPLATE_IDS_REWRITTEN' | 'TOOL_UNDECLARED' | 'TOKENS_TIMEOUT' | 'INTERNAL_ERROR'
+  `IMPORT_${string}` | `CONVERT_${string}` | 'ROW_INVALID_JSON' | 'ROW_TOO_DEEP' | 'TEMPLATE_IDS_REWRITTEN' | 'TEMPLATE_DROPS_TOOL_CALLS' | 'TEMPLATE_READS_CLOCK' | 'TOOL_UNDECLARED' | 'TOKENS_TIMEOUT' | 'INTERNAL_ERROR'
 >;
 
 /** Validate's issue shape, so reports from both commands read and merge alike. */

@@ -24,6 +24,15 @@ export interface ChatTokenizer {
 
 /** Tokenizers loaded in this thread, by path and budget: a run (or a validation worker) reads and builds each once. */
 const loadedTokenizers = new Map<string, Promise<ChatTokenizer>>();
+let tokenizerReads = 0;
+
+/**
+ * How many times this thread has read and built a tokenizer from files (a debug counter: tests check that a run
+ * loads each tokenizer once, and that a small job starts no workers that would each load it again).
+ */
+export function tokenizerLoadCount(): number {
+  return tokenizerReads;
+}
 
 /** Loads `tokenizer.json` + `tokenizer_config.json` from a local folder, or a tokenizer.json path (no network), once per thread. */
 export function loadTokenizer(path: string, options: SandboxOptions = {}): Promise<ChatTokenizer> {
@@ -38,6 +47,7 @@ export function loadTokenizer(path: string, options: SandboxOptions = {}): Promi
 }
 
 async function readTokenizer(path: string, options: SandboxOptions): Promise<ChatTokenizer> {
+  tokenizerReads++;
   const dir = path.endsWith('.json') && (await isFile(path)) ? dirname(path) : path;
   const tokenizerJson = await readJson(dir === path ? join(dir, 'tokenizer.json') : path);
   const config = await readJson(join(dir, 'tokenizer_config.json')).catch((error: unknown) => {

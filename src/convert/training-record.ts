@@ -9,7 +9,8 @@ import { issue, rowFailure, type ConvertIssue } from './issues.js';
 import { prepareForTemplate } from '../render/family-call-ids.js';
 import { findPrefixChanges } from './prefix-check.js';
 import { commonPrefixLength, prefixRenderer } from '../render/render-prefixes.js';
-import { spansByDiff, type Span } from './spans-by-diff.js';
+import { spansByDiff, type DiffSpan, type Span } from './spans-by-diff.js';
+import { droppedCalls, droppedCallsMessage } from './dropped-calls.js';
 import { convertSpans, overlaps, type OffsetUnit } from './text-offsets.js';
 import type { ChatTokenizer } from './tokenizer.js';
 
@@ -90,7 +91,11 @@ function buildRecord(input: Conversation, options: TrainingRecordOptions, loaded
   try {
     const hasTools = Array.isArray(conversation.tools) && conversation.tools.length > 0;
     hasGenerationBlocks = loaded.select(hasTools).hasGenerationBlocks;
-    ({ text, generationSpans } = renderConversation(loaded, conversation, { addGenerationPrompt: false, variables, now: options.now }));
+    let readsClock: boolean;
+    ({ text, generationSpans, readsClock } = renderConversation(loaded, conversation, { addGenerationPrompt: false, variables, now: options.now }));
+    if (readsClock && options.now === undefined) {
+      issues.push(issue(line, 'TEMPLATE_READS_CLOCK', '', `${loaded.name} writes today's date (strftime_now) into the text, so converting on another day gives other records; give --now <iso> to fix the date`));
+    }
   } catch (error) {
     if (!isChatfmtError(error) || error.code === 'UNKNOWN_FAMILY' || error.code === 'TEMPLATE_SOURCE') throw error;
     const message = inContext(loaded.name, error.message);
@@ -100,7 +105,9 @@ function buildRecord(input: Conversation, options: TrainingRecordOptions, loaded
   const messages = conversation.messages;
   const assistantIndices = messages.flatMap((m, i) => (m.role === 'assistant' ? [i] : []));
   const render = prefixRenderer(loaded, conversation, { variables, now: options.now });
-  const spansByTurn = locateTurns(render, messages, assistantIndices, text, generationSpans, hasGenerationBlocks, endMarkers(loaded), line, issues);
+  const diffed = spansByDiff(render, messages, assistantIndices, text, endMarkers(loaded));
+  const spansByTurn = locateTurns(diffed, assistantIndices, text, generationSpans, hasGenerationBlocks, line, issues);
+  issues.push(...droppedCallIssues(loaded, messages, diffed, spansByTurn, text, line));
 
   const trained = selectTurns(messages, assistantIndices, options.trainOn ?? 'all');
   if (trained.length === 0) issues.push(issue(line, 'CONVERT_NO_ASSISTANT', 'messages', 'no assistant turn carries loss'));
@@ -108,7 +115,7 @@ function buildRecord(input: Conversation, options: TrainingRecordOptions, loaded
   for (const index of trained) {
     const found = spansByTurn.get(index) ?? [];
     if (found.length) spans.push(...found);
-    else issues.push(issue(line, 'CONVERT_SPAN_NOT_FOUND', `messages[${index}]`, `cannot locate assistant turn ${index} in the rendered text`));
+    else if (!issues.some((i) => i.code === 'TEMPLATE_DROPS_TOOL_CALLS' && i.path === `messages[${index}].tool_calls`)) issues.push(issue(line, 'CONVERT_SPAN_NOT_FOUND', `messages[${index}]`, `cannot locate assistant turn ${index} in the rendered text`));
   }
   spans.sort((a, b) => a[0] - b[0]);
   // Back-to-back blocks (a turn's text, then the stop token written as the next header) are one stretch of output.
@@ -144,17 +151,14 @@ function buildRecord(input: Conversation, options: TrainingRecordOptions, loaded
  * counts match; diffs cross-check the blocks' extent where the diff is exact. Without blocks, the diff spans.
  */
 function locateTurns(
-  render: ReturnType<typeof prefixRenderer>,
-  messages: Message[],
+  diffed: Map<number, DiffSpan | undefined>,
   assistantIndices: number[],
   text: string,
   generationSpans: Span[],
   hasGenerationBlocks: boolean,
-  markers: string[],
   line: number,
   issues: ConvertIssue[],
 ): Map<number, Span[]> {
-  const diffed = spansByDiff(render, messages, assistantIndices, text, markers);
   const byTurn = new Map<number, Span[]>(assistantIndices.map((index) => [index, []]));
   if (!hasGenerationBlocks) {
     for (const index of assistantIndices) {
@@ -185,6 +189,25 @@ function locateTurns(
     }
   }
   return byTurn;
+}
+
+/**
+ * Each tool-call turn must show its calls: the turn's generation blocks, else the turn as the render diff finds it
+ * (which can reach into later messages the turn changes, such as gpt-oss's tool results naming the call), else
+ * nothing (a turn the template leaves out entirely).
+ */
+function droppedCallIssues(loaded: LoadedTemplate, messages: Message[], diffed: Map<number, DiffSpan | undefined>, byTurn: Map<number, Span[]>, text: string, line: number): ConvertIssue[] {
+  const issues: ConvertIssue[] = [];
+  messages.forEach((message, index) => {
+    const calls = message.role === 'assistant' ? message.tool_calls : undefined;
+    if (!calls?.length) return;
+    const blocks = byTurn.get(index) ?? [];
+    const found = diffed.get(index)?.span;
+    const turnText = blocks.length ? blocks.map(([start, end]) => text.slice(start, end)).join('') : found ? text.slice(found[0], found[1]) : '';
+    const dropped = droppedCalls(turnText, calls);
+    if (dropped.length) issues.push(issue(line, 'TEMPLATE_DROPS_TOOL_CALLS', `messages[${index}].tool_calls`, droppedCallsMessage(loaded.name, calls, dropped)));
+  });
+  return issues;
 }
 
 function checkTrainOn(trainOn: TrainOn): void {

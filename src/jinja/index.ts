@@ -13,7 +13,7 @@ import { dumpJson } from './json-write.js';
 import { normalizeSource, tokenize } from './lexer.js';
 import { Parser } from './parser.js';
 import { pyRepr } from './repr.js';
-import { GLOBALS, RenderState, withNow } from './runtime.js';
+import { GLOBALS, RenderState, withClock, type RenderClock } from './runtime.js';
 
 export { PyFloat } from './values.js';
 export { DEFAULT_LIMITS, type RenderLimits } from './budget.js';
@@ -55,6 +55,8 @@ export interface JinjaRenderResult {
   text: string;
   /** UTF-16 offsets [start, end) of the output of each top-level {% generation %} block. */
   generationSpans: Array<[number, number]>;
+  /** True when the text holds what strftime_now gave the template: the render's date (today's, unless `now` is given). */
+  readsClock: boolean;
 }
 export interface CompiledTemplate {
   readonly name: string;
@@ -99,17 +101,20 @@ class Template implements CompiledTemplate {
 
   render(variables: Record<string, unknown>, options: JinjaRenderOptions = {}): JinjaRenderResult {
     const state = new RenderState(options.now, resolveLimits(options.limits));
+    const clock: RenderClock = { now: options.now, readings: [] };
     const root = GLOBALS.child();
     for (const key of Object.keys(variables ?? {})) {
       const value = variables[key];
       if (value !== undefined) root.set(key, value);
     }
     try {
-      withBudget(state.budget, () => withNow(options.now, () => runBody(this.body, state, root)));
+      withBudget(state.budget, () => withClock(clock, () => runBody(this.body, state, root)));
     } catch (error) {
       throw toJinjaError(error, this.name);
     }
-    return { text: state.out, generationSpans: state.spans };
+    // A date read but never written (Mistral's, when the row has its own system prompt) leaves the text as it is.
+    const readsClock = clock.readings.some((reading) => reading.trim() !== '' && state.out.includes(reading));
+    return { text: state.out, generationSpans: state.spans, readsClock };
   }
 }
 

@@ -133,15 +133,21 @@ export class LoopContext extends AttrObject {
   }
 }
 
+/** The render's clock, and what strftime_now gave the template (its text depends on when it ran if they show). */
+export interface RenderClock {
+  now: Date | undefined;
+  readings: string[];
+}
+
 /** Set for the duration of a render so strftime_now can read the render's clock. */
-let activeNow: Date | undefined;
-export function withNow<T>(now: Date | undefined, fn: () => T): T {
-  const saved = activeNow;
-  activeNow = now;
+let activeClock: RenderClock | undefined;
+export function withClock<T>(clock: RenderClock, fn: () => T): T {
+  const saved = activeClock;
+  activeClock = clock;
   try {
     return fn();
   } finally {
-    activeNow = saved;
+    activeClock = saved;
   }
 }
 
@@ -191,8 +197,11 @@ GLOBALS.set('raise_exception', new Callable('raise_exception', (args) => {
 }));
 GLOBALS.set('strftime_now', new Callable('strftime_now', (args) => {
   const fmt = pyStr(args[0]);
-  const fields = activeNow ? utcFields(activeNow) : localFields(new Date());
-  return strftime(fmt, fields);
+  const now = activeClock?.now;
+  const reading = strftime(fmt, now ? utcFields(now) : localFields(new Date()));
+  // Bounded: a template calling it in a loop keeps only the first few (the date it writes is among them).
+  if (activeClock && activeClock.readings.length < 16) activeClock.readings.push(reading);
+  return reading;
 }));
 GLOBALS.set('joiner', new Callable('joiner', (args) => {
   const sep = args.length > 0 ? pyStr(args[0]) : ', ';

@@ -61,6 +61,12 @@ export const datasetIssueSeverity = {
   // Rendering needed a change to the row (Kimi call ids); convert and validate report the same rewrites.
   TEMPLATE_IDS_REWRITTEN: 'warning',
   ROUNDTRIP_MISMATCH: 'error',
+  // The template renders an assistant tool-call turn without its calls (neither a call's name nor its arguments).
+  TEMPLATE_DROPS_TOOL_CALLS: 'error',
+  // A template with no family parser: tool-call turns are checked for their calls' presence only (reported once).
+  ROUNDTRIP_SKIPPED: 'warning',
+  // The template writes the current date (strftime_now) and no --now fixes it: the text changes day to day (once).
+  TEMPLATE_READS_CLOCK: 'warning',
   // With --tokenizer and --max-length.
   TOKENS_OVER_LIMIT: 'warning',
   TOKENS_ASSISTANT_TRUNCATED: 'error',
@@ -121,6 +127,21 @@ export function formatIssue(issue: DatasetIssue): string {
   const place = issue.line > 0 ? `line ${issue.line}` : issue.row ? `row ${issue.row}` : '';
   if (place === '') return issue.path === '' ? `${mark} ${issue.message}` : `${mark} ${issue.message} → at ${issue.path}`;
   return `${mark} ${issue.message} → ${issue.path === '' ? place : `at ${issue.path} (${place})`}`;
+}
+
+/** Codes about the run rather than one row: seen on rows (each worker sees only its own), reported at the first. */
+const oncePerRunCodes: ReadonlySet<DatasetIssueCode> = new Set(['ROUNDTRIP_SKIPPED', 'TEMPLATE_READS_CLOCK']);
+
+/** A filter for issues in input order that keeps only the first issue of each once-per-run code. */
+export function oncePerRun(): (issues: DatasetIssue[]) => DatasetIssue[] {
+  const seen = new Set<DatasetIssueCode>();
+  return (issues) =>
+    issues.filter((issue) => {
+      if (!oncePerRunCodes.has(issue.code)) return true;
+      if (seen.has(issue.code)) return false;
+      seen.add(issue.code);
+      return true;
+    });
 }
 
 /** The row an issue belongs to, for counting rows: its index, else its line (issues made before rows were numbered). */

@@ -3,7 +3,9 @@ import { adaptConversation } from './adapt.js';
 import { cutAfterFinalMessage } from './continue-final.js';
 import { loadTemplate } from './load.js';
 import { inspectTemplate } from './probe.js';
-import type { Conversation, LoadedTemplate, RenderOptions, RenderResult, TemplateSpec } from './types.js';
+import { prepareForTemplate } from './family-call-ids.js';
+import type { CompiledTemplate } from '../jinja/index.js';
+import type { Conversation, LoadedTemplate, RenderOptions, RenderResult, RenderWarning, TemplateSpec } from './types.js';
 
 export { inspectTemplate };
 
@@ -18,15 +20,26 @@ export function renderConversation(template: LoadedTemplate, conversation: Conve
   if (addGenerationPrompt && options.continueFinalMessage) {
     throw new ChatfmtError('INPUT_INVALID', 'continue_final_message and add_generation_prompt cannot be combined: the first continues the last message, the second starts a new one');
   }
-  const { conversation: adapted, warnings } =
-    options.args === 'keep' ? { conversation, warnings: [] } : adaptConversation(conversation, inspectTemplate(compiled, template.specialTokens));
+  const { conversation: adapted, warnings } = options.args === 'keep' ? { conversation, warnings: [] } : adaptForTemplate(template, compiled, conversation);
   const variables = templateVariables(template, adapted, addGenerationPrompt, options.variables);
   const rendered = compiled.render(variables, { now: options.now, limits: options.limits });
-  const { generationSpans } = rendered;
+  const { generationSpans, readsClock } = rendered;
   const text = addGenerationPrompt && template.prefill ? rendered.text + template.prefill : rendered.text;
-  if (!options.continueFinalMessage) return { text, generationSpans, warnings };
+  if (!options.continueFinalMessage) return { text, generationSpans, warnings, readsClock };
   const cut = cutAfterFinalMessage(text, adapted.messages, compiled.name);
-  return { text: cut, generationSpans: clipSpans(generationSpans, cut.length), warnings };
+  return { text: cut, generationSpans: clipSpans(generationSpans, cut.length), warnings, readsClock };
+}
+
+/**
+ * `args: 'auto'`: the forms the template needs (probed), then the family's call ids (Kimi-K2 spells them into its
+ * syntax as `functions.NAME:IDX`), rewritten as convert and validate rewrite them and reported alike.
+ */
+function adaptForTemplate(template: LoadedTemplate, compiled: CompiledTemplate, conversation: Conversation): { conversation: Conversation; warnings: RenderWarning[] } {
+  const adapted = adaptConversation(conversation, inspectTemplate(compiled, template.specialTokens));
+  const prepared = prepareForTemplate(adapted.conversation, template.family);
+  if (prepared.rewrites.length === 0) return adapted;
+  const rewritten = prepared.rewrites.map(({ path, message }): RenderWarning => ({ code: 'CALL_IDS_REWRITTEN', path, message }));
+  return { conversation: prepared.conversation, warnings: [...adapted.warnings, ...rewritten] };
 }
 
 /** Convenience: load (cached by source) and render in one call. */

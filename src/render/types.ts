@@ -90,6 +90,8 @@ export interface RenderResult {
   generationSpans: Array<[number, number]>;
   /** What `args: 'auto'` changed to make the template render correctly. */
   warnings: RenderWarning[];
+  /** True when the template wrote the date (strftime_now): without a fixed `now`, the text changes from day to day. */
+  readsClock: boolean;
 }
 
 /** What a template needs, found by probing it (cached per compiled template). */

@@ -1,4 +1,5 @@
-import type { DatasetIssue } from '../readers/issues.js';
+import { makeIssue, type DatasetIssue } from '../readers/issues.js';
+import type { BatchOutcomes } from './pool.js';
 import type { DatasetRecord } from '../readers/jsonl.js';
 import type { RowValidator } from './row.js';
 import { ARGS_FORM_OBJECT, ARGS_FORM_STRING } from './checks/tools.js';
@@ -25,3 +26,21 @@ export function validateBatch(validator: RowValidator, records: readonly Dataset
   }
   return result;
 }
+
+/** Validation results for the pool: a row whose worker died is one WORKER_DIED issue; retried rows merge in order. */
+export const validationOutcomes: BatchOutcomes<BatchResult> = {
+  died(records, why) {
+    const issues = records
+      .filter((record) => record.row !== 0)
+      .map((record) => ({ ...makeIssue(record.line, 'WORKER_DIED', '', `the worker validating this row died (${why}); the run went on with a new worker`), row: record.row }));
+    return { issues, rows: issues.length, firstStringArgsLine: 0, firstObjectArgsLine: 0 };
+  },
+  merge(results) {
+    return {
+      issues: results.flatMap((result) => result.issues),
+      rows: results.reduce((sum, result) => sum + result.rows, 0),
+      firstStringArgsLine: results.find((result) => result.firstStringArgsLine)?.firstStringArgsLine ?? 0,
+      firstObjectArgsLine: results.find((result) => result.firstObjectArgsLine)?.firstObjectArgsLine ?? 0,
+    };
+  },
+};

@@ -7,3 +7,4 @@ export { createRowValidator, detectRowShape, type RowCheckOptions, type RowOutco
 export type { TemplateCheckOptions } from './template-checks.js';
 export { mergeSummaries, SummaryBuilder, type ValidationSummary, type CodeCount, type Shard, type ArgumentForms } from './summary.js';
 export { joinPath, pointerToPath } from '../readers/paths.js';
+export { convertDataset, type ConvertDatasetOptions } from './convert-dataset.js';

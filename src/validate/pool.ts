@@ -2,16 +2,13 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ChatfmtError, type ErrorCode } from '../errors.js';
-import type { BatchResult } from './batch.js';
-import { makeIssue } from '../readers/issues.js';
 import type { DatasetRecord } from '../readers/jsonl.js';
-import type { RowCheckOptions } from './row.js';
-import type { WorkerReply, WorkerRequest } from './worker.js';
+import type { WorkerReply, WorkerRequest, WorkerTask } from './worker.js';
 
 /**
  * Where the compiled worker entry is. Installed (dist/) it sits next to this module. Under a TS runner
  * (vitest runs src/), plain worker threads cannot load .ts, so the built dist/ copy is used when it exists;
- * without one, callers fall back to validating in-process.
+ * without one, callers fall back to running batches in-process.
  */
 export function findWorkerScript(): URL | undefined {
   const candidates = [new URL('./worker.js', import.meta.url), new URL('../../dist/validate/worker.js', import.meta.url)];
@@ -23,40 +20,49 @@ interface Slot {
   busy: boolean;
 }
 
-interface Job {
+interface Job<R> {
   seq: number;
   records: DatasetRecord[];
   /** A batch's rows re-run one at a time after a worker died on it; dying again marks this row. */
   retry: boolean;
-  resolve(result: BatchResult): void;
+  resolve(result: R): void;
   reject(error: unknown): void;
 }
 
-/** Default heap of one validation worker: far above any row within the row size limit. */
+/** What a pool needs to know about its batches' results when a worker dies under them. */
+export interface BatchOutcomes<R> {
+  /** The result for rows whose worker died running them (one issue per row). */
+  died(records: DatasetRecord[], why: string): R;
+  /** One batch's result from its rows' results, in order (after a death, each row ran alone). */
+  merge(results: R[]): R;
+}
+
+/** Default heap of one worker: far above any row within the row size limit. */
 export const DEFAULT_WORKER_HEAP_MB = 1024;
 
 /** Workers that may die without finishing any batch before the pool gives up (a broken setup, not a row). */
 const MAX_IDLE_DEATHS = 3;
 
 /**
- * A fixed set of worker threads; each batch goes to an idle worker, in submission order. Each worker has a bounded
- * heap; one that dies (out of memory, a crash) is replaced, its batch is re-run one row per job on the new workers,
- * and the row that kills a worker again is reported as WORKER_DIED instead of ending the run.
+ * A fixed set of worker threads running one task (validate or convert rows); each batch goes to an idle worker, in
+ * submission order. Each worker has a bounded heap; one that dies (out of memory, a crash) is replaced, its batch is
+ * re-run one row per job on the new workers, and the row that kills a worker again is reported as WORKER_DIED
+ * instead of ending the run.
  */
-export class WorkerPool {
+export class WorkerPool<R> {
   private readonly slots: Slot[] = [];
   private readonly workers: Worker[] = [];
-  private readonly queue: Job[] = [];
-  private readonly running = new Map<Worker, Job>();
+  private readonly queue: Array<Job<R>> = [];
+  private readonly running = new Map<Worker, Job<R>>();
   private failure: unknown;
   private closing = false;
   private seq = 0;
   private idleDeaths = 0;
 
-  private constructor(private readonly options: RowCheckOptions, private readonly script: URL, private readonly heapMb: number) {}
+  private constructor(private readonly task: WorkerTask, private readonly outcomes: BatchOutcomes<R>, private readonly script: URL, private readonly heapMb: number) {}
 
-  static async start(size: number, options: RowCheckOptions, script: URL, heapMb = DEFAULT_WORKER_HEAP_MB): Promise<WorkerPool> {
-    const pool = new WorkerPool(options, script, heapMb);
+  static async start<R>(size: number, task: WorkerTask, outcomes: BatchOutcomes<R>, script: URL, heapMb = DEFAULT_WORKER_HEAP_MB): Promise<WorkerPool<R>> {
+    const pool = new WorkerPool(task, outcomes, script, heapMb);
     try {
       await Promise.all(Array.from({ length: size }, () => pool.spawn()));
     } catch (error) {
@@ -70,7 +76,7 @@ export class WorkerPool {
     return new Promise((resolve, reject) => {
       // Workers inherit the parent's node flags; --input-type (from `node -e`) is rejected for a file entry.
       const execArgv = process.execArgv.filter((arg) => !arg.startsWith('--input-type'));
-      const worker = new Worker(this.script, { workerData: this.options, execArgv, resourceLimits: { maxOldGenerationSizeMb: this.heapMb } });
+      const worker = new Worker(this.script, { workerData: this.task, execArgv, resourceLimits: { maxOldGenerationSizeMb: this.heapMb } });
       this.workers.push(worker);
       const slot: Slot = { worker, busy: false };
       let ready = false;
@@ -86,9 +92,8 @@ export class WorkerPool {
           const job = this.running.get(worker);
           this.running.delete(worker);
           slot.busy = false;
-          const { type: _type, seq: _seq, ...result } = reply;
           this.idleDeaths = 0;
-          job?.resolve(result);
+          job?.resolve(reply.result as R);
           this.dispatch();
         }
       });
@@ -98,7 +103,7 @@ export class WorkerPool {
       });
       worker.on('exit', (code) => {
         if (this.closing) return;
-        const error = death ?? new Error(`validation worker exited with code ${code}`);
+        const error = death ?? new Error(`${this.task.kind} worker exited with code ${code}`);
         if (!ready) {
           // Dying before it is ready is the setup's fault (template, tokenizer), the same for every worker.
           reject(error);
@@ -124,20 +129,20 @@ export class WorkerPool {
     this.spawn().catch(() => {});
   }
 
-  private recover(job: Job, error: Error): void {
+  private recover(job: Job<R>, error: Error): void {
     if (job.retry || job.records.length === 1) {
-      job.resolve(diedOn(job.records, error));
+      job.resolve(this.outcomes.died(job.records, error.message.split('\n')[0]!));
       return;
     }
     // Which row killed it is unknown: each row of the batch runs alone, ahead of the queue, in order.
-    const retries: Job[] = [];
-    const parts = job.records.map((record) => new Promise<BatchResult>((resolve, reject) => retries.push({ seq: job.seq, records: [record], retry: true, resolve, reject })));
+    const retries: Array<Job<R>> = [];
+    const parts = job.records.map((record) => new Promise<R>((resolve, reject) => retries.push({ seq: job.seq, records: [record], retry: true, resolve, reject })));
     this.queue.unshift(...retries);
-    Promise.all(parts).then((results) => job.resolve(mergeResults(results)), job.reject);
+    Promise.all(parts).then((results) => job.resolve(this.outcomes.merge(results)), job.reject);
     this.dispatch();
   }
 
-  run(records: DatasetRecord[]): Promise<BatchResult> {
+  run(records: DatasetRecord[]): Promise<R> {
     if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
       this.queue.push({ seq: this.seq++, records, retry: false, resolve, reject });
@@ -170,22 +175,4 @@ export class WorkerPool {
     this.workers.length = 0;
     this.slots.length = 0;
   }
-}
-
-/** The batch result for rows whose worker died under them: one WORKER_DIED issue per row. */
-function diedOn(records: DatasetRecord[], error: Error): BatchResult {
-  const why = error.message.split('\n')[0];
-  const issues = records
-    .filter((record) => record.row !== 0)
-    .map((record) => ({ ...makeIssue(record.line, 'WORKER_DIED', '', `the worker validating this row died (${why}); the run went on with a new worker`), row: record.row }));
-  return { issues, rows: issues.length, firstStringArgsLine: 0, firstObjectArgsLine: 0 };
-}
-
-function mergeResults(results: BatchResult[]): BatchResult {
-  return {
-    issues: results.flatMap((result) => result.issues),
-    rows: results.reduce((sum, result) => sum + result.rows, 0),
-    firstStringArgsLine: results.find((result) => result.firstStringArgsLine)?.firstStringArgsLine ?? 0,
-    firstObjectArgsLine: results.find((result) => result.firstObjectArgsLine)?.firstObjectArgsLine ?? 0,
-  };
 }

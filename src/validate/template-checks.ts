@@ -3,7 +3,8 @@ import { familyInfo, type FamilyId } from '../families/info.js';
 import { loadTemplate } from '../node/load.js';
 import { renderConversation, inspectTemplate, type LoadedTemplate, type RenderOptions, type RenderResult } from '../render/index.js';
 import { prepareForTemplate } from '../render/family-call-ids.js';
-import { backOffMarker } from '../render/render-prefixes.js';
+import { droppedCalls, droppedCallsMessage } from '../convert/dropped-calls.js';
+import { cutAtStop, cutCallTurns, promptCut, type CallTurnCut } from './call-turn-cuts.js';
 import { importRow } from '../convert/importers/index.js';
 import { parse } from '../parse/index.js';
 import type { Conversation, Message, ParsedMessage, Tool } from '../types.js';
@@ -66,7 +67,11 @@ export async function createTemplateChecker(options: TemplateCheckOptions): Prom
         issues.push(makeIssue(line, 'TEMPLATE_ERROR', '', `template ${loaded.name} fails on this row: ${errorText(error)}`));
         return issues;
       }
-      if (roundTrip) issues.push(...roundTripIssues(loaded, family!, conversation, callTurns, view, rendered, renderOptions, line));
+      const cuts = cutCallTurns(loaded, conversation, callTurns, view, rendered, renderOptions, errorText);
+      const shown = cuts.filter((turn) => !droppedCallsIssue(loaded, turn, line, issues));
+      if (rendered.readsClock && options.now === undefined) issues.push(makeIssue(line, 'TEMPLATE_READS_CLOCK', '', readsClockMessage(loaded.name)));
+      if (roundTrip) issues.push(...roundTripIssues(family!, conversation, shown, line));
+      else if (shown.length > 0 && options.roundTrip !== false) issues.push(makeIssue(line, 'ROUNDTRIP_SKIPPED', '', roundTripSkipped(loaded)));
       if (tokens) issues.push(...tokens.check(rendered, () => assistantSpans(loaded, conversation, rendered, renderOptions), line));
       return issues;
     },
@@ -129,88 +134,51 @@ function firstCall(view: RowView, predicate: (call: CallView) => boolean): CallV
 }
 
 /**
- * For each assistant tool-call turn: the text the model would generate for it, cut from the render, parsed
- * back with the family parser (the prompt before it as prefix) must give the same calls.
+ * For each assistant tool-call turn the template shows: the text the model would generate for it, cut from the
+ * render, parsed back with the family parser (the prompt before it as prefix) must give the same calls.
  */
-function roundTripIssues(
-  loaded: LoadedTemplate,
-  family: FamilyId,
-  conversation: Conversation,
-  callTurns: TurnView[],
-  view: RowView,
-  rendered: RenderResult,
-  renderOptions: RenderOptions,
-  line: number,
-): DatasetIssue[] {
+function roundTripIssues(family: FamilyId, conversation: Conversation, turns: CallTurnCut[], line: number): DatasetIssue[] {
   const issues: DatasetIssue[] = [];
-  const messages = conversation.messages;
   const tools: Tool[] | null = conversation.tools ?? null;
-  const assistantIndexes = messages.flatMap((m, i) => (m.role === 'assistant' ? [i] : []));
-  const spansAlign = rendered.generationSpans.length === assistantIndexes.length;
-  callMessageIndexes(conversation).forEach((index, ordinal) => {
-    const turn = callTurns[ordinal];
-    const where = turn ? view.messagePath(turn.message) : `messages[${index}]`;
-    let cut: { prefix: string; completion: string } | undefined;
-    try {
-      cut = spansAlign ? spanCut(rendered, rendered.generationSpans[assistantIndexes.indexOf(index)]!) : promptCut(loaded, conversation, index, renderOptions);
-    } catch (error) {
-      issues.push(makeIssue(line, 'ROUNDTRIP_MISMATCH', where, `cannot isolate this turn's generated text: ${errorText(error)}`));
-      return;
-    }
+  for (const { index, turn, where, cut, failure } of turns) {
     if (!cut) {
-      issues.push(makeIssue(line, 'ROUNDTRIP_MISMATCH', where, 'the render with this turn adds nothing after the prompt: the template drops the turn'));
-      return;
+      issues.push(makeIssue(line, 'ROUNDTRIP_MISMATCH', where, `cannot isolate this turn's generated text: ${failure ?? 'the render with this turn adds nothing after the prompt'}`));
+      continue;
     }
-    const completion = cutAtStop(cut.completion, family);
+    const completion = cutAtStop(cut.completion, familyInfo[family].stopStrings);
     let parsed: ParsedMessage;
     try {
       parsed = parse(completion, { family, tools, prefix: cut.prefix });
     } catch (error) {
       issues.push(makeIssue(line, 'ROUNDTRIP_MISMATCH', where, `the ${family} parser failed on the rendered turn: ${errorText(error)}`));
-      return;
+      continue;
     }
-    const expected = (messages[index]!.tool_calls ?? []).map((call, k) => {
+    const expected = (conversation.messages[index]!.tool_calls ?? []).map((call, k) => {
       const own = turn?.kind === 'calls' ? turn.calls[k] : undefined;
       return { name: call.function.name, args: call.function.arguments, namePath: own?.namePath ?? where, argsPath: own?.argsPath ?? where };
     });
     const problem = compareCalls(expected, parsed);
     if (problem) issues.push(makeIssue(line, 'ROUNDTRIP_MISMATCH', problem.path ?? where, problem.message));
-  });
+  }
   return issues;
 }
 
-function spanCut(rendered: RenderResult, span: [number, number]): { prefix: string; completion: string } {
-  return { prefix: rendered.text.slice(0, span[0]), completion: rendered.text.slice(span[0], span[1]) };
+/** A tool-call turn whose render shows none of a call is an error whatever the parser: the calls are not trained. */
+function droppedCallsIssue(loaded: LoadedTemplate, { calls, turn, where, cut, failure }: CallTurnCut, line: number, issues: DatasetIssue[]): boolean {
+  if (failure !== undefined) return false;
+  const dropped = droppedCalls(cut?.completion ?? '', calls);
+  if (dropped.length === 0) return false;
+  const path = turn?.kind === 'calls' && dropped.length === 1 ? (turn.calls[dropped[0]!]?.namePath ?? where) : where;
+  issues.push(makeIssue(line, 'TEMPLATE_DROPS_TOOL_CALLS', path, droppedCallsMessage(loaded.name, calls, dropped)));
+  return true;
 }
 
-/**
- * Without usable generation spans: the prompt is the render up to the turn, with the generation prompt. Some
- * templates open the turn differently in a prompt than in history (DeepSeek-R1 prompts with `<think>\n`), so
- * the cut is where the prompt and the render with the turn stop agreeing. (Text before the turn that lands in
- * the completion, such as DeepSeek's `<｜tool▁outputs▁end｜>`, is plain content to the parser: calls still compare.)
- */
-function promptCut(loaded: LoadedTemplate, conversation: Conversation, index: number, renderOptions: RenderOptions): { prefix: string; completion: string } | undefined {
-  const head = { ...conversation, messages: conversation.messages.slice(0, index) };
-  const upTo = { ...conversation, messages: conversation.messages.slice(0, index + 1) };
-  const prompt = renderConversation(loaded, head, { ...renderOptions, addGenerationPrompt: true }).text;
-  const full = renderConversation(loaded, upTo, renderOptions).text;
-  let common = 0;
-  const limit = Math.min(prompt.length, full.length);
-  while (common < limit && prompt.charCodeAt(common) === full.charCodeAt(common)) common++;
-  if (common === full.length) return undefined;
-  // A prompt that pre-fills a marker the turn does not write (Gemma's `<|channel>` vs `<|tool_call>`) shares its `<|`.
-  common = backOffMarker(full, common);
-  return { prefix: full.slice(0, common), completion: full.slice(common) };
+function readsClockMessage(name: string): string {
+  return `${name} writes the current date (strftime_now) into the text, so converting this data gives other text on another day; give --now <iso> to fix the date (checked here as ${FIXED_NOW.toISOString()}; reported once)`;
 }
 
-/** A model's output ends at its first stop string; the end-of-turn tokens are not part of it. */
-function cutAtStop(text: string, family: FamilyId): string {
-  let end = text.length;
-  for (const stop of familyInfo[family].stopStrings) {
-    const at = text.indexOf(stop);
-    if (at !== -1 && at < end) end = at;
-  }
-  return text.slice(0, end);
+function roundTripSkipped(loaded: LoadedTemplate): string {
+  return `${loaded.name} is not a family chatfmt parses, so tool-call turns were checked only for showing their calls, not parsed back (give --family for the round trip, or --no-round-trip to silence this; reported once)`;
 }
 
 type ExpectedCall = { name: string; args: unknown; namePath: string; argsPath: string };

@@ -1,8 +1,8 @@
 import { ChatfmtError } from '../errors.js';
-import { validateBatch, type BatchResult } from './batch.js';
-import { makeIssue, type DatasetIssue } from '../readers/issues.js';
+import { validateBatch, validationOutcomes, type BatchResult } from './batch.js';
+import { runBatchesInOrder } from './batch-runner.js';
+import { makeIssue, oncePerRun, type DatasetIssue } from '../readers/issues.js';
 import { readDatasetRecords, type DatasetRecord, type ReadRecordsOptions } from '../readers/jsonl.js';
-import { findWorkerScript, WorkerPool } from './pool.js';
 import { createRowValidator, detectRowShape, type RowCheckOptions, type RowShape } from './row.js';
 import type { ImportShape } from '../convert/importers/types.js';
 import type { DatasetSource } from '../readers/source.js';
@@ -136,12 +136,13 @@ async function* runValidation(source: DatasetSource, options: ValidateOptions, b
     maxLength: options.maxLength,
   };
   const forms = new MixedFormsTracker();
+  const once = oncePerRun();
   meta.forms = forms.forms;
   const progress = () =>
     options.onProgress?.({ rows: builder.rows, errors: builder.errorCount, warnings: builder.warningCount, bytesRead: reader.source.bytesRead(), totalBytes: reader.source.totalBytes });
   const emit = (result: BatchResult): DatasetIssue[] => {
     builder.rows += result.rows;
-    return forms.apply(result);
+    return once(forms.apply(result));
   };
 
   try {
@@ -155,7 +156,7 @@ async function* runValidation(source: DatasetSource, options: ValidateOptions, b
   }
 }
 
-/** Validates the batches in-process (one worker) or on a worker pool, yielding issues in input order. */
+/** Validates the batches in-process or on a worker pool (see runBatchesInOrder), yielding issues in input order. */
 async function* validateBatches(
   firstBatch: DatasetRecord[],
   batches: AsyncIterator<DatasetRecord[]>,
@@ -164,46 +165,24 @@ async function* validateBatches(
   emit: (result: BatchResult) => DatasetIssue[],
   progress: () => void,
 ): AsyncGenerator<DatasetIssue> {
-  const script = (options.workers ?? 1) > 1 ? findWorkerScript() : undefined;
-  if (!script) {
-    const validator = await createRowValidator(rowOptions);
-    for (let batch = firstBatch; batch.length > 0; ) {
-      yield* emit(validateBatch(validator, batch));
-      progress();
-      const next = await batches.next();
-      batch = next.done ? [] : next.value;
-    }
-  } else {
-    const pool = await WorkerPool.start(options.workers!, rowOptions, script, options.workerHeapMb);
-    try {
-      // Bounded look-ahead: reading pauses while this many batches are being validated (memory stays flat).
-      const maxInFlight = options.workers! * 2;
-      const inFlight: Array<Promise<BatchResult>> = [];
-      const submit = (batch: DatasetRecord[]) => {
-        const pending = pool.run(batch);
-        pending.catch(() => {});
-        inFlight.push(pending);
-      };
-      if (firstBatch.length > 0) submit(firstBatch);
-      for (let next = await batches.next(); !next.done; next = await batches.next()) {
-        submit(next.value);
-        while (inFlight.length >= maxInFlight) {
-          yield* emit(await inFlight.shift()!);
-          progress();
-        }
-      }
-      while (inFlight.length > 0) {
-        yield* emit(await inFlight.shift()!);
-        progress();
-      }
-    } finally {
-      await pool.close();
-    }
+  const results = runBatchesInOrder(firstBatch, batches, {
+    workers: options.workers ?? 1,
+    workerHeapMb: options.workerHeapMb,
+    task: { kind: 'validate', options: rowOptions },
+    outcomes: validationOutcomes,
+    inProcess: async () => {
+      const validator = await createRowValidator(rowOptions);
+      return (records) => validateBatch(validator, records);
+    },
+  });
+  for await (const result of results) {
+    yield* emit(result);
+    progress();
   }
 }
 
 /** Groups records into batches; with a shard, keeps only the records of its blocks. */
-async function* batchesOf(records: AsyncIterable<DatasetRecord>, options: ValidateOptions, counter: { records: number }): AsyncGenerator<DatasetRecord[]> {
+export async function* batchesOf(records: AsyncIterable<DatasetRecord>, options: Pick<ValidateOptions, 'batchSize' | 'shard' | 'shardBlock'>, counter: { records: number }): AsyncGenerator<DatasetRecord[]> {
   const size = options.batchSize ?? DEFAULT_BATCH;
   const block = options.shardBlock ?? DEFAULT_SHARD_BLOCK;
   const shard = options.shard;

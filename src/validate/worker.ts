@@ -1,23 +1,30 @@
-// Worker-thread entry: validates batches of records for the pool in pool.ts. Runs from dist/ (compiled).
+// Worker-thread entry: runs batches of records for the pool in pool.ts (validating or converting them, as the
+// task says). Runs from dist/ (compiled).
 import { parentPort, workerData } from 'node:worker_threads';
+import type { ConvertRowsOptions } from '../convert/convert-rows.js';
 import { isChatfmtError } from '../errors.js';
 import { validateBatch } from './batch.js';
 import type { DatasetRecord } from '../readers/jsonl.js';
 import { createRowValidator, type RowCheckOptions } from './row.js';
 
+/** What the pool's workers run, as plain data. */
+export type WorkerTask = { kind: 'validate'; options: RowCheckOptions } | { kind: 'convert'; options: ConvertRowsOptions };
+
 export type WorkerRequest = { type: 'batch'; seq: number; records: DatasetRecord[] };
-export type WorkerReply =
-  | { type: 'ready' }
-  | { type: 'init-error'; code: string; message: string }
-  | ({ type: 'result'; seq: number } & ReturnType<typeof validateBatch>);
+export type WorkerReply = { type: 'ready' } | { type: 'init-error'; code: string; message: string } | { type: 'result'; seq: number; result: unknown };
+
+async function batchRunner(task: WorkerTask): Promise<(records: DatasetRecord[]) => unknown> {
+  if (task.kind === 'convert') return (await import('../convert/convert-rows.js')).createRowConverter(task.options);
+  const validator = await createRowValidator(task.options);
+  return (records) => validateBatch(validator, records);
+}
 
 const port = parentPort;
 if (port) {
   try {
-    const validator = await createRowValidator(workerData as RowCheckOptions);
+    const run = await batchRunner(workerData as WorkerTask);
     port.on('message', (request: WorkerRequest) => {
-      const reply: WorkerReply = { type: 'result', seq: request.seq, ...validateBatch(validator, request.records) };
-      port.postMessage(reply);
+      port.postMessage({ type: 'result', seq: request.seq, result: run(request.records) } satisfies WorkerReply);
     });
     port.postMessage({ type: 'ready' } satisfies WorkerReply);
   } catch (error) {

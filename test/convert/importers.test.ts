@@ -102,6 +102,29 @@ describe('hermes-text specifics', () => {
     expect(conversation).toBeNull();
     expect(issues.map((i) => i.code)).toEqual(['IMPORT_BAD_CALL']);
   });
+
+  it('reads a leading <think>…</think> as the turn\'s reasoning_content, with and without calls', () => {
+    const row = {
+      conversations: [
+        { from: 'human', value: 'weather?' },
+        { from: 'gpt', value: '<think>\nNeed the tool.\n</think>\n<tool_call>\n{"name": "w", "arguments": {"c": "P"}}\n</tool_call>' },
+        { from: 'tool', value: '<tool_response>sunny</tool_response>' },
+        { from: 'gpt', value: '  <think>It is sunny.</think>\n\nSunny in P.' },
+      ],
+    };
+    const { conversation, issues } = importRow(row, 'hermes-text');
+    expect(issues).toEqual([]);
+    expect(conversation!.messages[1]).toMatchObject({ role: 'assistant', content: null, reasoning_content: 'Need the tool.' });
+    expect(conversation!.messages[1]!.tool_calls!.map((c) => c.function.name)).toEqual(['w']);
+    expect(conversation!.messages[3]).toEqual({ role: 'assistant', content: 'Sunny in P.', reasoning_content: 'It is sunny.' });
+  });
+
+  it('leaves <think> that does not open the turn, or is never closed, in content', () => {
+    const late = importRow({ conversations: [{ from: 'gpt', value: 'Answer <think>x</think>' }] }, 'hermes-text').conversation!;
+    expect(late.messages[0]).toEqual({ role: 'assistant', content: 'Answer <think>x</think>' });
+    const open = importRow({ conversations: [{ from: 'gpt', value: '<think>still going' }] }, 'hermes-text').conversation!;
+    expect(open.messages[0]).toEqual({ role: 'assistant', content: '<think>still going' });
+  });
 });
 
 describe('sharegpt variants', () => {

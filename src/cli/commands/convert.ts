@@ -1,12 +1,13 @@
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { Option } from 'commander';
-import type { ChatTokenizer, ConvertIssue, ImportShape, OffsetUnit, TrainOn } from '../../convert/index.js';
+import type { ConvertIssue, OffsetUnit, TrainOn } from '../../convert/index.js';
+import type { ConvertRowsOptions } from '../../convert/convert-rows.js';
 import { offsetUnits } from '../../convert/text-offsets.js';
-import { importShapes } from '../../convert/importers/types.js';
-import { formatIssue } from '../../readers/issues.js';
+import { importShapes, isImportShape } from '../../convert/importers/index.js';
+import { formatIssue, oncePerRun } from '../../readers/issues.js';
 import { familyIds, resolveFamilyId } from '../../families/info.js';
 import { loadTemplate } from '../../node/load.js';
-import type { LoadedTemplate } from '../../render/types.js';
 import { EXIT, UserError, escapeLineBreaks, type IO } from '../io.js';
 import { datasetSource } from '../input.js';
 import { withOutputs } from '../output.js';
@@ -31,6 +32,7 @@ interface ConvertFlags {
   maxRowBytes?: string;
   progress: boolean;
   offsets: OffsetUnit;
+  workers?: string;
 }
 
 const HELP = `
@@ -81,6 +83,7 @@ export const register: CommandRegistrar = (program, io, state) => {
     .option('--now <iso>', 'clock for strftime_now (UTC unless a zone is given)')
     .addOption(new Option('--offsets <unit>', 'how spans count: utf16 (JS), codepoint (Python str), byte (UTF-8)').choices([...offsetUnits]).default('utf16'))
     .option('--max-row-bytes <n>', 'longest row accepted (default 33554432)')
+    .option('--workers <n>', 'worker threads (default: number of cores); the output is the same, in the same order')
     .option('--no-progress', 'no progress bar on stderr')
     .addHelpText('after', HELP)
     .action(async (file: string, flags: ConvertFlags) => {
@@ -88,12 +91,8 @@ export const register: CommandRegistrar = (program, io, state) => {
     });
 };
 
-interface Target {
-  loaded?: LoadedTemplate;
-  tokenizer?: ChatTokenizer;
-}
-
-async function resolveTarget(flags: ConvertFlags, io: IO): Promise<Target> {
+/** What the rows are converted with; workers load the same themselves. */
+function resolveTarget(flags: ConvertFlags, io: IO): Pick<ConvertRowsOptions, 'family' | 'template' | 'templateName' | 'tokenizer'> {
   const to = flags.to;
   if (to === undefined && flags.template === undefined) throw new UserError('no target: give --to openai|<family> or --template <file|dir>');
   if (to === 'openai') {
@@ -103,26 +102,32 @@ async function resolveTarget(flags: ConvertFlags, io: IO): Promise<Target> {
   if (to !== undefined && flags.template !== undefined) throw new UserError('give either --to <family> or --template, not both');
   if (to !== undefined && !resolveFamilyId(to)) throw new UserError(`unknown target "${to}": use openai or one of ${familyIds.join(', ')}`);
   const template = flags.template === undefined ? undefined : resolve(io.cwd, flags.template);
+  // Loaded here too (cached per process), so a template that cannot load is a usage error before any output.
   const loaded = loadTemplate({ family: to, template, templateName: flags.templateName });
-  const tokenizer = flags.tokenizer === undefined ? undefined : await (await import('../../convert/tokenizer.js')).loadTokenizer(resolve(io.cwd, flags.tokenizer));
-  return { loaded, tokenizer };
+  loaded.select(false);
+  loaded.select(true);
+  return { family: to, template, templateName: flags.templateName, tokenizer: flags.tokenizer === undefined ? undefined : resolve(io.cwd, flags.tokenizer) };
 }
 
 async function runConvert(file: string, flags: ConvertFlags, io: IO): Promise<number> {
-  // Loaded on use, so other commands start without the importers and tokenizers.
-  const { exactJson, importDataset, isImportShape, toTrainingRecord } = await import('../../convert/index.js');
   const from = flags.from ?? flags.inputFormat;
   if (from === undefined) throw new UserError(`no input shape: give --from <shape> (one of ${importShapes.join(', ')})`);
   if (!isImportShape(from)) throw new UserError(`unknown shape "${from}"`);
-  const target = await resolveTarget(flags, io);
-  const now = parseNow(flags.now);
-  const variables = parseVariables(flags.var);
+  const target = resolveTarget(flags, io);
   const source = await datasetSource(file, io.cwd);
-  const recordOptions = { trainOn: flags.trainOn, checkPrefix: flags.prefixCheck, variables, now, offsets: flags.offsets };
   const counts = { rows: 0, written: 0, failed: 0, warnings: 0 };
   const progress = flags.progress && io.stderrIsTTY ? new ProgressBar(io) : undefined;
-  const rows = importDataset(source, {
-    from: from as ImportShape,
+  // Loaded on use, so other commands start without the importers, tokenizers and the worker pool.
+  const { convertDataset } = await import('../../validate/convert-dataset.js');
+  const rows = convertDataset(source, {
+    from,
+    ...target,
+    trainOn: flags.trainOn,
+    checkPrefix: flags.prefixCheck,
+    variables: parseVariables(flags.var),
+    now: parseNow(flags.now)?.toISOString(),
+    offsets: flags.offsets,
+    workers: positiveInt(flags.workers, '--workers') ?? availableParallelism(),
     stdin: io.stdin,
     ...(typeof source === 'string' ? {} : { name: file }),
     maxRowBytes: positiveInt(flags.maxRowBytes, '--max-row-bytes'),
@@ -131,23 +136,15 @@ async function runConvert(file: string, flags: ConvertFlags, io: IO): Promise<nu
   return withOutputs(io, [{ flag: '-o', file: flags.output }, { flag: '--report', file: flags.report }], async ([output, report]) => {
     const shown: ConvertIssue[] = [];
     const byCode = new Map<string, number>();
+    const once = oncePerRun();
     try {
-      for (let next = await rows.next(); !next.done; next = await rows.next()) {
-        const row = next.value;
+      for await (const row of rows) {
         counts.rows++;
-        const issues = [...row.issues];
-        let out: unknown = null;
-        if (row.conversation && !target.loaded) out = row.conversation;
-        else if (row.conversation && target.loaded) {
-          const result = toTrainingRecord(row.conversation, { ...recordOptions, loaded: target.loaded, tokenizer: target.tokenizer, line: row.line });
-          issues.push(...result.issues);
-          out = result.record;
-        }
-        if (out !== null) {
+        if (row.output !== null) {
           counts.written++;
-          await output!.write(`${exactJson(out)}\n`);
+          await output!.write(`${row.output}\n`);
         } else counts.failed++;
-        for (const found of issues) {
+        for (const found of once(row.issues)) {
           if (found.severity === 'warning') counts.warnings++;
           byCode.set(found.code, (byCode.get(found.code) ?? 0) + 1);
           if (shown.length < 10) shown.push(found);

@@ -5,9 +5,9 @@ import { ChatfmtError, inContext } from '../../errors.js';
 import { familyIds } from '../../families/info.js';
 import { parsePythonJson } from '../../jinja/index.js';
 import { loadTemplate } from '../../node/load.js';
-import { renderConversation, type ArgsMode, type RenderOptions } from '../../render/index.js';
+import { renderConversation, type ArgsMode, type RenderOptions, type RenderWarning } from '../../render/index.js';
 import type { Conversation } from '../../types.js';
-import { EXIT, UserError, type IO } from '../io.js';
+import { EXIT, UserError, escapeLineBreaks, type IO } from '../io.js';
 import { withOutput, writeOut } from '../output.js';
 import { collect, parseVariables } from '../options.js';
 import { datasetSource } from '../input.js';
@@ -91,6 +91,8 @@ async function runRender(file: string | undefined, flags: RenderFlags, io: IO): 
     const record = first.value;
     if (record.problem) throw new UserError(inContext(file ?? 'stdin', record.problem.message));
     const result = renderConversation(loaded, toConversation(parseJson(record.text)), options);
+    const rewrites = idRewrites(result.warnings);
+    for (const warning of rewrites) io.stderr.write(`chatfmt: warning: ${warning.code}: at ${warning.path}: ${escapeLineBreaks(warning.message)}${KEEP_IDS}\n`);
     io.stdout.write(flags.json ? `${JSON.stringify({ text: result.text, generation_spans: spansOf(result.text, result.generationSpans) })}\n` : result.text);
     return EXIT.OK;
   }
@@ -100,21 +102,42 @@ async function runRender(file: string | undefined, flags: RenderFlags, io: IO): 
     for (let next = await records.next(); !next.done; next = await records.next()) yield next.value;
   }
   let failed = false;
+  const rewritten = { ids: 0, rows: 0, first: '' };
   for await (const record of all()) {
     let out: Record<string, unknown>;
     try {
       if (record.problem) throw new ChatfmtError('INPUT_INVALID', record.problem.message);
       const result = renderConversation(loaded, toConversation(parseJson(record.text)), options);
+      const rewrites = idRewrites(result.warnings);
+      if (rewrites.length > 0) {
+        rewritten.ids += rewrites.length;
+        rewritten.rows++;
+        rewritten.first ||= `${where(record)}, ${rewrites[0]!.path}: ${escapeLineBreaks(rewrites[0]!.message)}`;
+      }
       out = flags.json ? { text: result.text, generation_spans: spansOf(result.text, result.generationSpans) } : { text: result.text };
     } catch (error) {
       if (error instanceof ChatfmtError && (error.code === 'TEMPLATE_SYNTAX' || error.code === 'TEMPLATE_SOURCE')) throw error;
       failed = true;
-      const where = record.line > 0 ? `line ${record.line}` : `row ${record.row}`;
-      out = { error: inContext(where, error instanceof Error ? error.message : String(error)) };
+      out = { error: inContext(where(record), error instanceof Error ? error.message : String(error)) };
     }
     await writeOut(io, `${JSON.stringify(out)}\n`);
   }
+  // One line for the whole batch: a dataset of OpenAI ids would otherwise print a warning per call.
+  if (rewritten.ids > 0) {
+    io.stderr.write(`chatfmt: warning: CALL_IDS_REWRITTEN: ${rewritten.ids} call id(s) in ${rewritten.rows} conversation(s) rewritten (first: ${rewritten.first})${KEEP_IDS}\n`);
+  }
   return failed ? EXIT.ISSUES : EXIT.OK;
+}
+
+const KEEP_IDS = '; --args keep renders the ids as given';
+
+/** Ids the family's syntax could not carry as given (Kimi-K2's `functions.NAME:IDX`, Mistral's 9 characters). */
+function idRewrites(warnings: RenderWarning[]): RenderWarning[] {
+  return warnings.filter((warning) => warning.code === 'CALL_IDS_REWRITTEN');
+}
+
+function where(record: DatasetRecord): string {
+  return record.line > 0 ? `line ${record.line}` : `row ${record.row}`;
 }
 
 function parseJson(text: string): unknown {

@@ -128,7 +128,24 @@ export function importHermesText(row: unknown, line: number): ImportResult {
   return finish(messages, tools, issues, line);
 }
 
-function readAssistant(turn: ShareGptTurn, text: string, ledger: CallLedger, line: number, issues: ConvertIssue[]): Message | undefined {
+/**
+ * Reasoning data (Hermes 3, DeepHermes) opens the assistant turn with `<think>…</think>`: that is the turn's
+ * `reasoning_content`, which family templates place themselves; left in content it would be rendered as answer text.
+ * Only a block at the very start counts; an unclosed one stays content.
+ */
+function splitLeadingThink(text: string): { reasoning?: string; rest: string } {
+  const open = '<think>';
+  const close = '</think>';
+  const start = text.length - text.trimStart().length;
+  if (!text.startsWith(open, start)) return { rest: text };
+  const end = text.indexOf(close, start + open.length);
+  if (end < 0) return { rest: text };
+  return { reasoning: text.slice(start + open.length, end).trim(), rest: text.slice(end + close.length).trimStart() };
+}
+
+function readAssistant(turn: ShareGptTurn, whole: string, ledger: CallLedger, line: number, issues: ConvertIssue[]): Message | undefined {
+  const { reasoning, rest: text } = splitLeadingThink(whole);
+  const thought = reasoning === undefined ? {} : { reasoning_content: reasoning };
   const found = findBlocks(text, 'tool_call');
   if (found.unclosed !== undefined) {
     issues.push(issue(line, 'IMPORT_BAD_CALL', turn.path, `<tool_call> at offset ${found.unclosed} is never closed`));
@@ -146,9 +163,9 @@ function readAssistant(turn: ShareGptTurn, text: string, ledger: CallLedger, lin
     calls.push(call);
   }
   const content = withoutBlocks(text, found.blocks);
-  if (calls.length === 0) return { role: 'assistant', content: text };
+  if (calls.length === 0) return { role: 'assistant', content: text, ...thought };
   ledger.opened(calls);
-  return { role: 'assistant', content: content === '' ? null : content, tool_calls: calls };
+  return { role: 'assistant', content: content === '' ? null : content, ...thought, tool_calls: calls };
 }
 
 function readResults(turn: ShareGptTurn, text: string, ledger: CallLedger, line: number, issues: ConvertIssue[]): Message[] {
