@@ -119,7 +119,8 @@ function openDestination(io: IO, file: string | undefined): Destination {
     // The replaced file keeps its permissions.
     if (existing) keepMode(fd, existing.mode);
   }
-  const stream: WriteStream = createWriteStream('', { fd });
+  // Room for a few batches (batchedLines) in flight, so rendering goes on while the file system writes the last one.
+  const stream: WriteStream = createWriteStream('', { fd, highWaterMark: 4 * BATCH_BYTES });
   let failure: unknown;
   stream.on('error', (error) => {
     failure ??= error;
@@ -193,4 +194,42 @@ export async function writeOut(io: IO, text: string): Promise<void> {
     stdout.once!('drain', settle);
     stdout.once!('error', settle);
   });
+}
+
+/** How much output a batch command gathers before one write: a few hundred rows of prompts, not one write per row. */
+export const BATCH_BYTES = 1 << 18;
+
+/**
+ * Lines of a batch command's output, written in pieces: one write per row cost more than the row's render (a system
+ * call each on a pipe; on a file, a hand-off to the file system's thread for every 16 KB). A piece goes out when it
+ * reaches BATCH_BYTES, and whenever the command waits for input (the event loop runs, so the input has nothing ready):
+ * a pipeline fed a row at a time still gets each result at once. `add` returns a promise only when it wrote and the
+ * destination is full (await it then); `flush` writes the rest, at the end and before an error is reported.
+ */
+export function batchedLines(io: IO): { add(line: string): Promise<void> | undefined; flush(): Promise<void> } {
+  let pending = '';
+  let idleFlushArmed = false;
+  const flush = (): Promise<void> => {
+    if (pending === '') return Promise.resolve();
+    const text = pending;
+    pending = '';
+    return writeOut(io, text);
+  };
+  const flushWhenIdle = () => {
+    idleFlushArmed = false;
+    // Not awaited: a full destination slows the next add that fills a piece instead.
+    void flush();
+  };
+  return {
+    add(line) {
+      pending += line;
+      if (pending.length >= BATCH_BYTES) return flush();
+      if (!idleFlushArmed) {
+        idleFlushArmed = true;
+        setImmediate(flushWhenIdle);
+      }
+      return undefined;
+    },
+    flush,
+  };
 }

@@ -5,7 +5,6 @@ import { offsetUnits } from '../../convert/text-offsets.js';
 import { importShapes } from '../../convert/importers/types.js';
 import { formatIssue } from '../../dataset/issues.js';
 import { familyIds, resolveFamilyId } from '../../families/info.js';
-import { loadTemplate } from '../../node/load.js';
 import type { LoadedTemplate } from '../../render/types.js';
 import { EXIT, UserError, escapeLineBreaks, type IO } from '../io.js';
 import { datasetSource } from '../input.js';
@@ -103,6 +102,7 @@ async function resolveTarget(flags: ConvertFlags, io: IO): Promise<Target> {
   if (to !== undefined && flags.template !== undefined) throw new UserError('give either --to <family> or --template, not both');
   if (to !== undefined && !resolveFamilyId(to)) throw new UserError(`unknown target "${to}": use openai or one of ${familyIds.join(', ')}`);
   const template = flags.template === undefined ? undefined : resolve(io.cwd, flags.template);
+  const { loadTemplate } = await import('../../node/load.js');
   const loaded = loadTemplate({ family: to, template, templateName: flags.templateName });
   const tokenizer = flags.tokenizer === undefined ? undefined : await (await import('../../convert/tokenizer.js')).loadTokenizer(resolve(io.cwd, flags.tokenizer));
   return { loaded, tokenizer };
