@@ -1,8 +1,7 @@
 import { createWriteStream, fchmodSync, openSync, realpathSync, renameSync, statSync, unlinkSync, type Stats, type WriteStream } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import { basename, dirname, join, resolve } from 'node:path';
 import { finished } from 'node:stream/promises';
-import { EXIT, UserError, type IO } from './io.js';
+import { EXIT, UserError, withStdout, type IO } from './io.js';
 
 /** A destination for a command's result (`-o`, `--report`) or stdout; every write is checked. */
 export interface Output {
@@ -107,7 +106,7 @@ function openDestination(io: IO, file: string | undefined): Destination {
     // A new file.
   }
   const direct = existing !== undefined && !existing.isFile();
-  const path = direct ? finalPath : join(dirname(finalPath), `.${basename(finalPath)}.chatfmt-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+  const path = direct ? finalPath : join(dirname(finalPath), `.${basename(finalPath)}.chatfmt-${process.pid}-${temporarySuffix()}.tmp`);
   let fd: number;
   try {
     fd = openSync(path, direct ? 'w' : 'wx', 0o666);
@@ -128,7 +127,7 @@ function openDestination(io: IO, file: string | undefined): Destination {
   const check = () => {
     if (failure !== undefined) throw cannotWrite(file, failure);
   };
-  const fileIO: IO = { ...io, stdout: stream, stdoutIsTTY: false };
+  const fileIO = withStdout(io, stream);
   let closed = false;
   const close = async () => {
     if (closed) return;
@@ -168,6 +167,15 @@ function openDestination(io: IO, file: string | undefined): Destination {
       if (!direct) removeTemporary(path);
     },
   };
+}
+
+/**
+ * Eight hex digits that keep two runs in one process from choosing the same temporary name. Not a secret: the file is
+ * created exclusively ('wx'), so a name that exists already fails instead of being reused. Math.random rather than
+ * node:crypto, whose loading cost every `-o` run several milliseconds of start-up.
+ */
+function temporarySuffix(): string {
+  return Math.floor(Math.random() * 0x100000000).toString(16).padStart(8, '0');
 }
 
 function keepMode(fd: number, mode: number): void {

@@ -7,7 +7,7 @@ import { formatIssue } from '../../dataset/issues.js';
 import { familyIds, resolveFamilyId } from '../../families/info.js';
 import type { LoadedTemplate } from '../../render/types.js';
 import { EXIT, UserError, escapeLineBreaks, type IO } from '../io.js';
-import { datasetSource } from '../input.js';
+import { datasetSource, stdinOption } from '../input.js';
 import { withOutputs } from '../output.js';
 import { parseNow } from '../read-input.js';
 import { ProgressBar } from '../progress.js';
@@ -123,7 +123,7 @@ async function runConvert(file: string, flags: ConvertFlags, io: IO): Promise<nu
   const progress = flags.progress && io.stderrIsTTY ? new ProgressBar(io) : undefined;
   const rows = importDataset(source, {
     from: from as ImportShape,
-    stdin: io.stdin,
+    ...stdinOption(source, io),
     ...(typeof source === 'string' ? {} : { name: file }),
     maxRowBytes: positiveInt(flags.maxRowBytes, '--max-row-bytes'),
     onProgress: progress && ((p) => progress.update({ ...p, errors: counts.failed, warnings: counts.warnings })),

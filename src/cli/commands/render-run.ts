@@ -10,7 +10,7 @@ import type { Conversation } from '../../types.js';
 import { EXIT, UserError, type IO } from '../io.js';
 import { batchedLines } from '../output.js';
 import { parseVariables } from '../options.js';
-import { datasetSource } from '../input.js';
+import { datasetSource, stdinOption } from '../input.js';
 import { parseNow } from '../read-input.js';
 
 export interface RenderFlags {
@@ -39,7 +39,7 @@ export async function runRender(file: string | undefined, flags: RenderFlags, io
   };
   const loaded = loadTemplate({ family: flags.family, template: flags.template, templateName: flags.templateName });
   const source = await datasetSource(file ?? '-', io.cwd);
-  const records = readDatasetRecords(source, { stdin: io.stdin, name: file ?? '<stdin>' })[Symbol.asyncIterator]();
+  const records = readDatasetRecords(source, { ...stdinOption(source, io), name: file ?? '<stdin>' })[Symbol.asyncIterator]();
   const first = await records.next();
   const second = first.done ? first : await records.next();
   // One conversation (a single line, or a pretty-printed object) prints its text; more, or a .jsonl file, is a batch.
