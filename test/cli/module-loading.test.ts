@@ -33,6 +33,11 @@ beforeAll(async () => {
     ].join('\n'),
   );
   writeFileSync(join(folder, 'cli.mjs'), "import { main } from './src/cli/process.js';\nawait main(process.argv.slice(2));\n");
+  // A program that imports an entry point (argv: its path under src/) and renders once with it.
+  writeFileSync(
+    join(folder, 'render-with.mjs'),
+    "const { render } = await import(new URL(`./src/${process.argv[2]}`, import.meta.url).href);\nif (!render({ family: 'qwen3', messages: [{ role: 'user', content: 'hi' }] }).text.includes('hi')) process.exit(1);\n",
+  );
 }, 120_000);
 
 afterAll(() => {
@@ -40,8 +45,8 @@ afterAll(() => {
 });
 
 /** Runs the CLI; returns its exit code and what it loaded: src/ modules as paths under src/, built-ins as node:… */
-function loadedBy(argv: string[], input = ''): { code: number | null; modules: string[] } {
-  const result = spawnSync(process.execPath, ['--import', pathToFileURL(join(folder, 'list-modules.mjs')).href, join(folder, 'cli.mjs'), ...argv], {
+function loadedBy(argv: string[], input = '', script = 'cli.mjs'): { code: number | null; modules: string[] } {
+  const result = spawnSync(process.execPath, ['--import', pathToFileURL(join(folder, 'list-modules.mjs')).href, join(folder, script), ...argv], {
     cwd: repoRoot,
     input,
     encoding: 'utf8',
@@ -80,5 +85,24 @@ describe('what a CLI run loads', () => {
     const { code, modules } = loadedBy(['render', '--family', 'qwen3', join(repoRoot, 'fixtures', 'conversations', 'weather.json')]);
     expect(code).toBe(0);
     expect(modules.filter((module) => ['node:zlib', 'node:crypto'].includes(module))).toEqual([]);
+  });
+});
+
+describe('what importing the library loads', () => {
+  const unneededByRender = (modules: string[]) => [
+    ...under(modules, 'src/parse/', 'src/detect/', 'src/gateway/', 'src/format/', 'src/dataset/', 'src/convert/'),
+    ...modules.filter((module) => /node_modules\/(ajv|re2js|@huggingface\/tokenizers)\//.test(module)),
+  ];
+
+  it('chatfmt/render renders without parse, detect, datasets or their dependencies', () => {
+    const { code, modules } = loadedBy(['render-entry.js'], '', 'render-with.mjs');
+    expect(code).toBe(0);
+    expect(unneededByRender(modules)).toEqual([]);
+  });
+
+  it('chatfmt (the whole library) loads them, which is what chatfmt/render spares', () => {
+    const { code, modules } = loadedBy(['index.js'], '', 'render-with.mjs');
+    expect(code).toBe(0);
+    expect(unneededByRender(modules).length).toBeGreaterThan(0);
   });
 });
