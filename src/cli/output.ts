@@ -211,8 +211,9 @@ export const BATCH_BYTES = 1 << 18;
  * Lines of a batch command's output, written in pieces: one write per row cost more than the row's render (a system
  * call each on a pipe; on a file, a hand-off to the file system's thread for every 16 KB). A piece goes out when it
  * reaches BATCH_BYTES, and whenever the command waits for input (the event loop runs, so the input has nothing ready):
- * a pipeline fed a row at a time still gets each result at once. `add` returns a promise only when it wrote and the
- * destination is full (await it then); `flush` writes the rest, at the end and before an error is reported.
+ * a pipeline fed a row at a time still gets each result at once. `add` returns a promise only when it wrote a piece
+ * (await it: it settles when the destination has room again); `flush` writes the rest, at the end and before an error
+ * is reported.
  */
 export function batchedLines(io: IO): { add(line: string): Promise<void> | undefined; flush(): Promise<void> } {
   let pending = '';
