@@ -1,7 +1,7 @@
 // Render benchmarks: chatfmt vs Python jinja2 (render_ref.py, set up as transformers) vs
-// @huggingface/jinja, on every official template, warm, cold, and a JSONL file through the CLI.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+// @huggingface/jinja, on every official template, warm and cold (the CLI end to end is bench/cli-render.mjs).
+import { execFileSync } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
@@ -63,7 +63,7 @@ function warmUp(fn, renders = 500) {
   for (let i = 0; i < renders; i++) fn();
 }
 
-export async function renderSection({ quick = false, only = null, cli = true } = {}) {
+export async function renderSection({ quick = false, only = null } = {}) {
   const rows = [];
   const coldRows = [];
   const ratios = [];
@@ -149,49 +149,12 @@ export async function renderSection({ quick = false, only = null, cli = true } =
     table(['template', 'chatfmt ms', 'jinja2 ms', '@huggingface/jinja ms', 'jinja2 / chatfmt'], coldRows),
     '',
     `Cold: median ${fmt(median(coldRatios), 1)}× faster than jinja2, minimum ${fmt(Math.min(...coldRatios), 1)}× (goal ≥ 10×).`,
-    ...(cli ? ['', cliEndToEnd(quick)] : []),
   ].join('\n');
 }
 
-function cliEndToEnd(quick) {
-  const work = join(root, 'bench', '.work');
-  mkdirSync(work, { recursive: true });
-  const copies = quick ? 300 : 1500;
-  const lines = [];
-  const cases = [
-    { name: 'qwen3', template: join(shared, 'templates', 'official', 'qwen3', 'Qwen-Qwen3-0.6B.jinja'), tokens: 'qwen3' },
-    { name: 'gpt-oss', template: join(shared, 'templates', 'official', 'gpt-oss', 'openai-gpt-oss-20b.jinja'), tokens: 'gpt-oss' },
-  ];
-  const rows = [];
-  for (const c of cases) {
-    const data = JSON.parse(readFileSync(join(root, 'bench', 'data', 'medium.json'), 'utf8'));
-    const tokens = specialTokens[c.tokens];
-    const line = JSON.stringify({ ...data, ...tokens });
-    const file = join(work, `${c.name}-${copies}.jsonl`);
-    writeFileSync(file, `${Array(copies).fill(line).join('\n')}\n`);
-    const time = (cmd, args) => {
-      const runs = [];
-      for (let i = 0; i < 3; i++) {
-        const start = performance.now();
-        const result = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 1 << 30 });
-        if (result.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed: ${result.stderr}`);
-        runs.push((performance.now() - start) / 1000);
-      }
-      return { median: median(runs), min: Math.min(...runs), max: Math.max(...runs) };
-    };
-    const ours = time(process.execPath, [join(root, 'bin', 'chatfmt.js'), 'render', '--template', c.template, '--args', 'keep', '--now', '2025-01-15T12:00:00', file]);
-    const py = time('python3', [renderRef, c.template, '--batch', file, '--tokens', c.tokens]);
-    rows.push([c.name, String(copies), range(ours, 2), range(py, 2), `${fmt(py.median / ours.median, 2)}×`]);
-  }
-  lines.push('### End to end: JSONL file in, JSONL out, through the CLI (seconds, process start included)', '');
-  lines.push(table(['template', 'conversations', 'chatfmt render', 'render_ref.py --batch', 'speed-up'], rows));
-  lines.push('', 'Goal: ≥ 2× jinja2 end to end.');
-  return lines.join('\n');
-}
-
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  // `node bench/render.mjs [--quick] [--only SUBSTRING] [--no-cli]`: this section alone, printed.
+  // `node bench/render.mjs [--quick] [--only SUBSTRING]`: this section alone, printed.
   const onlyAt = process.argv.indexOf('--only');
   const only = onlyAt > 0 ? process.argv[onlyAt + 1] : null;
-  console.log(await renderSection({ quick: process.argv.includes('--quick'), only, cli: !process.argv.includes('--no-cli') }));
+  console.log(await renderSection({ quick: process.argv.includes('--quick'), only }));
 }

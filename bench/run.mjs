@@ -26,6 +26,8 @@ async function section(name, load) {
 
 if (hasShared) await section('render', async () => (await import('./render.mjs')).renderSection({ quick }));
 else sections.push('## Render\n\nskipped: ../shared (official templates, render_ref.py) not found');
+await section('start-up', async () => (await import('./startup.mjs')).startupSection({ quick }));
+await section('CLI render end to end', async () => (await import('./cli-render.mjs')).cliRenderSection({ quick }));
 await section('parse', async () => (await import('./parse.mjs')).parseSection({ quick }));
 await section('response templates', async () => (await import('./response-template.mjs')).responseTemplateSection({ quick }));
 await section('adversarial', async () => (await import('./adversarial.mjs')).adversarialSection({ quick }));

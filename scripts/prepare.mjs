@@ -49,3 +49,16 @@ const generated = spawnSync(process.execPath, [join(root, 'scripts', 'family-tem
 if (generated.status !== 0) fail(`generating the family templates module failed (exit ${generated.status ?? generated.signal})`);
 const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { cwd: root, stdio: 'inherit' });
 if (result.status !== 0) fail(`the TypeScript build failed (exit ${result.status ?? result.signal})`);
+// The CLI's bundle (dist/bin/, what bin/chatfmt.js runs) needs esbuild, a dev dependency like the compiler; without it
+// bin/chatfmt.js runs the modules tsc wrote, only slower to start.
+let esbuildFound = true;
+try {
+  createRequire(join(root, 'package.json')).resolve('esbuild');
+} catch {
+  esbuildFound = false;
+  process.stderr.write('chatfmt prepare: esbuild is not installed here: the CLI runs from dist/cli/ (slower start-up)\n');
+}
+if (esbuildFound) {
+  const bundled = spawnSync(process.execPath, [join(root, 'scripts', 'bundle-cli.mjs')], { cwd: root, stdio: 'inherit' });
+  if (bundled.status !== 0) fail(`bundling the CLI failed (exit ${bundled.status ?? bundled.signal})`);
+}

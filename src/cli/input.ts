@@ -2,7 +2,7 @@ import { closeSync, constants, createReadStream, openSync, readSync, statSync, t
 import { Readable } from 'node:stream';
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { UserError } from './io.js';
+import { UserError, type IO } from './io.js';
 
 /** How long a named pipe given as an input may stay without a writer before chatfmt gives up on it. */
 export const FIFO_WRITER_WAIT_MS = 2000;
@@ -172,4 +172,9 @@ export async function datasetSource(file: string, cwd: string): Promise<string |
   // A folder is named by the dataset reader, in the words validate and convert use for it.
   if (stats.isFile() || stats.isDirectory()) return path;
   return (await openInput(path, file)).stream;
+}
+
+/** The dataset readers' `stdin` option: given only when the source is stdin, so reading a file never creates it. */
+export function stdinOption(source: string | Readable, io: IO): { stdin?: NodeJS.ReadableStream } {
+  return source === '-' ? { stdin: io.stdin } : {};
 }

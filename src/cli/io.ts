@@ -35,7 +35,10 @@ export function escapeLineBreaks(text: string): string {
 
 export function processIO(): IO {
   return {
-    stdin: process.stdin,
+    // Read on use: creating process.stdin costs milliseconds when it is a pipe, and most runs read files.
+    get stdin() {
+      return process.stdin;
+    },
     stdout: process.stdout,
     stderr: process.stderr,
     stdoutIsTTY: Boolean(process.stdout.isTTY),
@@ -43,6 +46,14 @@ export function processIO(): IO {
     cwd: process.cwd(),
     env: process.env,
   };
+}
+
+/** `io` writing its results to `stdout` instead (a `-o` file); its getters stay getters, so stdin is still read on use. */
+export function withStdout(io: IO, stdout: IO['stdout']): IO {
+  const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(io)) as IO;
+  copy.stdout = stdout;
+  copy.stdoutIsTTY = false;
+  return copy;
 }
 
 /** An in-memory IO for tests: collects output, feeds the given stdin. */

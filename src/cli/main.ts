@@ -3,8 +3,11 @@ import { ChatfmtError } from '../errors.js';
 import { EXIT, UserError, escapeLineBreaks, type IO } from './io.js';
 import { registerCommands } from './commands/index.js';
 
-/** Builds the commander program; every command writes through `io` and sets `state.exitCode`. */
-export function buildProgram(io: IO, state: { exitCode: number }): Command {
+/**
+ * Builds the commander program for `argv` (only the commands it can reach are loaded); every command writes through
+ * `io` and sets `state.exitCode`.
+ */
+export async function buildProgram(io: IO, state: { exitCode: number }, argv: readonly string[] = []): Promise<Command> {
   const program = new Command('chatfmt')
     .description('Render, parse, convert and validate the chat formats of open LLM families.')
     .version('0.1.0')
@@ -15,15 +18,15 @@ export function buildProgram(io: IO, state: { exitCode: number }): Command {
       // Usage errors read like every other error: one `chatfmt:` line, pointing at --help.
       outputError: (s, write) => write(`chatfmt: ${oneLine(s.replace(/^error:\s*/, ''))} (see --help)\n`),
     });
-  registerCommands(program, io, state);
+  await registerCommands(program, io, state, argv);
   return program;
 }
 
 /** Runs the CLI in-process and resolves to the exit code. Never throws, never prints a stack trace. */
 export async function run(argv: string[], io: IO): Promise<number> {
   const state = { exitCode: EXIT.OK as number };
-  const program = buildProgram(io, state);
   try {
+    const program = await buildProgram(io, state, argv);
     await program.parseAsync(argv, { from: 'user' });
     return state.exitCode;
   } catch (error) {

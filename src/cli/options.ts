@@ -1,4 +1,4 @@
-import { parsePythonJson } from '../jinja/index.js';
+import { parsePythonJson } from '../jinja/json.js';
 import type { Tool } from '../types.js';
 import { UserError, type IO } from './io.js';
 import { readInputText } from './read-input.js';

@@ -1,8 +1,7 @@
 import { createWriteStream, fchmodSync, openSync, realpathSync, renameSync, statSync, unlinkSync, type Stats, type WriteStream } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import { basename, dirname, join, resolve } from 'node:path';
 import { finished } from 'node:stream/promises';
-import { EXIT, UserError, type IO } from './io.js';
+import { EXIT, UserError, withStdout, type IO } from './io.js';
 
 /** A destination for a command's result (`-o`, `--report`) or stdout; every write is checked. */
 export interface Output {
@@ -107,7 +106,7 @@ function openDestination(io: IO, file: string | undefined): Destination {
     // A new file.
   }
   const direct = existing !== undefined && !existing.isFile();
-  const path = direct ? finalPath : join(dirname(finalPath), `.${basename(finalPath)}.chatfmt-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+  const path = direct ? finalPath : join(dirname(finalPath), `.${basename(finalPath)}.chatfmt-${process.pid}-${temporarySuffix()}.tmp`);
   let fd: number;
   try {
     fd = openSync(path, direct ? 'w' : 'wx', 0o666);
@@ -119,7 +118,8 @@ function openDestination(io: IO, file: string | undefined): Destination {
     // The replaced file keeps its permissions.
     if (existing) keepMode(fd, existing.mode);
   }
-  const stream: WriteStream = createWriteStream('', { fd });
+  // Room for a few batches (batchedLines) in flight, so rendering goes on while the file system writes the last one.
+  const stream: WriteStream = createWriteStream('', { fd, highWaterMark: 4 * BATCH_BYTES });
   let failure: unknown;
   stream.on('error', (error) => {
     failure ??= error;
@@ -127,7 +127,7 @@ function openDestination(io: IO, file: string | undefined): Destination {
   const check = () => {
     if (failure !== undefined) throw cannotWrite(file, failure);
   };
-  const fileIO: IO = { ...io, stdout: stream, stdoutIsTTY: false };
+  const fileIO = withStdout(io, stream);
   let closed = false;
   const close = async () => {
     if (closed) return;
@@ -169,6 +169,15 @@ function openDestination(io: IO, file: string | undefined): Destination {
   };
 }
 
+/**
+ * Eight hex digits that keep two runs in one process from choosing the same temporary name. Not a secret: the file is
+ * created exclusively ('wx'), so a name that exists already fails instead of being reused. Math.random rather than
+ * node:crypto, whose loading cost every `-o` run several milliseconds of start-up.
+ */
+function temporarySuffix(): string {
+  return Math.floor(Math.random() * 0x100000000).toString(16).padStart(8, '0');
+}
+
 function keepMode(fd: number, mode: number): void {
   try {
     fchmodSync(fd, mode & 0o7777);
@@ -193,4 +202,43 @@ export async function writeOut(io: IO, text: string): Promise<void> {
     stdout.once!('drain', settle);
     stdout.once!('error', settle);
   });
+}
+
+/** How much output a batch command gathers before one write: a few hundred rows of prompts, not one write per row. */
+export const BATCH_BYTES = 1 << 18;
+
+/**
+ * Lines of a batch command's output, written in pieces: one write per row cost more than the row's render (a system
+ * call each on a pipe; on a file, a hand-off to the file system's thread for every 16 KB). A piece goes out when it
+ * reaches BATCH_BYTES, and whenever the command waits for input (the event loop runs, so the input has nothing ready):
+ * a pipeline fed a row at a time still gets each result at once. `add` returns a promise only when it wrote a piece
+ * (await it: it settles when the destination has room again); `flush` writes the rest, at the end and before an error
+ * is reported.
+ */
+export function batchedLines(io: IO): { add(line: string): Promise<void> | undefined; flush(): Promise<void> } {
+  let pending = '';
+  let idleFlushArmed = false;
+  const flush = (): Promise<void> => {
+    if (pending === '') return Promise.resolve();
+    const text = pending;
+    pending = '';
+    return writeOut(io, text);
+  };
+  const flushWhenIdle = () => {
+    idleFlushArmed = false;
+    // Not awaited: a full destination slows the next add that fills a piece instead.
+    void flush();
+  };
+  return {
+    add(line) {
+      pending += line;
+      if (pending.length >= BATCH_BYTES) return flush();
+      if (!idleFlushArmed) {
+        idleFlushArmed = true;
+        setImmediate(flushWhenIdle);
+      }
+      return undefined;
+    },
+    flush,
+  };
 }

@@ -1,6 +1,5 @@
 import { createReadStream, statSync } from 'node:fs';
 import { Readable, pipeline } from 'node:stream';
-import { createGunzip } from 'node:zlib';
 import { ChatfmtError } from '../errors.js';
 
 /** Where rows come from: a file path, '-' (stdin), a byte/string stream, or an async iterable of lines. */
@@ -105,6 +104,8 @@ async function* gunzipIfNeeded(name: string, chunks: AsyncGenerator<Buffer>, end
     yield* chunks;
   }
   // pipeline (not pipe) so a read error upstream surfaces when iterating the gunzip stream.
+  // zlib is loaded only for gzip input: loading it cost a plain JSONL render several milliseconds of start-up.
+  const { createGunzip } = await import('node:zlib');
   const gunzip = pipeline(Readable.from(all()), createGunzip(), () => {});
   let checked = false;
   try {

@@ -4,12 +4,11 @@ import { Option } from 'commander';
 import type { ConvertIssue, OffsetUnit, TrainOn } from '../../convert/index.js';
 import type { ConvertRowsOptions } from '../../convert/convert-rows.js';
 import { offsetUnits } from '../../convert/text-offsets.js';
-import { importShapes, isImportShape } from '../../convert/importers/index.js';
+import { importShapes, isImportShape } from '../../convert/importers/types.js';
 import { formatIssue, oncePerRun } from '../../readers/issues.js';
 import { familyIds, resolveFamilyId } from '../../families/info.js';
-import { loadTemplate } from '../../node/load.js';
 import { EXIT, UserError, escapeLineBreaks, type IO } from '../io.js';
-import { datasetSource } from '../input.js';
+import { datasetSource, stdinOption } from '../input.js';
 import { withOutputs } from '../output.js';
 import { parseNow } from '../read-input.js';
 import { ProgressBar } from '../progress.js';
@@ -92,7 +91,7 @@ export const register: CommandRegistrar = (program, io, state) => {
 };
 
 /** What the rows are converted with; workers load the same themselves. */
-function resolveTarget(flags: ConvertFlags, io: IO): Pick<ConvertRowsOptions, 'family' | 'template' | 'templateName' | 'tokenizer'> {
+async function resolveTarget(flags: ConvertFlags, io: IO): Promise<Pick<ConvertRowsOptions, 'family' | 'template' | 'templateName' | 'tokenizer'>> {
   const to = flags.to;
   if (to === undefined && flags.template === undefined) throw new UserError('no target: give --to openai|<family> or --template <file|dir>');
   if (to === 'openai') {
@@ -103,6 +102,7 @@ function resolveTarget(flags: ConvertFlags, io: IO): Pick<ConvertRowsOptions, 'f
   if (to !== undefined && !resolveFamilyId(to)) throw new UserError(`unknown target "${to}": use openai or one of ${familyIds.join(', ')}`);
   const template = flags.template === undefined ? undefined : resolve(io.cwd, flags.template);
   // Loaded here too (cached per process), so a template that cannot load is a usage error before any output.
+  const { loadTemplate } = await import('../../node/load.js');
   const loaded = loadTemplate({ family: to, template, templateName: flags.templateName });
   loaded.select(false);
   loaded.select(true);
@@ -113,7 +113,7 @@ async function runConvert(file: string, flags: ConvertFlags, io: IO): Promise<nu
   const from = flags.from ?? flags.inputFormat;
   if (from === undefined) throw new UserError(`no input shape: give --from <shape> (one of ${importShapes.join(', ')})`);
   if (!isImportShape(from)) throw new UserError(`unknown shape "${from}"`);
-  const target = resolveTarget(flags, io);
+  const target = await resolveTarget(flags, io);
   const source = await datasetSource(file, io.cwd);
   const counts = { rows: 0, written: 0, failed: 0, warnings: 0 };
   const progress = flags.progress && io.stderrIsTTY ? new ProgressBar(io) : undefined;
@@ -128,7 +128,7 @@ async function runConvert(file: string, flags: ConvertFlags, io: IO): Promise<nu
     now: parseNow(flags.now)?.toISOString(),
     offsets: flags.offsets,
     workers: positiveInt(flags.workers, '--workers') ?? availableParallelism(),
-    stdin: io.stdin,
+    ...stdinOption(source, io),
     ...(typeof source === 'string' ? {} : { name: file }),
     maxRowBytes: positiveInt(flags.maxRowBytes, '--max-row-bytes'),
     onProgress: progress && ((p) => progress.update({ ...p, errors: counts.failed, warnings: counts.warnings })),

@@ -1,19 +1,29 @@
 import type { Command } from 'commander';
 import type { IO } from '../io.js';
-import { register as render } from './render.js';
-import { register as families } from './families.js';
-import { register as detect } from './detect.js';
-import { register as parse } from './parse.js';
-import { register as validate } from './validate.js';
-import { register as convert } from './convert.js';
-import { register as transpile } from './transpile.js';
-import { register as serve } from './serve.js';
 
 export type CommandRegistrar = (program: Command, io: IO, state: { exitCode: number }) => void;
 
-// One file per command; each exports `register`.
-const registrars: CommandRegistrar[] = [render, families, detect, parse, validate, convert, transpile, serve];
+// One file per command; each exports `register`, and loads what its action needs only when the action runs.
+// Loaded on demand: `chatfmt render` never reads the files of the seven other commands.
+const commands: Record<string, () => Promise<{ register: CommandRegistrar }>> = {
+  render: () => import('./render.js'),
+  families: () => import('./families.js'),
+  detect: () => import('./detect.js'),
+  parse: () => import('./parse.js'),
+  validate: () => import('./validate.js'),
+  convert: () => import('./convert.js'),
+  transpile: () => import('./transpile.js'),
+  serve: () => import('./serve.js'),
+};
 
-export function registerCommands(program: Command, io: IO, state: { exitCode: number }): void {
-  for (const register of registrars) register(program, io, state);
+export const commandNames = Object.keys(commands);
+
+/**
+ * Registers the commands `argv` can reach: the one its first word names, or, when that is not a command (top-level
+ * help, --version, `help <command>`, a misspelt name that gets a suggestion), all of them, in the order help lists them.
+ */
+export async function registerCommands(program: Command, io: IO, state: { exitCode: number }, argv: readonly string[]): Promise<void> {
+  const named = argv[0] !== undefined && Object.hasOwn(commands, argv[0]) ? [argv[0]] : commandNames;
+  const modules = await Promise.all(named.map((name) => commands[name]!()));
+  for (const { register } of modules) register(program, io, state);
 }

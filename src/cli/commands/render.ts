@@ -1,32 +1,10 @@
 import { Option } from 'commander';
-import { convertSpans, offsetUnits, type OffsetUnit } from '../../convert/text-offsets.js';
-import { readDatasetRecords, type DatasetRecord } from '../../readers/jsonl.js';
-import { ChatfmtError, inContext } from '../../errors.js';
+import { offsetUnits } from '../../convert/text-offsets.js';
 import { familyIds } from '../../families/info.js';
-import { parsePythonJson } from '../../jinja/index.js';
-import { loadTemplate } from '../../node/load.js';
-import { renderConversation, type ArgsMode, type RenderOptions, type RenderWarning } from '../../render/index.js';
-import type { Conversation } from '../../types.js';
-import { EXIT, UserError, escapeLineBreaks, type IO } from '../io.js';
-import { withOutput, writeOut } from '../output.js';
-import { collect, parseVariables } from '../options.js';
-import { datasetSource } from '../input.js';
-import { parseNow } from '../read-input.js';
+import { withOutput } from '../output.js';
+import { collect } from '../options.js';
+import type { RenderFlags } from './render-run.js';
 import type { CommandRegistrar } from './index.js';
-
-interface RenderFlags {
-  family?: string;
-  template?: string;
-  templateName?: string;
-  generationPrompt?: boolean;
-  continueFinalMessage?: boolean;
-  var: string[];
-  args: ArgsMode;
-  now?: string;
-  json?: boolean;
-  output?: string;
-  offsets: OffsetUnit;
-}
 
 const HELP = `
 Input: a JSON object {messages, tools?, documents?, add_generation_prompt?, ...variables},
@@ -65,93 +43,7 @@ export const register: CommandRegistrar = (program, io, state) => {
     .option('-o, --output <file>', 'write the result here instead of stdout')
     .addHelpText('after', HELP)
     .action(async (file: string | undefined, flags: RenderFlags) => {
+      const { runRender } = await import('./render-run.js');
       state.exitCode = await withOutput(io, flags.output, (out) => runRender(file, flags, out));
     });
 };
-
-async function runRender(file: string | undefined, flags: RenderFlags, io: IO): Promise<number> {
-  if (flags.family !== undefined && flags.template !== undefined) throw new UserError('give either --family or --template, not both');
-  if (flags.family === undefined && flags.template === undefined) throw new UserError('no template: give --family <id> or --template <file|dir>');
-  const options: RenderOptions = {
-    addGenerationPrompt: flags.generationPrompt ? true : undefined,
-    continueFinalMessage: flags.continueFinalMessage,
-    variables: parseVariables(flags.var),
-    args: flags.args,
-    now: parseNow(flags.now),
-  };
-  const loaded = loadTemplate({ family: flags.family, template: flags.template, templateName: flags.templateName });
-  const source = await datasetSource(file ?? '-', io.cwd);
-  const records = readDatasetRecords(source, { stdin: io.stdin, name: file ?? '<stdin>' })[Symbol.asyncIterator]();
-  const first = await records.next();
-  const second = first.done ? first : await records.next();
-  const spansOf = (text: string, spans: Array<[number, number]>) => convertSpans(text, spans, flags.offsets);
-  // One conversation (a single line, or a pretty-printed object) prints its text; more, or a .jsonl file, is a batch.
-  if (second.done && !file?.endsWith('.jsonl')) {
-    if (first.done) throw new UserError(`${file ?? 'stdin'}: no conversation to render`);
-    const record = first.value;
-    if (record.problem) throw new UserError(inContext(file ?? 'stdin', record.problem.message));
-    const result = renderConversation(loaded, toConversation(parseJson(record.text)), options);
-    const rewrites = idRewrites(result.warnings);
-    for (const warning of rewrites) io.stderr.write(`chatfmt: warning: ${warning.code}: at ${warning.path}: ${escapeLineBreaks(warning.message)}${KEEP_IDS}\n`);
-    io.stdout.write(flags.json ? `${JSON.stringify({ text: result.text, generation_spans: spansOf(result.text, result.generationSpans) })}\n` : result.text);
-    return EXIT.OK;
-  }
-  async function* all(): AsyncGenerator<DatasetRecord> {
-    if (!first.done) yield first.value;
-    if (!second.done) yield second.value;
-    for (let next = await records.next(); !next.done; next = await records.next()) yield next.value;
-  }
-  let failed = false;
-  const rewritten = { ids: 0, rows: 0, first: '' };
-  for await (const record of all()) {
-    let out: Record<string, unknown>;
-    try {
-      if (record.problem) throw new ChatfmtError('INPUT_INVALID', record.problem.message);
-      const result = renderConversation(loaded, toConversation(parseJson(record.text)), options);
-      const rewrites = idRewrites(result.warnings);
-      if (rewrites.length > 0) {
-        rewritten.ids += rewrites.length;
-        rewritten.rows++;
-        rewritten.first ||= `${where(record)}, ${rewrites[0]!.path}: ${escapeLineBreaks(rewrites[0]!.message)}`;
-      }
-      out = flags.json ? { text: result.text, generation_spans: spansOf(result.text, result.generationSpans) } : { text: result.text };
-    } catch (error) {
-      if (error instanceof ChatfmtError && (error.code === 'TEMPLATE_SYNTAX' || error.code === 'TEMPLATE_SOURCE')) throw error;
-      failed = true;
-      out = { error: inContext(where(record), error instanceof Error ? error.message : String(error)) };
-    }
-    await writeOut(io, `${JSON.stringify(out)}\n`);
-  }
-  // One line for the whole batch: a dataset of OpenAI ids would otherwise print a warning per call.
-  if (rewritten.ids > 0) {
-    io.stderr.write(`chatfmt: warning: CALL_IDS_REWRITTEN: ${rewritten.ids} call id(s) in ${rewritten.rows} conversation(s) rewritten (first: ${rewritten.first})${KEEP_IDS}\n`);
-  }
-  return failed ? EXIT.ISSUES : EXIT.OK;
-}
-
-const KEEP_IDS = '; --args keep renders the ids as given';
-
-/** Ids the family's syntax could not carry as given (Kimi-K2's `functions.NAME:IDX`, Mistral's 9 characters). */
-function idRewrites(warnings: RenderWarning[]): RenderWarning[] {
-  return warnings.filter((warning) => warning.code === 'CALL_IDS_REWRITTEN');
-}
-
-function where(record: DatasetRecord): string {
-  return record.line > 0 ? `line ${record.line}` : `row ${record.row}`;
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return parsePythonJson(text);
-  } catch (error) {
-    throw new ChatfmtError('INPUT_INVALID', `not valid JSON (${error instanceof Error ? error.message : String(error)})`);
-  }
-}
-
-function toConversation(value: unknown): Conversation {
-  const record = value instanceof Map ? Object.fromEntries(value) : value;
-  if (!record || typeof record !== 'object' || Array.isArray(record) || !Array.isArray((record as Conversation).messages)) {
-    throw new ChatfmtError('INPUT_INVALID', 'expected a JSON object with a "messages" array');
-  }
-  return record as Conversation;
-}

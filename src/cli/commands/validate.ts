@@ -10,7 +10,7 @@ import { EXIT, UserError, escapeLineBreaks, type IO } from '../io.js';
 import { collect, parseVariables, positiveInt } from '../options.js';
 import { ProgressBar } from '../progress.js';
 import { withOutputs, type Output } from '../output.js';
-import { datasetSource } from '../input.js';
+import { datasetSource, stdinOption } from '../input.js';
 import { parseNow, readInputText } from '../read-input.js';
 import type { CommandRegistrar } from './index.js';
 
@@ -129,7 +129,7 @@ async function runValidate(files: string[], flags: ValidateFlags, io: IO, report
     shard: parseShard(flags.shard),
     maxRowBytes: positiveInt(flags.maxRowBytes, '--max-row-bytes'),
     examplesPerCode: positiveInt(flags.examples, '--examples'),
-    stdin: io.stdin,
+    ...stdinOption(file, io),
     name: file === '-' ? '<stdin>' : file,
   };
   const progress = flags.progress && io.stderrIsTTY ? new ProgressBar(io) : undefined;

@@ -5,7 +5,7 @@ import { importShareGpt } from './sharegpt.js';
 import { importShapes, type ImportResult, type ImportShape, type RowImporter } from './types.js';
 import { importXlam } from './xlam.js';
 
-export { importShapes, type ImportedConversation, type ImportResult, type ImportShape } from './types.js';
+export { importShapes, isImportShape, type ImportedConversation, type ImportResult, type ImportShape } from './types.js';
 export { mapPseudoType } from '../tool-schema.js';
 
 const importers: Record<ImportShape, RowImporter> = {
@@ -15,9 +15,6 @@ const importers: Record<ImportShape, RowImporter> = {
   xlam: importXlam,
 };
 
-export function isImportShape(name: string): name is ImportShape {
-  return (importShapes as readonly string[]).includes(name);
-}
 
 /** Maps one dataset row to canonical `{messages, tools}`; rows it cannot map come back with error issues. */
 export function importRow(row: unknown, shape: ImportShape, line = 1): ImportResult {

@@ -5,6 +5,10 @@ import type { ConvertIssue } from '../issues.js';
 export const importShapes = ['openai', 'sharegpt', 'hermes-text', 'xlam'] as const;
 export type ImportShape = (typeof importShapes)[number];
 
+export function isImportShape(name: string): name is ImportShape {
+  return (importShapes as readonly string[]).includes(name);
+}
+
 /** The canonical form every importer produces: OpenAI messages (arguments as JSON strings) and JSON-Schema tools. */
 export interface ImportedConversation extends Conversation {
   messages: Message[];

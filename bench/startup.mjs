@@ -1,0 +1,125 @@
+// Start-up: what a `chatfmt` process costs before and around its first render, against `node -e 0` and against
+// Python + jinja2 doing the same first render. Run as `node bench/startup.mjs --first-render ENTRY TEMPLATE ROW.json`
+// it is the Node side of the first-render comparison (ENTRY: index.js or render-entry.js under dist/; prints the
+// in-process milliseconds).
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import { fmt, hasShared, median, root, shared, table } from './lib.mjs';
+import { loadAverage, timeInterleaved, timeProcess } from './processes.mjs';
+
+if (process.argv[2] === '--first-render') {
+  // Timed from here: importing chatfmt as a program would (`from 'chatfmt'` or `from 'chatfmt/render'`), building the
+  // template, rendering.
+  const started = performance.now();
+  const { compileTemplate, parsePythonJson } = await import(pathToFileURL(join(root, 'dist', process.argv[3])).href);
+  const template = compileTemplate(readFileSync(process.argv[4], 'utf8'));
+  const { messages, tools = null, documents = null, add_generation_prompt = false, ...rest } = parsePythonJson(readFileSync(process.argv[5], 'utf8'));
+  template.render({ ...rest, messages, tools, documents, add_generation_prompt }, { now: new Date('2025-01-15T12:00:00Z') });
+  process.stdout.write(`${(performance.now() - started).toFixed(2)}\n`);
+  process.exit(0);
+}
+
+const bin = join(root, 'bin', 'chatfmt.js');
+const pythonDriver = join(root, 'bench', 'jinja2-render-file.py');
+
+export function startupSection({ quick = false } = {}) {
+  const work = mkdtempSync(join(tmpdir(), 'chatfmt-bench-startup-'));
+  try {
+    return measure(work, quick);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+function measure(work, quick) {
+  const runs = quick ? 5 : 15;
+  const row = join(root, 'fixtures', 'conversations', 'weather.json');
+  // The same CLI as separate modules (dist/cli/, what tsc writes), to show what the bundle buys.
+  const unbundled = join(work, 'unbundled.mjs');
+  writeFileSync(unbundled, `const { main } = await import(${JSON.stringify(pathToFileURL(join(root, 'dist', 'cli', 'process.js')).href)});\nawait main(process.argv.slice(2));\n`);
+  const node = (args) => ({ command: process.execPath, args });
+  const cases = [
+    ['`node -e 0`', node(['-e', '0'])],
+    ['`chatfmt --version`', node([bin, '--version'])],
+    ['`chatfmt --help`', node([bin, '--help'])],
+    ['`chatfmt render --family qwen3 weather.json`', node([bin, 'render', '--family', 'qwen3', row])],
+    ['the same render from dist/cli/ (not bundled)', node([unbundled, 'render', '--family', 'qwen3', row])],
+  ];
+  const timed = timeInterleaved(cases.map(([, c]) => c), runs);
+  const base = timed[0];
+  const lines = [
+    '## Start-up',
+    '',
+    `Whole processes, ${runs} runs each, interleaved; wall ms (median, minimum) and CPU ms (user + system, median).`,
+    `Load average while measuring: ${loadAverage()} on this machine's cores (wall times grow with it; compare within a row's run).`,
+    '',
+    table(
+      ['process', 'wall ms', 'min', 'CPU ms', 'wall over `node -e 0`'],
+      cases.map(([name], i) => [name, fmt(timed[i].wall), fmt(timed[i].min), fmt(timed[i].cpu), i === 0 ? '–' : `+${fmt(timed[i].wall - base.wall)} (min +${fmt(timed[i].min - base.min)})`]),
+    ),
+    '',
+    `Goal: \`chatfmt render\` of one row ≤ 150 ms wall on an idle machine; this run: ${fmt(timed[3].wall)} ms median, ${fmt(timed[3].min)} ms at best, \`node -e 0\` ${fmt(base.wall)} ms.`,
+  ];
+  if (hasShared) lines.push('', ...firstRender(work, runs));
+  lines.push('', ...moduleImports(quick));
+  return lines.join('\n');
+}
+
+/** The first render in a fresh process, Node + chatfmt against Python + jinja2, whole process and in-process. */
+function firstRender(work, runs) {
+  const template = join(shared, 'templates', 'official', 'qwen3', 'Qwen-Qwen3-0.6B.jinja');
+  const tokens = JSON.parse(readFileSync(join(shared, 'templates', 'special_tokens.json'), 'utf8')).qwen3;
+  const row = join(work, 'row.json');
+  writeFileSync(row, JSON.stringify({ ...JSON.parse(readFileSync(join(root, 'bench', 'data', 'medium.json'), 'utf8')), ...tokens }));
+  const node = (entry) => ({ command: process.execPath, args: [join(root, 'bench', 'startup.mjs'), '--first-render', entry, template, row] });
+  const commands = [node('render-entry.js'), node('index.js'), { command: 'python3', args: [pythonDriver, template, '--first', row] }];
+  const whole = timeInterleaved(commands, runs);
+  const inside = commands.map(() => []);
+  for (let i = 0; i < runs; i++) commands.forEach(({ command, args }, k) => inside[k].push(Number(timeProcess(command, args).stdout)));
+  const [withRender, withAll, python] = inside.map(median);
+  const ratio = (value, of) => (value && of ? `${fmt(of / value, 2)}×` : 'n/a');
+  return [
+    '### First render (Qwen3 official template, the medium agent conversation)',
+    '',
+    'Whole process: start the runtime, import the library, build the template, render once. In-process: the same measured',
+    'inside the process from just before the import (Node: `chatfmt/render`, dist/render-entry.js, or all of `chatfmt`,',
+    'dist/index.js; Python: `import jinja2` and the transformers-style environment).',
+    '',
+    table(
+      ['', 'Node + chatfmt/render', 'Node + chatfmt', 'Python + jinja2', 'jinja2 / chatfmt/render', 'jinja2 / chatfmt'],
+      [
+        ['whole process, wall ms (median)', fmt(whole[0].wall), fmt(whole[1].wall), fmt(whole[2].wall), ratio(whole[0].wall, whole[2].wall), ratio(whole[1].wall, whole[2].wall)],
+        ['whole process, CPU ms (median)', fmt(whole[0].cpu), fmt(whole[1].cpu), fmt(whole[2].cpu), ratio(whole[0].cpu, whole[2].cpu), ratio(whole[1].cpu, whole[2].cpu)],
+        ['in-process first call, ms (median)', fmt(withRender, 1), fmt(withAll, 1), fmt(python, 1), ratio(withRender, python), ratio(withAll, python)],
+      ],
+    ),
+    '',
+    'Goal: the first render no slower than jinja2\'s (ratio ≥ 1×).',
+  ];
+}
+
+/** Import cost of the library's main entry points, each alone in a fresh process (its own modules and theirs). */
+function moduleImports(quick) {
+  const entries = ['index.js', 'render-entry.js', 'core.js', 'jinja/index.js', 'render/index.js', 'node/load.js', 'parse/index.js', 'detect/index.js', 'response-template/index.js', 'format/index.js', 'dataset/index.js', 'convert/index.js', 'gateway/index.js'];
+  const script = 'const t = performance.now(); await import(process.argv[1]); process.stdout.write(String(performance.now() - t));';
+  const runs = quick ? 3 : 7;
+  const rows = entries.map((entry) => {
+    const url = pathToFileURL(join(root, 'dist', entry)).href;
+    const times = [];
+    for (let i = 0; i < runs; i++) times.push(Number(timeProcess(process.execPath, ['--input-type=module', '-e', script, url]).stdout));
+    return { entry, ms: median(times) };
+  });
+  rows.sort((x, y) => y.ms - x.ms);
+  return [
+    '### Importing each entry point in a fresh process (ms, median)',
+    '',
+    'Where start-up goes when a program imports chatfmt (the CLI loads less: only the command it runs).',
+    '',
+    table(['module (dist/)', 'import ms'], rows.map(({ entry, ms }) => [entry, fmt(ms, 1)])),
+  ];
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) process.stdout.write(`${startupSection({ quick: process.argv.includes('--quick') })}\n`);

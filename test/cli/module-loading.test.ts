@@ -1,0 +1,108 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { repoRoot } from '../helpers/shared.js';
+
+// Issue 18 (start-up): `chatfmt --help` loaded the Jinja engine, the renderer and the dataset readers, and every
+// command loaded all eight commands' modules. Start-up time is mostly module loading, so what a run loads is asserted
+// here, by name, in a real process: src/ is compiled file by file (the module graph tsc emits) and a loader hook lists
+// every module the process loads.
+
+let folder = '';
+
+beforeAll(async () => {
+  const { build } = await import('esbuild');
+  // Inside node_modules, so the compiled modules resolve their dependencies (commander) as dist/ does.
+  folder = mkdtempSync(join(repoRoot, 'node_modules', '.chatfmt-modules-test-'));
+  const sources = readdirSync(join(repoRoot, 'src'), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'));
+  await build({ absWorkingDir: repoRoot, entryPoints: sources.map((file) => join('src', file)), outdir: join(folder, 'src'), format: 'esm', platform: 'node', target: 'node20', logLevel: 'silent' });
+  writeFileSync(join(folder, 'hooks.mjs'), 'let port;\nexport function initialize(data) { port = data.port; }\nexport async function load(url, context, next) { port.postMessage(url); return next(url, context); }\n');
+  writeFileSync(
+    join(folder, 'list-modules.mjs'),
+    [
+      "import { register } from 'node:module';",
+      "import { MessageChannel } from 'node:worker_threads';",
+      'const { port1, port2 } = new MessageChannel();',
+      'const loaded = [];',
+      'port1.on("message", (url) => loaded.push(url));',
+      'port1.unref();',
+      "register(new URL('./hooks.mjs', import.meta.url), { data: { port: port2 }, transferList: [port2] });",
+      "process.on('exit', () => process.stderr.write(`\\nLOADED ${JSON.stringify(loaded)}\\n`));",
+    ].join('\n'),
+  );
+  writeFileSync(join(folder, 'cli.mjs'), "import { main } from './src/cli/process.js';\nawait main(process.argv.slice(2));\n");
+  // A program that imports an entry point (argv: its path under src/) and renders once with it.
+  writeFileSync(
+    join(folder, 'render-with.mjs'),
+    "const { render } = await import(new URL(`./src/${process.argv[2]}`, import.meta.url).href);\nif (!render({ family: 'qwen3', messages: [{ role: 'user', content: 'hi' }] }).text.includes('hi')) process.exit(1);\n",
+  );
+}, 120_000);
+
+afterAll(() => {
+  if (folder) rmSync(folder, { recursive: true, force: true });
+});
+
+/** Runs the CLI; returns its exit code and what it loaded: src/ modules as paths under src/, built-ins as node:… */
+function loadedBy(argv: string[], input = '', script = 'cli.mjs'): { code: number | null; modules: string[] } {
+  const result = spawnSync(process.execPath, ['--import', pathToFileURL(join(folder, 'list-modules.mjs')).href, join(folder, script), ...argv], {
+    cwd: repoRoot,
+    input,
+    encoding: 'utf8',
+  });
+  const line = result.stderr.split('\n').find((text) => text.startsWith('LOADED '));
+  if (!line) throw new Error(`no module list: ${result.stderr}`);
+  const urls = JSON.parse(line.slice('LOADED '.length)) as string[];
+  const modules = urls.map((url) => (url.startsWith('file:') ? relative(folder, new URL(url).pathname) : url));
+  return { code: result.status, modules };
+}
+
+const under = (modules: string[], ...folders: string[]) => modules.filter((module) => folders.some((prefix) => module.startsWith(prefix)));
+
+describe('what a CLI run loads', () => {
+  it('--help loads the command definitions, not the engine behind them', () => {
+    const { code, modules } = loadedBy(['--help']);
+    expect(code).toBe(0);
+    expect(under(modules, 'src/cli/commands/')).toHaveLength(9); // index + eight commands, for the command list
+    expect(under(modules, 'src/jinja/compile', 'src/jinja/parser', 'src/jinja/lexer', 'src/render/', 'src/node/', 'src/families/templates', 'src/dataset/jsonl', 'src/dataset/source', 'src/parse/engine', 'src/detect/', 'src/gateway/', 'src/response-template/', 'src/convert/index')).toEqual([]);
+  });
+
+  it('a command loads its own definition only, and its action what it uses', () => {
+    const help = loadedBy(['render', '--help']);
+    expect(help.code).toBe(0);
+    expect(under(help.modules, 'src/cli/commands/')).toEqual(['src/cli/commands/index.js', 'src/cli/commands/render.js']);
+    expect(under(help.modules, 'src/render/', 'src/jinja/compile')).toEqual([]);
+
+    const rendered = loadedBy(['render', '--family', 'qwen3', join(repoRoot, 'fixtures', 'conversations', 'weather.json')]);
+    expect(rendered.code).toBe(0);
+    expect(under(rendered.modules, 'src/cli/commands/')).toEqual(['src/cli/commands/index.js', 'src/cli/commands/render.js', 'src/cli/commands/render-run.js']);
+    expect(rendered.modules).toEqual(expect.arrayContaining(['src/render/render.js', 'src/jinja/compile.js']));
+    expect(under(rendered.modules, 'src/parse/', 'src/detect/', 'src/gateway/', 'src/format/', 'src/convert/importers', 'src/dataset/validate', 'src/dataset/pool')).toEqual([]);
+  });
+
+  it('a render from a file loads neither compression nor crypto', () => {
+    const { code, modules } = loadedBy(['render', '--family', 'qwen3', join(repoRoot, 'fixtures', 'conversations', 'weather.json')]);
+    expect(code).toBe(0);
+    expect(modules.filter((module) => ['node:zlib', 'node:crypto'].includes(module))).toEqual([]);
+  });
+});
+
+describe('what importing the library loads', () => {
+  const unneededByRender = (modules: string[]) => [
+    ...under(modules, 'src/parse/', 'src/detect/', 'src/gateway/', 'src/format/', 'src/dataset/', 'src/convert/'),
+    ...modules.filter((module) => /node_modules\/(ajv|re2js|@huggingface\/tokenizers)\//.test(module)),
+  ];
+
+  it('chatfmt/render renders without parse, detect, datasets or their dependencies', () => {
+    const { code, modules } = loadedBy(['render-entry.js'], '', 'render-with.mjs');
+    expect(code).toBe(0);
+    expect(unneededByRender(modules)).toEqual([]);
+  });
+
+  it('chatfmt (the whole library) loads them, which is what chatfmt/render spares', () => {
+    const { code, modules } = loadedBy(['index.js'], '', 'render-with.mjs');
+    expect(code).toBe(0);
+    expect(unneededByRender(modules).length).toBeGreaterThan(0);
+  });
+});
