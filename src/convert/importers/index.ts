@@ -15,7 +15,6 @@ const importers: Record<ImportShape, RowImporter> = {
   xlam: importXlam,
 };
 
-
 /** Maps one dataset row to canonical `{messages, tools}`; rows it cannot map come back with error issues. */
 export function importRow(row: unknown, shape: ImportShape, line = 1): ImportResult {
   const importer = importers[shape];
