@@ -65,6 +65,17 @@ describe('content parsers with Python semantics (§5)', () => {
     expect(err.message).toContain('4300');
   });
 
+  it('json strings end at the first quote no backslash escapes, however long the backslash run before it', () => {
+    // Decoded natively from the closing quote found by indexOf: an odd run escapes the quote, an even run does not.
+    const strings = ['a\\', 'b\\"c', '\\\\"', '"\\', 'x\\\\\\"y', 'tab\there \u00e9 \ud83d\ude00', ''];
+    const body = JSON.stringify(Object.fromEntries(strings.map((s, i) => [`k${i}`, s])));
+    expect(parse(body, 'json')).toEqual(Object.fromEntries(strings.map((s, i) => [`k${i}`, s])));
+    expect(parse('["\\u00e9\\ud800", "\\/"]', 'json')).toEqual(['\u00e9\ud800', '/']);
+    expect(valueError('{"a": "\\q"}', 'json').message).toContain('Invalid \\escape');
+    expect(valueError('{"a": "open', 'json').message).toContain('Unterminated string');
+    expect(valueError('{"a": "x\\"}', 'json').message).toContain('Unterminated string');
+  });
+
   it('json unquoted_keys and string_delims (Gemma 4 shape)', () => {
     const args = { unquoted_keys: true, string_delims: [['<|"|>', '<|"|>']] };
     expect(parse('{city:<|"|>Paris, {x:1}<|"|>,n:2}', 'json', args)).toEqual({ city: 'Paris, {x:1}', n: 2 });

@@ -32,8 +32,19 @@ export interface CallSink {
  * next call's text starts there. `done` after a `next` ends the structure with no call open.
  */
 export type CodecResult =
-  | { status: 'more' | 'done' | 'next'; pos: number }
+  | { status: 'more'; pos: number; wake?: Wake }
+  | { status: 'done' | 'next'; pos: number }
   | { status: 'error'; pos: number; code: ParseCode; message: string };
+
+/**
+ * Attached to 'more' by a codec that holds undecided text it has already examined: feeding it again cannot change
+ * anything until one of `markers` (or a prefix of one) arrives, or `within` more characters have. The machine then
+ * collects pushes without handing them over, so a long hold is not re-joined and re-searched on every small push.
+ */
+export interface Wake {
+  markers: MarkerSet;
+  within: number;
+}
 
 /** Turns the wire form of one call's arguments into JSON text, incrementally. One instance per call. */
 export interface ArgsCodec {

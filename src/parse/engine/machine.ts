@@ -1,7 +1,7 @@
 import type { Diagnostic, ParseCode } from '../../types.js';
 import type { CoreFactory, CoreOptions, ParseEvent, ParserCore, ToolIndex } from '../core.js';
 import { compileGrammar, prefixOpensReasoning, type CompiledGrammar } from './compiled.js';
-import type { ArgsCodec, CallSink, Grammar } from './grammar.js';
+import type { ArgsCodec, CallSink, Grammar, Wake } from './grammar.js';
 import type { MarkerSet } from './markers.js';
 import { TextBuffer } from './text-buffer.js';
 import { parseWork } from './work.js';
@@ -86,6 +86,17 @@ class GrammarMachine implements ParserCore, CallSink {
   /** A call separator and the whitespace after it, held until it is known whether a call follows. */
   private separator = '';
   private codec: ArgsCodec | undefined;
+  /**
+   * The codec holds text it has examined and waits for a marker (grammar.ts Wake): pushes are parked until one could
+   * change something. Without it a long undecided hold (a value whose end decides the previous value's close tag) was
+   * re-joined, flattened and re-searched on every push: quadratic in the hold, 100× the batch work at 4-byte chunks.
+   */
+  private wake: Wake | undefined;
+  private nextWake: Wake | undefined;
+  private wakeWithin = 0;
+  private parked: string[] = [];
+  /** The last characters before the next push, enough for a wake marker that straddles pushes. */
+  private parkedTail = '';
   private readonly grammar: Grammar;
   private readonly tools: ToolIndex;
   private readonly family: string;
@@ -109,7 +120,42 @@ class GrammarMachine implements ParserCore, CallSink {
   }
 
   push(chunk: string): ParseEvent[] {
+    if (this.wake !== undefined) {
+      this.parked.push(chunk);
+      if (!this.wakes(chunk)) return [];
+      chunk = this.unpark();
+    }
+    return this.run(chunk);
+  }
+
+  /**
+   * Whether a chunk that arrives while the codec waits (Wake) can change anything: a wake marker ends in it (the
+   * window starts far enough back to hold one whole), or the wait's length ran out. Looks at the new text only.
+   */
+  private wakes(chunk: string): boolean {
+    const wake = this.wake!;
+    this.wakeWithin -= chunk.length;
+    if (this.wakeWithin <= 0) return true;
+    const window = this.parkedTail + chunk;
+    parseWork.chars += window.length;
+    // A complete marker only: a prefix at the end changes nothing until it completes (the window then holds it whole).
+    if (wake.markers.find(window, 0) !== undefined) return true;
+    this.parkedTail = tailOf(window, wake.markers.longest - 1);
+    return false;
+  }
+
+  /** The parked pushes as one chunk; the wait is over. */
+  private unpark(): string {
+    const text = this.parked.join('');
+    this.parked = [];
+    this.parkedTail = '';
+    this.wake = undefined;
+    return text;
+  }
+
+  private run(chunk: string): ParseEvent[] {
     this.out = [];
+    this.nextWake = undefined;
     if (this.pos > 0) {
       this.buf = this.buf.slice(this.pos);
       this.base += this.pos;
@@ -119,11 +165,19 @@ class GrammarMachine implements ParserCore, CallSink {
     // The buffer the push searches: text the machine keeps across pushes is counted again on every push.
     parseWork.chars += this.buf.length;
     while (this.step(false));
+    // Only the last step can leave a wake: a codec's 'more' ends the loop.
+    const wake = this.nextWake as Wake | undefined;
+    if (wake !== undefined) {
+      this.wake = wake;
+      this.wakeWithin = wake.within;
+      this.parkedTail = tailOf(this.buf, wake.markers.longest - 1);
+    }
     return this.out;
   }
 
   finish(): ParseEvent[] {
-    this.out = [];
+    this.out = this.wake !== undefined && this.parked.length > 0 ? this.run(this.unpark()) : [];
+    this.wake = undefined;
     for (;;) {
       while (this.step(true));
       if (!this.settleAtEnd()) break;
@@ -452,7 +506,10 @@ class GrammarMachine implements ParserCore, CallSink {
   private argsStep(final: boolean): boolean {
     const result = this.codec!.feed(this.buf, this.pos, final, this);
     if (result.pos > this.pos) this.consume(result.pos - this.pos);
-    if (result.status === 'more') return false;
+    if (result.status === 'more') {
+      this.nextWake = result.wake;
+      return false;
+    }
     if (result.status === 'error') this.failing(result.code, result.message);
     else if (result.status === 'next') this.nextCall();
     else this.mode = 'tail';
@@ -644,6 +701,11 @@ class GrammarMachine implements ParserCore, CallSink {
   private diagnostic(code: ParseCode, message: string, start: number, severity: Diagnostic['severity'], end = start): Diagnostic {
     return { code, severity, message, span: [start, Math.max(start, end)], family: this.family };
   }
+}
+
+/** The last `n` characters of `text` (none for n ≤ 0). */
+function tailOf(text: string, n: number): string {
+  return n <= 0 ? '' : text.slice(-n);
 }
 
 function refusalMessage(code: ParseCode, name: string): string {

@@ -139,6 +139,8 @@ export class PyRegex {
     const scanner = this.literals ? new LiteralScanner(this.literals, this.longestLiteral, input, opts.literals ?? this.freshLiterals()) : null;
     const a: Attempt = { prog, start: from, caps: this.scratch.caps, visited, limit: n, matchEnd: -1, notEmptyAt, hitEnd: false, touched: false };
     let partialStart = -1, firstTouched = -1;
+    // Once per search, not per attempt: a failed attempt undoes every capture it wrote (vm.ts backtracking).
+    a.caps.fill(-1);
     try {
       for (let s = from; s <= n; s += s < n && cpAt(input, s) > 0xffff ? 2 : 1) {
         if (scanner) s = scanner.candidate(s);
@@ -148,7 +150,6 @@ export class PyRegex {
         if (ctx.lookVisited.size > 0) for (const v of ctx.lookVisited.values()) v.release(s);
         a.start = s;
         a.hitEnd = a.touched = false;
-        a.caps.fill(-1);
         if (run(ctx, a)) return { partial: false, match: this.toMatch(input, a.caps) };
         if (a.hitEnd && partialStart < 0) partialStart = s;
         if (a.touched && firstTouched < 0) firstTouched = s;

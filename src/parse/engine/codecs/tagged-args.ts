@@ -1,7 +1,7 @@
 import { coerceValue, declaredKind, jsonStringFragment, type DeclaredType, type UntypedValues } from '../../args/coerce.js';
 import { minifyJson } from '../../args/json-text.js';
 import type { JsonSchema } from '../../../types.js';
-import type { ArgsCodec, CallSink, CodecContext, CodecFactory, CodecResult } from '../grammar.js';
+import type { ArgsCodec, CallSink, CodecContext, CodecFactory, CodecResult, Wake } from '../grammar.js';
 import { MAX_HEADER } from '../headers.js';
 import { MarkerSet, markerScanWork } from '../markers.js';
 import { skipWhitespace } from '../trim.js';
@@ -91,6 +91,8 @@ class TaggedArgsCodec implements ArgsCodec {
   private depth = 0;
   private blockDepth = 0;
   private rawParts: string[] = [];
+  /** Set when the last read stopped in keyValueEnds' probe: nothing changes until a value end can have arrived. */
+  private wake: Wake | undefined;
 
   constructor(
     private readonly syntax: TaggedArgsSyntax,
@@ -153,9 +155,10 @@ class TaggedArgsCodec implements ArgsCodec {
         case 'value': {
           if (this.nestedRead) {
             // A string (or untyped) value runs to its own close structure, so code that writes this very syntax survives.
+            this.wake = undefined;
             const read = this.readNestedValue(buf, pos, final, sink);
             pos = read.pos;
-            if (!read.closed) return { status: 'more', pos };
+            if (!read.closed) return this.wake ? { status: 'more', pos, wake: this.wake } : { status: 'more', pos };
             this.endValue(sink, pos);
             this.state = 'between';
             break;
@@ -285,6 +288,7 @@ class TaggedArgsCodec implements ArgsCodec {
       if (!end) {
         if (final || buf.length >= limit) return this.settleProbe(false);
         this.probed = buf.length - anchor;
+        this.wake = { markers: this.valueEnds, within: limit - buf.length };
         return 'more';
       }
       const after = end.at + end.marker.length;
