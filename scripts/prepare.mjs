@@ -49,3 +49,14 @@ const generated = spawnSync(process.execPath, [join(root, 'scripts', 'family-tem
 if (generated.status !== 0) fail(`generating the family templates module failed (exit ${generated.status ?? generated.signal})`);
 const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { cwd: root, stdio: 'inherit' });
 if (result.status !== 0) fail(`the TypeScript build failed (exit ${result.status ?? result.signal})`);
+// The playground page's script needs esbuild, a dev dependency: without it `chatfmt playground` says what to run.
+let hasEsbuild = true;
+try {
+  createRequire(join(root, 'package.json')).resolve('esbuild');
+} catch {
+  hasEsbuild = false;
+}
+if (hasEsbuild && existsSync(join(root, 'scripts', 'build-playground.mjs'))) {
+  const page = spawnSync(process.execPath, [join(root, 'scripts', 'build-playground.mjs'), '--quiet'], { cwd: root, stdio: 'inherit' });
+  if (page.status !== 0) fail(`building the playground page failed (exit ${page.status ?? page.signal})`);
+}

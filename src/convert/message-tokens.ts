@@ -36,8 +36,8 @@ export interface MessageTokenOptions {
 
 /**
  * Renders the conversation, tokenizes the text once, and splits the tokens at message boundaries. A message's range
- * ends where the render of the conversation up to it stops agreeing with the full render, so what a template writes
- * between turns (a separator, the next turn's header) belongs to the turn before it. A token that straddles a
+ * ends where the render of the conversation up to it ends within the full render (see messageEnd), so what a template
+ * writes after a turn belongs to it and the next turn's header to the next. A token that straddles a
  * boundary counts for the message it starts in, so the counts always add up to `total`.
  */
 export function messageTokenCounts(loaded: LoadedTemplate, conversation: Conversation, tokenizer: ChatTokenizer, options: MessageTokenOptions = {}): MessageTokenCounts {
@@ -48,7 +48,7 @@ export function messageTokenCounts(loaded: LoadedTemplate, conversation: Convers
   const messages = conversation.messages;
   const ends: Array<number | undefined> = messages.map((_, i) => {
     const prefix = render(messages.slice(0, i + 1), false);
-    return prefix === undefined ? undefined : commonPrefixLength(prefix, text);
+    return prefix === undefined ? undefined : messageEnd(prefix, text);
   });
   // The conversation's own end: without a generation prompt that is the text's end.
   const conversationEnd = addGenerationPrompt ? (ends[messages.length - 1] ?? text.length) : text.length;
@@ -77,6 +77,23 @@ export function messageTokenCounts(loaded: LoadedTemplate, conversation: Convers
   if (addGenerationPrompt) result.generationPrompt = { start: from, end: text.length, tokens: count(text.length + 1) };
   else if (counted.length > 0) counted[counted.length - 1]!.tokens += count(text.length + 1);
   return result;
+}
+
+/** Characters of a prefix render's end that are looked for in the full render (see messageEnd). */
+const TAIL_CHARS = 64;
+
+/**
+ * Where the message that ends `prefix` (the render up to it) ends in `full`. Usually `prefix` is a prefix of `full`.
+ * Some templates write the last message differently (Qwen3 gives the final assistant turn an empty `<think>` block),
+ * so the two part inside it; then the prefix's closing characters (the turn's end marker) are found again in `full`
+ * past that point, and the message ends there. Without them, it ends where the texts part.
+ */
+function messageEnd(prefix: string, full: string): number {
+  const agreed = commonPrefixLength(prefix, full);
+  if (agreed === prefix.length) return agreed;
+  const tail = prefix.slice(Math.max(agreed, prefix.length - TAIL_CHARS));
+  const found = full.indexOf(tail, agreed);
+  return found < 0 ? agreed : found + tail.length;
 }
 
 function tokenStarts(tokenizer: ChatTokenizer, text: string): number[] {

@@ -8,11 +8,12 @@ import { register as validate } from './validate.js';
 import { register as convert } from './convert.js';
 import { register as transpile } from './transpile.js';
 import { register as serve } from './serve.js';
+import { register as playground } from './playground.js';
 
 export type CommandRegistrar = (program: Command, io: IO, state: { exitCode: number }) => void;
 
 // One file per command; each exports `register`.
-const registrars: CommandRegistrar[] = [render, families, detect, parse, validate, convert, transpile, serve];
+const registrars: CommandRegistrar[] = [render, families, detect, parse, validate, convert, transpile, serve, playground];
 
 export function registerCommands(program: Command, io: IO, state: { exitCode: number }): void {
   for (const register of registrars) register(program, io, state);
