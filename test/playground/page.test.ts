@@ -6,10 +6,12 @@ import {
   createTokenizer,
   detectFamily,
   detectVerdict,
+  familyInfo,
   loadTemplate,
   messageTokenCounts,
   parse,
   render,
+  renderConversation,
   type Conversation,
   type ParsedMessage,
 } from '../../src/index.js';
@@ -183,7 +185,9 @@ describe.skipIf(!hasChromium)(title, () => {
     expect(await text(page, '#replay-status')).toBe(`chunk 1 of ${chunks}`);
     // After the first 7 characters ("<think>") nothing is final yet: no content, no call.
     expect(await texts(page, '#parsed-calls .call-name')).toEqual([]);
-    for (let i = 1; i < chunks; i++) await page.click('#step');
+    for (let i = 1; i < 10; i++) await page.click('#step');
+    await page.screenshot({ path: join(shots, 'playground-step-10.png'), fullPage: true });
+    for (let i = 10; i < chunks; i++) await page.click('#step');
     expect(await text(page, '#replay-status')).toBe(`chunk ${chunks} of ${chunks}`);
     await page.click('#step');
     expect(await text(page, '#replay-status')).toBe(`finished: ${chunks} chunks of 7`);
@@ -218,6 +222,27 @@ describe.skipIf(!hasChromium)(title, () => {
     expect(await text(page, '#detect .status')).toBe(verdict.status);
     expect(await text(page, '#detect .reason')).toBe(verdict.reason);
     await page.screenshot({ path: join(shots, 'playground-folder.png'), fullPage: true });
+    await page.close();
+    expect(pageErrors).toEqual([]);
+  }, 120_000);
+  it('the official template in the editor: an edit renders, detect judges the edited text', async () => {
+    const page = await open(linked);
+    await page.click('#load-official');
+    await page.waitForFunction('document.getElementById("mode-text").checked');
+    const official = await page.$eval('#template', (el) => (el as unknown as { value: string }).value);
+    expect(official).toBe(loadTemplate({ family: 'qwen3' }).select(false).source);
+    const edited = official.replace('# Tools', '# Your tools');
+    expect(edited).not.toBe(official);
+    await replaceText(page, '#template', edited);
+    await settle(page);
+    const loaded = { ...loadTemplate({ source: edited }), specialTokens: { ...familyInfo.qwen3.specialTokens } };
+    const rendered = renderConversation(loaded, conversation, { addGenerationPrompt: true });
+    expect(rendered.text).toContain('# Your tools');
+    expect(await text(page, '#prompt')).toBe(rendered.text);
+    const verdict = detectVerdict(detectFamily(loaded));
+    expect(await text(page, '#detect .status')).toBe(verdict.status);
+    expect(await text(page, '#detect .reason')).toBe(verdict.reason);
+    await page.screenshot({ path: join(shots, 'playground-edited.png'), fullPage: true });
     await page.close();
     expect(pageErrors).toEqual([]);
   }, 120_000);

@@ -124,7 +124,8 @@ function showParseOutcome(parsed: Outcome<ParsedMessage>, deltas: Delta[], statu
     showParsed(undefined);
     showNotes(byId('diagnostics'), [{ severity: 'error', text: parsed.error }]);
   } else showParsed(parsed.ok);
-  byId('last-deltas').textContent = deltas.map((delta) => JSON.stringify(delta)).join('\n');
+  const replaying = status.startsWith('chunk') || status.startsWith('finished');
+  byId('last-deltas').textContent = deltas.length > 0 ? deltas.map((delta) => JSON.stringify(delta)).join('\n') : replaying ? '(none: the parser holds this text until it can tell what it is)' : '';
 }
 
 /** One chunk more; starts a replay when none is running. False when the replay has finished. */
