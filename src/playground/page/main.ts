@@ -9,6 +9,7 @@ import type { LoadedTemplate } from '../../render/types.js';
 import type { Conversation, Delta, ParsedMessage } from '../../types.js';
 import { attempt, loadChoice, readConversation, renderPrompt, specialStrings, templateFacts, type Outcome, type TemplateFacts } from './analysis.js';
 import { folderConfig, readDroppedFiles, type NamedFile } from './folder.js';
+import { wireFileInputs } from './drop.js';
 import { markerShapedTokens } from './markers.js';
 import { Replay } from './replay.js';
 import { decodeState, defaultState, encodeState, MAX_HASH_CHARS, type FolderFiles, type PlaygroundState } from './state.js';
@@ -124,8 +125,8 @@ function showParseOutcome(parsed: Outcome<ParsedMessage>, deltas: Delta[], statu
     showParsed(undefined);
     showNotes(byId('diagnostics'), [{ severity: 'error', text: parsed.error }]);
   } else showParsed(parsed.ok);
-  const replaying = status.startsWith('chunk') || status.startsWith('finished');
-  byId('last-deltas').textContent = deltas.length > 0 ? deltas.map((delta) => JSON.stringify(delta)).join('\n') : replaying ? '(none: the parser holds this text until it can tell what it is)' : '';
+  const held = status.startsWith('chunk') ? '(none: the parser holds this text until it can tell what it is)' : status.startsWith('finished') ? '(none)' : '';
+  byId('last-deltas').textContent = deltas.length > 0 ? deltas.map((delta) => JSON.stringify(delta)).join('\n') : held;
 }
 
 /** One chunk more; starts a replay when none is running. False when the replay has finished. */
@@ -297,48 +298,7 @@ function wire(): void {
   });
   byId('play').addEventListener('click', play);
   byId('reset').addEventListener('click', () => parseWhole());
-  const input = byId<HTMLInputElement>('files');
-  input.addEventListener('change', () => {
-    const files = [...(input.files ?? [])].map((file) => ({ path: file.webkitRelativePath || file.name, file }));
-    void takeFiles(files, folderNameOf(files));
-    input.value = '';
-  });
-  wireDrop();
-}
-
-function folderNameOf(files: NamedFile[]): string {
-  const withFolder = files.find((file) => file.path.includes('/'));
-  return withFolder ? withFolder.path.slice(0, withFolder.path.indexOf('/')) : 'dropped files';
-}
-
-function wireDrop(): void {
-  const zone = byId('drop');
-  zone.addEventListener('dragover', (event) => {
-    event.preventDefault();
-    zone.classList.add('over');
-  });
-  zone.addEventListener('dragleave', () => zone.classList.remove('over'));
-  zone.addEventListener('drop', (event) => {
-    event.preventDefault();
-    zone.classList.remove('over');
-    const entries = [...(event.dataTransfer?.items ?? [])].map((item) => item.webkitGetAsEntry()).filter((entry): entry is FileSystemEntry => entry !== null);
-    void collectEntries(entries).then((files) => takeFiles(files, entries.length === 1 && entries[0]!.isDirectory ? entries[0]!.name : 'dropped files'));
-  });
-}
-
-/** Files of dropped entries: a folder is read two levels deep (its files and additional_chat_templates/). */
-async function collectEntries(entries: FileSystemEntry[], depth = 0): Promise<NamedFile[]> {
-  const out: NamedFile[] = [];
-  for (const entry of entries) {
-    if (entry.isFile) {
-      const file = await new Promise<File>((resolve, reject) => (entry as FileSystemFileEntry).file(resolve, reject));
-      out.push({ path: entry.fullPath.replace(/^\//, ''), file });
-    } else if (entry.isDirectory && depth < 2) {
-      const children = await new Promise<FileSystemEntry[]>((resolve, reject) => (entry as FileSystemDirectoryEntry).createReader().readEntries(resolve, reject));
-      out.push(...(await collectEntries(children, depth + 1)));
-    }
-  }
-  return out;
+  wireFileInputs(byId<HTMLInputElement>('files'), byId('drop'), (files, folderName) => void takeFiles(files, folderName));
 }
 
 async function start(): Promise<void> {
