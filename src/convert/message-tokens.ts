@@ -79,21 +79,27 @@ export function messageTokenCounts(loaded: LoadedTemplate, conversation: Convers
   return result;
 }
 
-/** Characters of a prefix render's end that are looked for in the full render (see messageEnd). */
-const TAIL_CHARS = 64;
+/**
+ * Lengths of a prefix render's closing text looked for in the full render (see messageEnd), longest first: the shorter
+ * ones skip what the template wrote only because the message came last, the longest disambiguate repeated turns.
+ */
+const TAIL_LENGTHS = [64, 32, 16];
 
 /**
  * Where the message that ends `prefix` (the render up to it) ends in `full`. Usually `prefix` is a prefix of `full`.
  * Some templates write the last message differently (Qwen3 gives the final assistant turn an empty `<think>` block),
- * so the two part inside it; then the prefix's closing characters (the turn's end marker) are found again in `full`
- * past that point, and the message ends there. Without them, it ends where the texts part.
+ * so the two part inside it; then the prefix's closing characters (the turn's content end and its end marker) are
+ * found again in `full` past that point, and the message ends there. Without them, it ends where the texts part.
  */
 function messageEnd(prefix: string, full: string): number {
   const agreed = commonPrefixLength(prefix, full);
   if (agreed === prefix.length) return agreed;
-  const tail = prefix.slice(Math.max(agreed, prefix.length - TAIL_CHARS));
-  const found = full.indexOf(tail, agreed);
-  return found < 0 ? agreed : found + tail.length;
+  for (const length of TAIL_LENGTHS) {
+    const tail = prefix.slice(Math.max(agreed, prefix.length - length));
+    const found = full.indexOf(tail, agreed);
+    if (found >= 0) return found + tail.length;
+  }
+  return agreed;
 }
 
 function tokenStarts(tokenizer: ChatTokenizer, text: string): number[] {

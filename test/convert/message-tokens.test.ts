@@ -12,6 +12,7 @@ const conversation: Conversation = {
     { role: 'user', content: 'hello world' },
     { role: 'assistant', content: '', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: { city: 'Oslo' } } }] },
     { role: 'tool', tool_call_id: 'call_1', content: 'clear' },
+    { role: 'assistant', content: 'It is clear in Oslo.' },
     { role: 'user', content: 'thanks' },
   ],
 } as Conversation;
@@ -26,7 +27,8 @@ describe('messageTokenCounts', () => {
     // turn's range is its text in the full render all the same, up to its own end marker.
     expect(slices[2]).toBe('<|im_start|>assistant\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Oslo"}}\n</tool_call><|im_end|>\n');
     expect(slices[3]).toBe('<|im_start|>user\n<tool_response>\nclear\n</tool_response><|im_end|>\n');
-    expect(slices[4]).toBe('<|im_start|>user\nthanks<|im_end|>\n');
+    expect(slices[4]).toBe('<|im_start|>assistant\nIt is clear in Oslo.<|im_end|>\n');
+    expect(slices[5]).toBe('<|im_start|>user\nthanks<|im_end|>\n');
     expect(counts.text.slice(counts.generationPrompt!.start, counts.generationPrompt!.end)).toBe('<|im_start|>assistant\n');
     // Every boundary is a special token, so each range tokenizes on its own to the same count.
     for (const span of [...counts.messages, counts.generationPrompt!]) {
@@ -48,6 +50,6 @@ describe('messageTokenCounts', () => {
     const loaded = loadTemplate({ source });
     const counts = messageTokenCounts(loaded, conversation, tokenizer);
     expect(counts.messages[3]).toMatchObject({ withNext: true, tokens: 0 });
-    expect(counts.text.slice(counts.messages[4]!.start, counts.messages[4]!.end)).toBe('<|im_start|>tool\nclear<|im_end|>\n<|im_start|>user\nthanks<|im_end|>\n');
+    expect(counts.text.slice(counts.messages[4]!.start, counts.messages[4]!.end)).toBe('<|im_start|>tool\nclear<|im_end|>\n<|im_start|>assistant\nIt is clear in Oslo.<|im_end|>\n');
   });
 });
