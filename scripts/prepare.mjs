@@ -49,8 +49,9 @@ const generated = spawnSync(process.execPath, [join(root, 'scripts', 'family-tem
 if (generated.status !== 0) fail(`generating the family templates module failed (exit ${generated.status ?? generated.signal})`);
 const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { cwd: root, stdio: 'inherit' });
 if (result.status !== 0) fail(`the TypeScript build failed (exit ${result.status ?? result.signal})`);
-// The CLI's bundle (dist/bin/, what bin/chatfmt.js runs) needs esbuild, a dev dependency like the compiler; without it
-// bin/chatfmt.js runs the modules tsc wrote, only slower to start.
+// The CLI's bundle (dist/bin/, what bin/chatfmt.js runs) and the playground page's script need esbuild, a dev
+// dependency like the compiler; without it bin/chatfmt.js runs the modules tsc wrote (only slower to start), and
+// `chatfmt playground` says what to run.
 let esbuildFound = true;
 try {
   createRequire(join(root, 'package.json')).resolve('esbuild');
@@ -61,4 +62,6 @@ try {
 if (esbuildFound) {
   const bundled = spawnSync(process.execPath, [join(root, 'scripts', 'bundle-cli.mjs')], { cwd: root, stdio: 'inherit' });
   if (bundled.status !== 0) fail(`bundling the CLI failed (exit ${bundled.status ?? bundled.signal})`);
+  const page = spawnSync(process.execPath, [join(root, 'scripts', 'build-playground.mjs'), '--quiet'], { cwd: root, stdio: 'inherit' });
+  if (page.status !== 0) fail(`building the playground page failed (exit ${page.status ?? page.signal})`);
 }

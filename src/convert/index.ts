@@ -4,6 +4,7 @@ export { exactJson } from './exact-json.js';
 export { importDataset, type ImportDatasetOptions, type ImportedRow } from './import-dataset.js';
 export { type ConvertIssue, type ConvertIssueAnyCode } from './issues.js';
 export { createTokenizer, loadTokenizer, tokenizerLoadCount, type ChatTokenizer, type TokenizedText } from './tokenizer.js';
+export { messageTokenCounts, type MessageTokenCounts, type MessageTokenOptions, type MessageTokenSpan } from './message-tokens.js';
 export { toTrainingRecord, type TrainOn, type TrainingRecord, type TrainingRecordOptions, type TrainingRecordResult } from './training-record.js';
 export { checkPrefixPreserving, type PrefixChange } from './prefix-check.js';
 export type { Span as CharSpan } from './spans-by-diff.js';

@@ -1,6 +1,6 @@
 /** Converts UTF-8 byte offsets of `text` to UTF-16 offsets; a byte inside a character rounds down or up to it. */
 export function utf8ToUtf16Index(text: string): { floor(byte: number): number; ceil(byte: number): number } {
-  const byteLength = Buffer.byteLength(text, 'utf8');
+  const byteLength = utf8Length(text);
   // charStart[b] = UTF-16 index of the character containing byte b; charStart[byteLength] = text.length.
   const charStart = new Int32Array(byteLength + 1);
   const charEnd = new Int32Array(byteLength + 1);
@@ -56,4 +56,19 @@ export function convertSpans(text: string, spans: ReadonlyArray<readonly [number
   }
   for (; k < sorted.length; k++) mapped.set(sorted[k]!, counted);
   return spans.map(([start, end]) => [mapped.get(start)!, mapped.get(end)!]);
+}
+
+/** The UTF-8 length of a string (a lone surrogate counts 3 bytes, as its U+FFFD replacement does when encoded). */
+export function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x80) bytes += 1;
+    else if (unit < 0x800) bytes += 2;
+    else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
 }

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { ChatfmtError } from '../errors.js';
+import type { TokenizerCalls, TokenizerRequest } from './tokenizer-offsets.js';
 
 /**
  * A tokenizer.json carries regexes (pre-tokenizer `Split`, normalizer and decoder `Replace`) that run on row text with
@@ -17,7 +18,6 @@ export const TOKENIZE_BUDGET_MS_PER_KCHAR = 1;
 /** Starting the worker (building the tokenizer from its JSON) is not row work: a generous, separate limit. */
 const STARTUP_BUDGET_MS = 120_000;
 
-export type SandboxRequest = { op: 'encode'; text: string } | { op: 'normalize'; texts: string[] } | { op: 'decode'; ids: number[] };
 
 // Plain JS, run with `eval`: the worker needs no build step and loads the same tokenizers package as the caller.
 const WORKER_SOURCE = `
@@ -53,7 +53,7 @@ export interface SandboxOptions {
   budgetMs?: number;
 }
 
-export class TokenizerSandbox {
+export class TokenizerSandbox implements TokenizerCalls {
   private worker: Worker | undefined;
   private port: MessagePort | undefined;
   private signal: Int32Array | undefined;
@@ -65,7 +65,7 @@ export class TokenizerSandbox {
     private readonly options: SandboxOptions = {},
   ) {}
 
-  call<T>(request: SandboxRequest, size: number): T {
+  call<T>(request: TokenizerRequest, size: number): T {
     if (!this.worker) this.start();
     const budget = this.options.budgetMs ?? TOKENIZE_BASE_BUDGET_MS + Math.ceil(size / 1000) * TOKENIZE_BUDGET_MS_PER_KCHAR;
     this.port!.postMessage(request);

@@ -1,5 +1,6 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHROMIUM, hasChromium, launchChromium } from '../helpers/chromium.js';
 import { tempDir } from '../helpers/tmp.js';
 import { buildConformance, buildCore } from './bundle.js';
 import { asJson, nodeBaseline } from './cases.js';
@@ -7,8 +8,6 @@ import type { ConformanceOutput } from './conformance.js';
 
 // The browser bundle (dist/browser/chatfmt.js as `npm run build:browser` makes it) in headless Chromium: Debian's
 // package, driven by puppeteer-core, with no browser download. A machine without it skips this suite and says so.
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
 const title = hasChromium ? 'the core in headless Chromium' : `the core in headless Chromium: SKIPPED, ${CHROMIUM} not found (apt-get install chromium)`;
 
 const MODULE_WORKER = `import * as chatfmt from './chatfmt.js';
@@ -60,16 +59,7 @@ describe.skipIf(!hasChromium)(title, () => {
     writeFileSync(`${site}/classic-worker.js`, CLASSIC_WORKER);
     const { serveFolder } = await import('./static-server.js');
     server = await serveFolder(site);
-    const puppeteer = (await import('puppeteer-core')).default;
-    browser = await puppeteer.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      pipe: true,
-      args: [
-        '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-        '--disable-component-update', '--disable-sync', `--user-data-dir=${tmp.path}/profile`,
-      ],
-    });
+    browser = await launchChromium(`${tmp.path}/profile`);
   }, 180_000);
 
   afterAll(async () => {

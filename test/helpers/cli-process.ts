@@ -5,18 +5,15 @@ import { afterAll } from 'vitest';
 import { repoRoot } from './shared.js';
 
 /**
- * The `chatfmt` executable as a process, for what only a real process shows (a stdout that fails, a closed pipe).
- * src/cli/process.ts is bundled once per test file with esbuild, two folders below the checkout so the bundled
- * templates path (../../templates) still points at the repository's; dependencies stay external and resolve from
- * node_modules. The folder is removed after the file's tests.
+ * The CLI bundled once per test file (see cliProcess), as a file to run with `node`; removed after the file's tests.
  */
-export function cliProcess(): (argv: string[], options?: { stdin?: string; stdout?: 'pipe' | number; closeStdout?: boolean; cwd?: string; env?: Record<string, string> }) => Promise<{ code: number | null; signal: string | null; out: string; err: string }> {
+export function cliBundle(): () => Promise<string> {
   let bundle: string | undefined;
   let folder: string | undefined;
   afterAll(() => {
     if (folder) rmSync(folder, { recursive: true, force: true });
   });
-  const build = async (): Promise<string> => {
+  return async (): Promise<string> => {
     if (bundle) return bundle;
     const { build: esbuild } = await import('esbuild');
     folder = mkdtempSync(join(repoRoot, 'node_modules', '.chatfmt-cli-test-'));
@@ -26,6 +23,16 @@ export function cliProcess(): (argv: string[], options?: { stdin?: string; stdou
     await esbuild({ entryPoints: [entry], outfile: bundle, bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', logLevel: 'silent' });
     return bundle;
   };
+}
+
+/**
+ * The `chatfmt` executable as a process, for what only a real process shows (a stdout that fails, a closed pipe).
+ * src/cli/process.ts is bundled once per test file with esbuild, two folders below the checkout so the bundled
+ * templates path (../../templates) still points at the repository's; dependencies stay external and resolve from
+ * node_modules. The folder is removed after the file's tests.
+ */
+export function cliProcess(): (argv: string[], options?: { stdin?: string; stdout?: 'pipe' | number; closeStdout?: boolean; cwd?: string; env?: Record<string, string> }) => Promise<{ code: number | null; signal: string | null; out: string; err: string }> {
+  const build = cliBundle();
   return async (argv, options = {}) => {
     const file = await build();
     const child = spawn(process.execPath, [file, ...argv], {

@@ -21,7 +21,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['convert/'],
   ['validate/'],
   ['gateway/'],
-  ['gateway/node/', 'gateway/index.ts', 'ai-sdk/'],
+  ['gateway/node/', 'gateway/index.ts', 'ai-sdk/', 'playground/'],
   ['cli/'],
   ['core.ts', 'index.ts', 'render-entry.ts'],
 ];

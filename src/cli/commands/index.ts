@@ -14,6 +14,7 @@ const commands: Record<string, () => Promise<{ register: CommandRegistrar }>> = 
   convert: () => import('./convert.js'),
   transpile: () => import('./transpile.js'),
   serve: () => import('./serve.js'),
+  playground: () => import('./playground.js'),
 };
 
 export const commandNames = Object.keys(commands);

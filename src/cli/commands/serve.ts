@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { Option } from 'commander';
 import { familyIds } from '../../families/info.js';
 import { UserError, type IO } from '../io.js';
+import { untilInterrupted } from '../signals.js';
 import type { CommandRegistrar } from './index.js';
 
 interface ServeFlags {
@@ -128,15 +129,7 @@ async function runServe(flags: ServeFlags, io: IO): Promise<number> {
   const target = repair ? `repair ${flags.backend}` : `${kind} ${flags.backend}`;
   io.stderr.write(`chatfmt serve: ${model.name} on ${listening.url} (OpenAI Chat: ${listening.url}/v1/chat/completions) → ${target}\n`);
   // Runs until SIGINT or SIGTERM; open streams are closed with the server.
-  await new Promise<void>((resolveStop) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolveStop();
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
+  await untilInterrupted();
   await listening.close();
   io.stderr.write('chatfmt serve: stopped\n');
   return 0;
