@@ -64,8 +64,8 @@ describe('what a CLI run loads', () => {
   it('--help loads the command definitions, not the engine behind them', () => {
     const { code, modules } = loadedBy(['--help']);
     expect(code).toBe(0);
-    expect(under(modules, 'src/cli/commands/')).toHaveLength(9); // index + eight commands, for the command list
-    expect(under(modules, 'src/jinja/compile', 'src/jinja/parser', 'src/jinja/lexer', 'src/render/', 'src/node/', 'src/families/templates', 'src/dataset/jsonl', 'src/dataset/source', 'src/parse/engine', 'src/detect/', 'src/gateway/', 'src/response-template/', 'src/convert/index')).toEqual([]);
+    expect(under(modules, 'src/cli/commands/')).toHaveLength(10); // index + nine commands, for the command list
+    expect(under(modules, 'src/jinja/compile', 'src/jinja/parser', 'src/jinja/lexer', 'src/render/', 'src/node/', 'src/families/templates', 'src/readers/jsonl', 'src/readers/source', 'src/parse/engine', 'src/detect/', 'src/gateway/', 'src/response-template/', 'src/convert/index', 'src/playground/')).toEqual([]);
   });
 
   it('a command loads its own definition only, and its action what it uses', () => {
