@@ -1,4 +1,5 @@
 // Python str() and repr() of template values.
+import { chargeChars } from './budget.js';
 import { PyError } from './errors.js';
 import { bitLength } from './numbers.js';
 import {
@@ -76,7 +77,23 @@ export function strRepr(s: string): string {
   return out + quote;
 }
 
-export function pyRepr(value: unknown, seen?: Set<unknown>): string {
+/** Python repr(value). Inside a render, the text of every list and dict is charged as it is joined. */
+export function pyRepr(value: unknown): string {
+  return reprOf(value, { open: new Set(), written: new Map(), cycles: 0 });
+}
+
+/**
+ * One repr walk. `open` holds the containers being written (a cycle prints `[...]`); `written` keeps the text of a
+ * container already written, so a list repeated a thousand times is walked once and only its copies are charged: the
+ * same amplification `tojson` guards against. A container whose text met a cycle depends on its ancestors and is not kept.
+ */
+interface ReprWalk {
+  open: Set<unknown>;
+  written: Map<unknown, string>;
+  cycles: number;
+}
+
+function reprOf(value: unknown, walk: ReprWalk): string {
   switch (typeof value) {
     case 'string':
       return strRepr(value);
@@ -94,34 +111,39 @@ export function pyRepr(value: unknown, seen?: Set<unknown>): string {
   if (value === null) return 'None';
   if (value instanceof PyFloat) return floatRepr(value.value);
   if (value instanceof Undefined) return 'Undefined';
-  if (Array.isArray(value)) {
-    if (seen?.has(value)) return isTuple(value) ? '(...)' : '[...]';
-    const inner = seen ?? new Set<unknown>();
-    inner.add(value);
-    const parts = value.map((item) => pyRepr(item, inner));
-    inner.delete(value);
-    if (isTuple(value)) return parts.length === 1 ? `(${parts[0]},)` : `(${parts.join(', ')})`;
-    return `[${parts.join(', ')}]`;
-  }
-  if (isDict(value)) {
-    if (seen?.has(value)) return '{...}';
-    const inner = seen ?? new Set<unknown>();
-    inner.add(value);
-    const parts = dictEntries(value).map(([k, v]) => `${pyRepr(k, inner)}: ${pyRepr(v, inner)}`);
-    inner.delete(value);
-    return `{${parts.join(', ')}}`;
-  }
+  if (Array.isArray(value) || isDict(value)) return containerRepr(value, walk);
   if (value instanceof Markup) return `Markup(${strRepr(value.text)})`;
   // CPython prints the generator's address; a fixed one keeps renders reproducible.
   if (value instanceof PyGenerator) return `<generator object ${value.functionName} at 0x7f0000000000>`;
-  if (value instanceof Namespace) {
-    return `<Namespace ${pyRepr(value.attrs, seen)}>`;
-  }
+  if (value instanceof Namespace) return `<Namespace ${reprOf(value.attrs, walk)}>`;
   if (value instanceof Callable) {
     return value.kind === 'Macro' ? `<Macro '${value.name}'>` : `<built-in method ${value.name}>`;
   }
   if (value instanceof LoopMarker) return '<LoopContext>';
   return '<object>';
+}
+
+function containerRepr(value: unknown[] | Parameters<typeof dictEntries>[0], walk: ReprWalk): string {
+  const list = Array.isArray(value);
+  if (walk.open.has(value)) {
+    walk.cycles++;
+    return !list ? '{...}' : isTuple(value) ? '(...)' : '[...]';
+  }
+  const known = walk.written.get(value);
+  if (known !== undefined) {
+    chargeChars(known.length);
+    return known;
+  }
+  const cyclesBefore = walk.cycles;
+  walk.open.add(value);
+  const parts = list ? value.map((item) => reprOf(item, walk)) : dictEntries(value).map(([k, v]) => `${reprOf(k, walk)}: ${reprOf(v, walk)}`);
+  walk.open.delete(value);
+  let length = 2;
+  for (const part of parts) length += part.length + 2;
+  chargeChars(length);
+  const text = !list ? `{${parts.join(', ')}}` : !isTuple(value) ? `[${parts.join(', ')}]` : parts.length === 1 ? `(${parts[0]},)` : `(${parts.join(', ')})`;
+  if (walk.cycles === cyclesBefore) walk.written.set(value, text);
+  return text;
 }
 
 setReprHook((value) => pyRepr(value));

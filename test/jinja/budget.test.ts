@@ -38,11 +38,23 @@ describe('render budget: hostile templates fail fast with TEMPLATE_LIMIT', () =>
     ["{{ ('ab' * 1000).join(['x' * 200000] * 1000) }}"],
     ['{{ [1]|batch(1000000000, 0)|length }}'],
     ['{{ [1]|slice(1000000000)|length }}'],
+    // A list repeating one list: a few kilobytes of values whose text is gigabytes (repr, str, pprint, ~, join).
+    ['{% set l = [[[1]*1000]*1000]*1000 %}{{ l|string }}'],
+    ['{% set l = [[[1]*1000]*1000]*1000 %}{{ l|pprint }}'],
+    ['{% set l = [[[1]*1000]*1000]*1000 %}{{ l }}'],
+    ["{% set l = [[[1]*1000]*1000]*1000 %}{{ 'x' ~ l }}"],
+    ["{% set d = {'k': [[1]*1000]*1000} %}{{ ([d]*1000)|join(',') }}"],
   ])('%s', (source) => {
     const error = renderError(source);
     expect(error.code).toBe('TEMPLATE_LIMIT');
     expect(error.message).toContain('limits.buildBytes');
     expect(error.message).not.toContain('\n');
+  });
+
+  it('prints repeated and cyclic values as Python does while charging them', () => {
+    expect(render("{% set a = [1, 'x'] %}{% set d = {'k': a} %}{{ [a, a, (a, a), d, [d]] }}")).toBe("[[1, 'x'], [1, 'x'], ([1, 'x'], [1, 'x']), {'k': [1, 'x']}, [{'k': [1, 'x']}]]");
+    expect(render("{% set t = ([1],) %}{{ [t, t]|string }}")).toBe('[([1],), ([1],)]');
+    expect(renderError('{% set l = [[1]*100]*100 %}{{ l|string }}', { buildBytes: 50_000 }).code).toBe('TEMPLATE_LIMIT');
   });
 
   it('charges a value before building it: a limit of 1,000 bytes refuses 600 characters, allows 400', () => {
