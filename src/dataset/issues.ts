@@ -127,3 +127,9 @@ export function formatIssue(issue: DatasetIssue): string {
 export function issueRow(issue: DatasetIssue): number {
   return issue.row ?? issue.line;
 }
+
+/** One `--report` line, the same from validate and convert: `{line, row, code, severity, path, message}`. */
+export function issueReportLine(issue: DatasetIssue): string {
+  const { line, row, code, severity, path, message } = issue;
+  return `${JSON.stringify({ line, row: row ?? 0, code, severity, path, message })}\n`;
+}

@@ -1,13 +1,15 @@
 import { resolve } from 'node:path';
 import { Option } from 'commander';
-import type { ChatTokenizer, ConvertIssue, ImportShape, OffsetUnit, TrainOn } from '../../convert/index.js';
+import type { ChatTokenizer, ImportShape, OffsetUnit, TrainOn } from '../../convert/index.js';
 import { offsetUnits } from '../../convert/text-offsets.js';
 import { importShapes } from '../../convert/importers/types.js';
-import { formatIssue } from '../../dataset/issues.js';
+import { issueReportLine } from '../../dataset/issues.js';
+import { SummaryBuilder, type ValidationSummary } from '../../dataset/summary.js';
+import { issueCodeBlocks, paint } from '../issue-summary.js';
 import { familyIds, resolveFamilyId } from '../../families/info.js';
 import { loadTemplate } from '../../node/load.js';
 import type { LoadedTemplate } from '../../render/types.js';
-import { EXIT, UserError, escapeLineBreaks, type IO } from '../io.js';
+import { EXIT, UserError, type IO } from '../io.js';
 import { datasetSource } from '../input.js';
 import { withOutputs } from '../output.js';
 import { parseNow } from '../read-input.js';
@@ -110,7 +112,9 @@ async function resolveTarget(flags: ConvertFlags, io: IO): Promise<Target> {
 
 async function runConvert(file: string, flags: ConvertFlags, io: IO): Promise<number> {
   // Loaded on use, so other commands start without the importers and tokenizers.
-  const { exactJson, importDataset, isImportShape, toTrainingRecord } = await import('../../convert/index.js');
+  const { exactJson, isImportShape, toTrainingRecord } = await import('../../convert/index.js');
+  // validate's row checks come first, so both commands accept and reject the same rows with the same issues.
+  const { checkedImport } = await import('../../dataset/checked-import.js');
   const from = flags.from ?? flags.inputFormat;
   if (from === undefined) throw new UserError(`no input shape: give --from <shape> (one of ${importShapes.join(', ')})`);
   if (!isImportShape(from)) throw new UserError(`unknown shape "${from}"`);
@@ -121,7 +125,7 @@ async function runConvert(file: string, flags: ConvertFlags, io: IO): Promise<nu
   const recordOptions = { trainOn: flags.trainOn, checkPrefix: flags.prefixCheck, variables, now, offsets: flags.offsets };
   const counts = { rows: 0, written: 0, failed: 0, warnings: 0 };
   const progress = flags.progress && io.stderrIsTTY ? new ProgressBar(io) : undefined;
-  const rows = importDataset(source, {
+  const rows = checkedImport(source, {
     from: from as ImportShape,
     stdin: io.stdin,
     ...(typeof source === 'string' ? {} : { name: file }),
@@ -129,42 +133,45 @@ async function runConvert(file: string, flags: ConvertFlags, io: IO): Promise<nu
     onProgress: progress && ((p) => progress.update({ ...p, errors: counts.failed, warnings: counts.warnings })),
   });
   return withOutputs(io, [{ flag: '-o', file: flags.output }, { flag: '--report', file: flags.report }], async ([output, report]) => {
-    const shown: ConvertIssue[] = [];
-    const byCode = new Map<string, number>();
+    const issues = new SummaryBuilder(EXAMPLES_PER_CODE);
     try {
       for (let next = await rows.next(); !next.done; next = await rows.next()) {
         const row = next.value;
-        counts.rows++;
-        const issues = [...row.issues];
+        // Row 0 is the file itself (no rows at all, input cut short), not a row to count.
+        if (row.row !== 0) counts.rows++;
+        const found = [...row.issues];
         let out: unknown = null;
         if (row.conversation && !target.loaded) out = row.conversation;
         else if (row.conversation && target.loaded) {
           const result = toTrainingRecord(row.conversation, { ...recordOptions, loaded: target.loaded, tokenizer: target.tokenizer, line: row.line });
-          issues.push(...result.issues);
+          found.push(...result.issues.map((issue) => ({ ...issue, row: row.row })));
           out = result.record;
         }
         if (out !== null) {
           counts.written++;
           await output!.write(`${exactJson(out)}\n`);
-        } else counts.failed++;
-        for (const found of issues) {
-          if (found.severity === 'warning') counts.warnings++;
-          byCode.set(found.code, (byCode.get(found.code) ?? 0) + 1);
-          if (shown.length < 10) shown.push(found);
-          if (flags.report !== undefined) await report!.write(`${JSON.stringify(found)}\n`);
+        } else if (row.row !== 0) counts.failed++;
+        for (const issue of found) {
+          issues.add(issue);
+          if (issue.severity === 'warning') counts.warnings++;
+          if (flags.report !== undefined) await report!.write(issueReportLine(issue));
         }
       }
     } finally {
       progress?.clear();
     }
-    writeSummary(io, counts, byCode, shown);
-    return counts.failed > 0 ? EXIT.ISSUES : EXIT.OK;
+    const summary = issues.build([], from);
+    writeSummary(io, counts, summary);
+    return summary.errors > 0 ? EXIT.ISSUES : EXIT.OK;
   });
 }
 
-function writeSummary(io: IO, counts: { rows: number; written: number; failed: number; warnings: number }, byCode: Map<string, number>, shown: ConvertIssue[]): void {
-  let text = `chatfmt convert: ${counts.rows} row(s), ${counts.written} converted, ${counts.failed} not converted, ${counts.warnings} warning(s)\n`;
-  if (byCode.size) text += `  ${[...byCode].map(([code, n]) => `${code} ×${n}`).join(', ')}\n`;
-  for (const found of shown) text += `  ${escapeLineBreaks(formatIssue(found))}\n`;
-  io.stderr.write(text);
+/** Examples printed per issue code; --report has them all. */
+const EXAMPLES_PER_CODE = 3;
+
+function writeSummary(io: IO, counts: { rows: number; written: number; failed: number; warnings: number }, summary: ValidationSummary): void {
+  const p = paint(io, io.stderrIsTTY);
+  const lines = [`chatfmt convert: ${counts.rows} row(s), ${counts.written} converted, ${counts.failed} not converted, ${counts.warnings} warning(s)`];
+  if (summary.errors + summary.warnings > 0) lines.push(...issueCodeBlocks(summary, p).filter((line) => line !== ''));
+  io.stderr.write(`${lines.join('\n')}\n`);
 }
