@@ -42,6 +42,7 @@ const otherShapes: readonly ForeignShape[] = [
 function isOwnShape(row: Record<string, unknown>, shape: RowShape | ImportShape): boolean {
   switch (shape) {
     case 'openai':
+    case 'llamafactory':
       return Object.hasOwn(row, 'messages');
     case 'sharegpt':
     case 'hermes-text':

@@ -80,6 +80,8 @@ export const datasetIssueSeverity = {
   IMPORT_BAD_TOOL: 'error',
   IMPORT_TOOL_TYPE: 'warning',
   IMPORT_ROLE_ORDER: 'warning',
+  // A LLaMA-Factory v1 loss_weight OpenAI's weight (0 or 1, assistant turns only) cannot carry.
+  IMPORT_LOSS_WEIGHT: 'warning',
   CONVERT_RENDER_FAILED: 'error',
   CONVERT_NO_ASSISTANT: 'warning',
   CONVERT_SPANS_DISAGREE: 'warning',

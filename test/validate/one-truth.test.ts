@@ -9,7 +9,7 @@ import { tempDir } from '../helpers/tmp.js';
 // Issue 16 §4: validate and convert give one issue set on the same file, and convert writes exactly the rows validate
 // accepts. A differential test: both commands on the same inputs, their --report files compared byte for byte.
 
-type Shape = 'openai' | 'sharegpt' | 'hermes-text' | 'xlam';
+type Shape = 'openai' | 'sharegpt' | 'hermes-text' | 'xlam' | 'llamafactory';
 
 const fixtureLines = (relative: string) => readFileSync(join(repoRoot, relative), 'utf8').split('\n').filter((line) => line.trim() !== '');
 
@@ -79,6 +79,7 @@ describe('validate and convert: one truth', () => {
     ['sharegpt', ['fixtures/datasets/valid/sharegpt.jsonl', 'fixtures/datasets/invalid/sharegpt.jsonl', 'fixtures/convert/sharegpt/rows.jsonl', 'fixtures/datasets/glaive-demo/glaive.jsonl']],
     ['hermes-text', ['fixtures/convert/hermes-text/rows.jsonl']],
     ['xlam', ['fixtures/convert/xlam/rows.jsonl']],
+    ['llamafactory', ['fixtures/convert/llamafactory/rows.jsonl']],
   ];
 
   it.each(sources)('%s: the same issues, rows and exit code from both commands over fixtures and their mutations', async (shape, files) => {

@@ -41,6 +41,7 @@ Shapes (--from): ${importShapes.join(', ')}
   sharegpt     LLaMA-Factory {"conversations": [{"from": human|gpt|function_call|observation|system, "value"}], "system", "tools": "<JSON>"}
   hermes-text  Hermes FC: ShareGPT turns, <tools> in the system text, <tool_call>/<tool_response> text (JSON or Python-dict quoting)
   xlam         {"query", "tools": "<JSON>", "answers": "<JSON>"} (pseudo-types such as "str, optional" become JSON Schema)
+  llamafactory LLaMA-Factory v1 {"messages": [{"role", "content": [{"type": text|reasoning|tool_call, "value"}], "loss_weight"}], "tools": "<JSON>"}
 
 Targets (--to):
   openai       canonical JSONL {"messages", "tools"} (arguments as JSON strings)

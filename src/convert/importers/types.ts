@@ -2,7 +2,7 @@ import type { Conversation, FunctionTool, Message } from '../../types.js';
 import { makeIssue } from '../../dataset/issues.js';
 import type { ConvertIssue } from '../issues.js';
 
-export const importShapes = ['openai', 'sharegpt', 'hermes-text', 'xlam'] as const;
+export const importShapes = ['openai', 'sharegpt', 'hermes-text', 'xlam', 'llamafactory'] as const;
 export type ImportShape = (typeof importShapes)[number];
 
 /** The canonical form every importer produces: OpenAI messages (arguments as JSON strings) and JSON-Schema tools. */
