@@ -3,10 +3,10 @@ import { convertSpans, offsetUnits, type OffsetUnit } from '../../convert/text-o
 import { readDatasetRecords, type DatasetRecord } from '../../dataset/jsonl.js';
 import { ChatfmtError, inContext } from '../../errors.js';
 import { familyIds } from '../../families/info.js';
-import { parsePythonJson } from '../../jinja/index.js';
 import { loadTemplate } from '../../node/load.js';
 import { renderConversation, type ArgsMode, type RenderOptions } from '../../render/index.js';
-import type { Conversation } from '../../types.js';
+import { importShapes, type ImportShape } from '../../convert/importers/types.js';
+import { readConversation } from '../conversation-input.js';
 import { EXIT, UserError, type IO } from '../io.js';
 import { withOutput, writeOut } from '../output.js';
 import { collect, parseVariables } from '../options.js';
@@ -26,11 +26,13 @@ interface RenderFlags {
   json?: boolean;
   output?: string;
   offsets: OffsetUnit;
+  from?: ImportShape;
+  inputFormat?: ImportShape;
 }
 
 const HELP = `
 Input: a JSON object {messages, tools?, documents?, add_generation_prompt?, ...variables},
-or JSONL with one such object per line (then one JSON line is printed per input:
+or JSONL with one such object per line (rows of a dataset shape with --from sharegpt|hermes-text|xlam|llamafactory) (then one JSON line is printed per input:
 {"text": ...} or {"error": ...}), or a JSON array of them; gzip is detected. Without a file,
 or with "-", stdin is read. JSONL is streamed: memory stays flat whatever the input size.
 Generation spans (--json) count UTF-16 units; --offsets codepoint gives Python str indices.
@@ -63,6 +65,8 @@ export const register: CommandRegistrar = (program, io, state) => {
     .option('--json', 'print {text, generation_spans} instead of the bare text')
     .addOption(new Option('--offsets <unit>', 'how generation_spans count: utf16 (JS), codepoint (Python str), byte (UTF-8)').choices([...offsetUnits]).default('utf16'))
     .option('-o, --output <file>', 'write the result here instead of stdout')
+    .addOption(new Option('--from <shape>', 'input rows in this dataset shape, imported as `convert --from` imports them (default: openai, passed through)').choices([...importShapes]))
+    .addOption(new Option('--input-format <shape>', 'the same as --from, as validate spells it').choices([...importShapes]))
     .addHelpText('after', HELP)
     .action(async (file: string | undefined, flags: RenderFlags) => {
       state.exitCode = await withOutput(io, flags.output, (out) => runRender(file, flags, out));
@@ -79,6 +83,7 @@ async function runRender(file: string | undefined, flags: RenderFlags, io: IO): 
     args: flags.args,
     now: parseNow(flags.now),
   };
+  const from = flags.from ?? flags.inputFormat;
   const loaded = loadTemplate({ family: flags.family, template: flags.template, templateName: flags.templateName });
   const source = await datasetSource(file ?? '-', io.cwd);
   const records = readDatasetRecords(source, { stdin: io.stdin, name: file ?? '<stdin>' })[Symbol.asyncIterator]();
@@ -90,7 +95,7 @@ async function runRender(file: string | undefined, flags: RenderFlags, io: IO): 
     if (first.done) throw new UserError(`${file ?? 'stdin'}: no conversation to render`);
     const record = first.value;
     if (record.problem) throw new UserError(inContext(file ?? 'stdin', record.problem.message));
-    const result = renderConversation(loaded, toConversation(parseJson(record.text)), options);
+    const result = renderConversation(loaded, readConversation(record.text, from, record.line), options);
     io.stdout.write(flags.json ? `${JSON.stringify({ text: result.text, generation_spans: spansOf(result.text, result.generationSpans) })}\n` : result.text);
     return EXIT.OK;
   }
@@ -104,7 +109,7 @@ async function runRender(file: string | undefined, flags: RenderFlags, io: IO): 
     let out: Record<string, unknown>;
     try {
       if (record.problem) throw new ChatfmtError('INPUT_INVALID', record.problem.message);
-      const result = renderConversation(loaded, toConversation(parseJson(record.text)), options);
+      const result = renderConversation(loaded, readConversation(record.text, from, record.line), options);
       out = flags.json ? { text: result.text, generation_spans: spansOf(result.text, result.generationSpans) } : { text: result.text };
     } catch (error) {
       if (error instanceof ChatfmtError && (error.code === 'TEMPLATE_SYNTAX' || error.code === 'TEMPLATE_SOURCE')) throw error;
@@ -115,20 +120,4 @@ async function runRender(file: string | undefined, flags: RenderFlags, io: IO): 
     await writeOut(io, `${JSON.stringify(out)}\n`);
   }
   return failed ? EXIT.ISSUES : EXIT.OK;
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return parsePythonJson(text);
-  } catch (error) {
-    throw new ChatfmtError('INPUT_INVALID', `not valid JSON (${error instanceof Error ? error.message : String(error)})`);
-  }
-}
-
-function toConversation(value: unknown): Conversation {
-  const record = value instanceof Map ? Object.fromEntries(value) : value;
-  if (!record || typeof record !== 'object' || Array.isArray(record) || !Array.isArray((record as Conversation).messages)) {
-    throw new ChatfmtError('INPUT_INVALID', 'expected a JSON object with a "messages" array');
-  }
-  return record as Conversation;
 }
