@@ -5,6 +5,7 @@ import { renderConversation, inspectTemplate, type LoadedTemplate, type RenderOp
 import { prepareForTemplate } from '../render/family-call-ids.js';
 import { backOffMarker } from '../convert/render-prefixes.js';
 import { importRow } from '../convert/importers/index.js';
+import { rewritesOfWrittenIds } from '../convert/minted-ids.js';
 import { parse } from '../parse/index.js';
 import type { Conversation, Message, ParsedMessage, Tool } from '../types.js';
 import { makeIssue, type DatasetIssue } from './issues.js';
@@ -57,7 +58,7 @@ export async function createTemplateChecker(options: TemplateCheckOptions): Prom
       if (!imported) return issues;
       const prepared = prepareForTemplate(imported, family);
       const callTurns = view.turns.filter((turn) => turn.kind === 'calls');
-      for (const rewrite of prepared.rewrites) issues.push(makeIssue(line, 'TEMPLATE_IDS_REWRITTEN', viewPath(rewrite.path, prepared.conversation, callTurns, view), rewrite.message));
+      for (const rewrite of rewritesOfWrittenIds(imported, prepared.rewrites)) issues.push(makeIssue(line, 'TEMPLATE_IDS_REWRITTEN', viewPath(rewrite.path, prepared.conversation, callTurns, view), rewrite.message));
       const conversation = prepared.conversation;
       let rendered: RenderResult;
       try {

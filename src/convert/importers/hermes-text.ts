@@ -125,7 +125,7 @@ export function importHermesText(row: unknown, line: number): ImportResult {
     issues.push(...read.issues);
     tools = read.tools;
   }
-  return finish(messages, tools, issues, line);
+  return finish(messages, tools, issues, line, ledger.minted);
 }
 
 function readAssistant(turn: ShareGptTurn, text: string, ledger: CallLedger, line: number, issues: ConvertIssue[]): Message | undefined {

@@ -1,6 +1,7 @@
 import type { Conversation, FunctionTool, Message } from '../../types.js';
 import { makeIssue } from '../../dataset/issues.js';
 import type { ConvertIssue } from '../issues.js';
+import { recordMintedIds } from '../minted-ids.js';
 
 export const importShapes = ['openai', 'sharegpt', 'hermes-text', 'xlam', 'llamafactory'] as const;
 export type ImportShape = (typeof importShapes)[number];
@@ -19,10 +20,12 @@ export interface ImportResult {
 
 export type RowImporter = (row: unknown, line: number) => ImportResult;
 
-export function finish(messages: Message[], tools: FunctionTool[], issues: ConvertIssue[], line = 0): ImportResult {
+export function finish(messages: Message[], tools: FunctionTool[], issues: ConvertIssue[], line = 0, mintedIds?: ReadonlySet<string>): ImportResult {
   issues.push(...undeclaredCalls(messages, tools, line));
   const failed = issues.some((i) => i.severity === 'error');
-  return { conversation: failed ? null : { messages, tools }, issues };
+  const conversation = failed ? null : { messages, tools };
+  if (conversation && mintedIds) recordMintedIds(conversation, mintedIds);
+  return { conversation, issues };
 }
 
 /**

@@ -21,7 +21,8 @@ export function importXlam(row: unknown, line: number): ImportResult {
   issues.push(...toolIssues);
   const calls = readAnswers(row.answers, line, issues);
   const messages = [{ role: 'user', content: row.query }, ...(calls ? [{ role: 'assistant', content: null, tool_calls: calls }] : [])];
-  return finish(messages, tools, issues, line);
+  // xLAM has no call ids: every one is made up.
+  return finish(messages, tools, issues, line, new Set(calls?.map((call) => call.id!) ?? []));
 }
 
 function readAnswers(value: unknown, line: number, issues: ConvertIssue[]): ToolCall[] | undefined {
