@@ -1,4 +1,5 @@
 import type { Severity } from '../types.js';
+import { oneLine } from '../util/one-line.js';
 
 /**
  * Every issue the dataset validator reports. Codes are stable: scripts filter on them.
@@ -110,7 +111,9 @@ export interface DatasetIssue {
 }
 
 export function makeIssue(line: number, code: DatasetIssueCode, path: string, message: string, severity?: Severity): DatasetIssue {
-  return { line, code, severity: severity ?? datasetIssueSeverity[code], path, message };
+  // Messages quote rows (names, ids, JSON.parse's excerpt of a pretty-printed array): each stays one line wherever it
+  // is printed or stored.
+  return { line, code, severity: severity ?? datasetIssueSeverity[code], path: oneLine(path), message: oneLine(message) };
 }
 
 export function isDatasetIssueCode(value: string): value is DatasetIssueCode {

@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { memoryIO } from '../../src/cli/io.js';
 import { run } from '../../src/cli/main.js';

@@ -7,7 +7,7 @@ import { loadTemplate } from '../../node/load.js';
 import { renderConversation, type ArgsMode, type RenderOptions } from '../../render/index.js';
 import { importShapes, type ImportShape } from '../../convert/importers/types.js';
 import { readConversation } from '../conversation-input.js';
-import { EXIT, UserError, type IO } from '../io.js';
+import { EXIT, UserError, escapeLineBreaks, type IO } from '../io.js';
 import { withOutput, writeOut } from '../output.js';
 import { collect, parseVariables } from '../options.js';
 import { datasetSource } from '../input.js';
@@ -115,7 +115,7 @@ async function runRender(file: string | undefined, flags: RenderFlags, io: IO): 
       if (error instanceof ChatfmtError && (error.code === 'TEMPLATE_SYNTAX' || error.code === 'TEMPLATE_SOURCE')) throw error;
       failed = true;
       const where = record.line > 0 ? `line ${record.line}` : `row ${record.row}`;
-      out = { error: inContext(where, error instanceof Error ? error.message : String(error)) };
+      out = { error: escapeLineBreaks(inContext(where, error instanceof Error ? error.message : String(error))) };
     }
     await writeOut(io, `${JSON.stringify(out)}\n`);
   }
