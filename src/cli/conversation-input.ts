@@ -1,6 +1,6 @@
 import { importRow } from '../convert/importers/index.js';
 import type { ImportShape } from '../convert/importers/types.js';
-import { foreignShapeHint } from '../dataset/foreign-shapes.js';
+import { foreignShapeHint } from '../validate/foreign-shapes.js';
 import { ChatfmtError } from '../errors.js';
 import { parsePythonJson } from '../jinja/index.js';
 import type { Conversation } from '../types.js';

@@ -1,5 +1,5 @@
-import { formatIssue } from '../dataset/issues.js';
-import type { CodeCount, ValidationSummary } from '../dataset/summary.js';
+import { formatIssue } from '../readers/issues.js';
+import type { CodeCount, ValidationSummary } from '../validate/summary.js';
 import { escapeLineBreaks, type IO } from './io.js';
 
 /** Colours for a terminal; the identity when the stream is not one or NO_COLOR is set. */

@@ -1,4 +1,4 @@
-import type { ValidationProgress } from '../dataset/index.js';
+import type { ValidationProgress } from '../validate/index.js';
 import type { IO } from './io.js';
 
 /** Progress on stderr (TTY only): rows, rows/s, issues, ETA from the input size; redrawn at most 10×/s. */

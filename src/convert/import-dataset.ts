@@ -1,7 +1,7 @@
-import { readDatasetRecords, type DatasetRecord, type ReadRecordsOptions } from '../dataset/jsonl.js';
-import type { DatasetSource } from '../dataset/source.js';
-import { makeIssue } from '../dataset/issues.js';
-import { nestingDepth, ROW_MAX_DEPTH, tooDeepMessage } from '../dataset/limits.js';
+import { readDatasetRecords, type DatasetRecord, type ReadRecordsOptions } from '../readers/jsonl.js';
+import type { DatasetSource } from '../readers/source.js';
+import { makeIssue } from '../readers/issues.js';
+import { nestingDepth, ROW_MAX_DEPTH, tooDeepMessage } from '../readers/limits.js';
 import { importRow, type ImportedConversation, type ImportShape } from './importers/index.js';
 import { rowFailure, type ConvertIssue } from './issues.js';
 import { exactJsonValue } from './loose-json.js';

@@ -1,4 +1,4 @@
-import { makeIssue, type DatasetIssue, type DatasetIssueCode } from '../dataset/issues.js';
+import { makeIssue, type DatasetIssue, type DatasetIssueCode } from '../readers/issues.js';
 import type { Severity } from '../types.js';
 
 /**

@@ -2,7 +2,7 @@ import { loadTemplate } from '../node/load.js';
 import { renderConversation } from '../render/index.js';
 import type { LoadedTemplate, TemplateSpec } from '../render/types.js';
 import type { Conversation } from '../types.js';
-import { commonPrefixLength, prefixRenderer, type PrefixRenderer, type PrefixRenderOptions } from './render-prefixes.js';
+import { commonPrefixLength, prefixRenderer, type PrefixRenderer, type PrefixRenderOptions } from '../render/render-prefixes.js';
 
 /** A message the full render writes differently from how the model saw or wrote it at some step. */
 export interface PrefixChange {

@@ -1,5 +1,5 @@
 import type { Message } from '../types.js';
-import { backOffMarker, commonPrefixLength, commonSuffixLength, type PrefixRenderer } from './render-prefixes.js';
+import { backOffMarker, commonPrefixLength, commonSuffixLength, type PrefixRenderer } from '../render/render-prefixes.js';
 
 export type Span = [number, number];
 

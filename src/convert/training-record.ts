@@ -9,7 +9,7 @@ import { issue, rowFailure, type ConvertIssue } from './issues.js';
 import { prepareForTemplate } from '../render/family-call-ids.js';
 import { rewritesOfWrittenIds } from './minted-ids.js';
 import { findPrefixChanges } from './prefix-check.js';
-import { commonPrefixLength, prefixRenderer } from './render-prefixes.js';
+import { commonPrefixLength, prefixRenderer } from '../render/render-prefixes.js';
 import { spansByDiff, type Span } from './spans-by-diff.js';
 import { convertSpans, overlaps, type OffsetUnit } from './text-offsets.js';
 import type { ChatTokenizer } from './tokenizer.js';

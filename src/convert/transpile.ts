@@ -3,7 +3,7 @@ import { ChatfmtError } from '../errors.js';
 import { CHANNEL, END, MESSAGE, START } from '../parse/harmony/markers.js';
 import { formatTurn } from '../format/index.js';
 import { parse } from '../parse/index.js';
-import { parserFamilies } from '../parse/registry.js';
+import { parserFamilies } from '../registry/index.js';
 import { familyInfo } from '../families/info.js';
 import { withFamilyCallIds } from '../render/family-call-ids.js';
 import type { Message, ParsedMessage, ParsedToolCall, Tool } from '../types.js';

@@ -1,10 +1,10 @@
 import type { Grammar } from '../parse/engine/grammar.js';
 import { parse } from '../parse/parse.js';
-import { grammarParser, type ParserFamily } from '../parse/registry.js';
+import { grammarParser, type ParserFamily } from '../registry/index.js';
 import { renderConversation } from '../render/render.js';
 import type { LoadedTemplate } from '../render/types.js';
 import type { Message, Tool } from '../types.js';
-import { backOffMarker, commonPrefixLength } from '../convert/render-prefixes.js';
+import { backOffMarker, commonPrefixLength } from '../render/render-prefixes.js';
 import { shapes } from './call-shapes.js';
 import { markupSegments, splitsOf } from './markup.js';
 import { jsonEqual } from '../util/json-equal.js';

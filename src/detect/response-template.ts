@@ -1,7 +1,7 @@
 import { familyIds, familyInfo, type FamilyId } from '../families/info.js';
 import { parse } from '../parse/parse.js';
 import type { LoadedTemplate } from '../render/types.js';
-import { exportResponseTemplate } from '../response-template/export.js';
+import { exportResponseTemplate } from '../export/response-template.js';
 import type { ParsedMessage } from '../types.js';
 
 /** What a template's own response template says about its family. */

@@ -1,6 +1,6 @@
 import { ChatfmtError } from '../errors.js';
 import { familyInfo } from '../families/info.js';
-import type { ParserFamily } from '../parse/registry.js';
+import type { ParserFamily } from '../registry/index.js';
 import type { LoadedTemplate } from '../render/types.js';
 import type { Diagnostic } from '../types.js';
 import { deriveParser, parsesProbes, probeTemplate } from './derive-grammar.js';

@@ -25,7 +25,7 @@ export type FamilyId = (typeof familyIds)[number];
 const chatml = { eos_token: '<|im_end|>', pad_token: '<|endoftext|>' } as const;
 const deepseekTokens = { bos_token: '<｜begin▁of▁sentence｜>', eos_token: '<｜end▁of▁sentence｜>' } as const;
 
-/** Static facts per family. The parse grammars live in src/parse/families and are keyed by the same ids. */
+/** Static facts per family. The parse grammars (src/parse/grammars) read them; src/registry adds each family's template and parser. */
 export const familyInfo = {
   hermes: {
     id: 'hermes',

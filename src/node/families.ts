@@ -1,4 +1,4 @@
-import { families as coreFamilies, getFamily as getCoreFamily, type Family as CoreFamily } from '../families/registry.js';
+import { families as coreFamilies, getFamily as getCoreFamily, type Family as CoreFamily } from '../registry/index.js';
 import { familyIds, type FamilyId } from '../families/info.js';
 import { familyTemplatePath } from './load.js';
 

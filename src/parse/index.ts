@@ -3,7 +3,7 @@ export { parse } from './parse.js';
 export { createStreamParser, MAX_INPUT_CHARS, type ParseOptions, type StreamParser } from './stream.js';
 export { accumulateDeltas } from './accumulate.js';
 export type { ResponseStreamParser, ResponseTemplateParseOptions } from './response.js';
-export { parserFamilies, parserFamily, type ParserFamily, type ParserMarkers } from './registry.js';
+export { parserFamilies, parserFamily, type ParserFamily, type ParserMarkers } from '../registry/index.js';
 export { randomCallId, type CallIdInfo, type IdGenerator } from './ids.js';
 export { indexTools, type CoreFactory, type CoreOptions, type ParseEvent, type ParserCore, type ToolIndex } from './core.js';
 export { createGrammarCore } from './engine/machine.js';

@@ -2,7 +2,7 @@ import { ChatfmtError } from '../errors.js';
 import type { Delta, Diagnostic, Tool } from '../types.js';
 import { indexTools, type ParseEvent, type ParserCore } from './core.js';
 import { randomCallId, type IdGenerator } from './ids.js';
-import { parserFamily, type ParserFamily } from './registry.js';
+import { parserFamily, type ParserFamily } from '../registry/index.js';
 import {
   createOpenAIResponseParser,
   createResponseStreamParser,

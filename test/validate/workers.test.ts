@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { mergeSummaries, validateDataset, type ValidationSummary } from '../../src/index.js';
 import { cli, collect, datasets, readReport, root, tempDir } from './helpers.js';
 
-// Worker threads run the compiled entry (dist/dataset/worker.js); `npm run build` precedes the tests in CI.
-const built = existsSync(join(root, 'dist', 'dataset', 'worker.js'));
+// Worker threads run the compiled entry (dist/validate/worker.js); `npm run build` precedes the tests in CI.
+const built = existsSync(join(root, 'dist', 'validate', 'worker.js'));
 const dir = tempDir();
 
 // ~2,600 rows: the planted-fault lines repeated, so faults land in every batch and shard block.

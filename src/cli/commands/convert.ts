@@ -3,8 +3,8 @@ import { Option } from 'commander';
 import type { ChatTokenizer, ImportShape, OffsetUnit, TrainOn } from '../../convert/index.js';
 import { offsetUnits } from '../../convert/text-offsets.js';
 import { importShapes } from '../../convert/importers/types.js';
-import { issueReportLine } from '../../dataset/issues.js';
-import { SummaryBuilder, type ValidationSummary } from '../../dataset/summary.js';
+import { issueReportLine } from '../../readers/issues.js';
+import { SummaryBuilder, type ValidationSummary } from '../../validate/summary.js';
 import { issueCodeBlocks, paint } from '../issue-summary.js';
 import { familyIds, resolveFamilyId } from '../../families/info.js';
 import { loadTemplate } from '../../node/load.js';
@@ -115,7 +115,7 @@ async function runConvert(file: string, flags: ConvertFlags, io: IO): Promise<nu
   // Loaded on use, so other commands start without the importers and tokenizers.
   const { exactJson, isImportShape, toTrainingRecord } = await import('../../convert/index.js');
   // validate's row checks come first, so both commands accept and reject the same rows with the same issues.
-  const { checkedImport } = await import('../../dataset/checked-import.js');
+  const { checkedImport } = await import('../../validate/checked-import.js');
   const from = flags.from ?? flags.inputFormat;
   if (from === undefined) throw new UserError(`no input shape: give --from <shape> (one of ${importShapes.join(', ')})`);
   if (!isImportShape(from)) throw new UserError(`unknown shape "${from}"`);

@@ -39,7 +39,7 @@ Example:
 
 /** `out` gets the template; losses go to the terminal's stderr, so `-o file` and pipes keep a loadable JSON. */
 async function exportTemplate(id: string, flags: FamiliesFlags, out: IO, io: IO): Promise<void> {
-  const { exportResponseTemplate } = await import('../../response-template/export.js');
+  const { exportResponseTemplate } = await import('../../export/response-template.js');
   const exported = exportResponseTemplate(id);
   if (flags.json) {
     out.stdout.write(`${JSON.stringify(exported, null, 2)}\n`);

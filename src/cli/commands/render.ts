@@ -1,6 +1,6 @@
 import { Option } from 'commander';
 import { convertSpans, offsetUnits, type OffsetUnit } from '../../convert/text-offsets.js';
-import { readDatasetRecords, type DatasetRecord } from '../../dataset/jsonl.js';
+import { readDatasetRecords, type DatasetRecord } from '../../readers/jsonl.js';
 import { ChatfmtError, inContext } from '../../errors.js';
 import { familyIds } from '../../families/info.js';
 import { loadTemplate } from '../../node/load.js';

@@ -2,10 +2,10 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { Option } from 'commander';
 import { importShapes, type ImportShape } from '../../convert/importers/types.js';
-import type { ValidateOptions, ValidationSummary } from '../../dataset/index.js';
-import { issueReportLine } from '../../dataset/issues.js';
+import type { ValidateOptions, ValidationSummary } from '../../validate/index.js';
+import { issueReportLine } from '../../readers/issues.js';
 import { formatSummaryText, paint } from '../issue-summary.js';
-import { mergeSummaries } from '../../dataset/summary.js';
+import { mergeSummaries } from '../../validate/summary.js';
 import { familyIds } from '../../families/info.js';
 import { EXIT, UserError, type IO } from '../io.js';
 import { collect, parseVariables, positiveInt } from '../options.js';
@@ -138,7 +138,7 @@ async function runValidate(files: string[], flags: ValidateFlags, io: IO, report
   let summary: ValidationSummary;
   try {
     // Loaded on use, so other commands start without ajv and the worker pool.
-    const { validateDataset } = await import('../../dataset/validate.js');
+    const { validateDataset } = await import('../../validate/validate.js');
     const validation = validateDataset(await datasetSource(file, io.cwd), options);
     for await (const issue of validation) if (report) await report.write(issueReportLine(issue));
     summary = await validation.summary();

@@ -1,5 +1,5 @@
 import type { Conversation, FunctionTool, Message } from '../../types.js';
-import { makeIssue } from '../../dataset/issues.js';
+import { makeIssue } from '../../readers/issues.js';
 import type { ConvertIssue } from '../issues.js';
 import { recordMintedIds } from '../minted-ids.js';
 

@@ -1,7 +1,7 @@
 // Repair mode: in front of a chat endpoint that renders and parses itself, but not always right. Its native calls
 // pass through; its `content` and reasoning are re-parsed with the family's parser, so a call it left in the text
 // (or reasoning it left in the content) reaches the client as what it is. Same events as runSession.
-import type { ParserFamily } from '../../parse/registry.js';
+import type { ParserFamily } from '../../registry/index.js';
 import { createStreamParser } from '../../parse/stream.js';
 import type { Delta } from '../../types.js';
 import type { ChatUpstreamChunk } from '../backends/openai-chat-upstream.js';

@@ -3,7 +3,7 @@
 import type { FamilyId } from '../../families/info.js';
 import { ChatfmtError } from '../../errors.js';
 import { promptTail } from '../../parse/assistant-headers.js';
-import { parserFamily, type ParserFamily } from '../../parse/registry.js';
+import { parserFamily, type ParserFamily } from '../../registry/index.js';
 import { createStreamParser } from '../../parse/stream.js';
 import { renderConversation } from '../../render/render.js';
 import type { LoadedTemplate, RenderWarning } from '../../render/types.js';

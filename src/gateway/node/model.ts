@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import { familyIds, resolveFamilyId } from '../../families/info.js';
 import { ChatfmtError } from '../../errors.js';
 import { parserForTemplate } from '../../detect/template-parser.js';
-import { parserFamily, type ParserFamily } from '../../parse/registry.js';
+import { parserFamily, type ParserFamily } from '../../registry/index.js';
 import { loadTemplate } from '../../node/load.js';
 import type { Diagnostic } from '../../types.js';
 import type { GatewayModel } from '../core/session.js';

@@ -2,7 +2,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { isChatfmtError } from '../errors.js';
 import { validateBatch } from './batch.js';
-import type { DatasetRecord } from './jsonl.js';
+import type { DatasetRecord } from '../readers/jsonl.js';
 import { createRowValidator, type RowCheckOptions } from './row.js';
 
 export type WorkerRequest = { type: 'batch'; seq: number; records: DatasetRecord[] };

@@ -3,8 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ChatfmtError, type ErrorCode } from '../errors.js';
 import type { BatchResult } from './batch.js';
-import { makeIssue } from './issues.js';
-import type { DatasetRecord } from './jsonl.js';
+import { makeIssue } from '../readers/issues.js';
+import type { DatasetRecord } from '../readers/jsonl.js';
 import type { RowCheckOptions } from './row.js';
 import type { WorkerReply, WorkerRequest } from './worker.js';
 
@@ -14,7 +14,7 @@ import type { WorkerReply, WorkerRequest } from './worker.js';
  * without one, callers fall back to validating in-process.
  */
 export function findWorkerScript(): URL | undefined {
-  const candidates = [new URL('./worker.js', import.meta.url), new URL('../../dist/dataset/worker.js', import.meta.url)];
+  const candidates = [new URL('./worker.js', import.meta.url), new URL('../../dist/validate/worker.js', import.meta.url)];
   return candidates.find((url) => existsSync(fileURLToPath(url)));
 }
 

@@ -1,5 +1,5 @@
-import { renderConversation } from '../render/index.js';
-import type { LoadedTemplate } from '../render/types.js';
+import { renderConversation } from './index.js';
+import type { LoadedTemplate } from './types.js';
 import type { Conversation, Message } from '../types.js';
 
 /** Renders the conversation with its messages replaced, keeping tools and variables; undefined when the template fails. */

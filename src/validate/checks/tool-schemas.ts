@@ -1,7 +1,7 @@
 import { Ajv, type ValidateFunction } from 'ajv';
-import type { DatasetIssueCode } from '../issues.js';
-import { SCHEMA_MAX_NODES } from '../limits.js';
-import { joinPath, type PathKey } from '../paths.js';
+import type { DatasetIssueCode } from '../../readers/issues.js';
+import { SCHEMA_MAX_NODES } from '../../readers/limits.js';
+import { joinPath, type PathKey } from '../../readers/paths.js';
 import { isPlainObject } from '../../util/guards.js';
 import { compileLinear, linearRegExpEngine } from './linear-regexp.js';
 

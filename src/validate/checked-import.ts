@@ -1,9 +1,9 @@
 import type { ImportShape } from '../convert/importers/types.js';
 import type { ImportedRow } from '../convert/import-dataset.js';
 import { ARGS_FORM_OBJECT, ARGS_FORM_STRING } from './checks/tools.js';
-import { readDatasetRecords, type ReadRecordsOptions } from './jsonl.js';
+import { readDatasetRecords, type ReadRecordsOptions } from '../readers/jsonl.js';
 import { createRowValidator } from './row.js';
-import type { DatasetSource } from './source.js';
+import type { DatasetSource } from '../readers/source.js';
 import { emptyDatasetIssue, MixedFormsTracker } from './validate.js';
 
 export interface CheckedImportOptions extends ReadRecordsOptions {

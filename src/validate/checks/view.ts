@@ -1,6 +1,6 @@
 import { isPlainObject } from '../../util/guards.js';
 import type { Message, Tool } from '../../types.js';
-import { joinPath } from '../paths.js';
+import { joinPath } from '../../readers/paths.js';
 
 /** One tool call as the checks see it, with paths back into the original row. */
 export interface CallView {

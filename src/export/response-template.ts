@@ -3,7 +3,7 @@ import { familyIds, resolveFamilyId, type FamilyId } from '../families/info.js';
 import { ASSISTANT_HEADERS } from '../parse/assistant-headers.js';
 import type { Grammar } from '../parse/engine/grammar.js';
 import { deepseek } from '../parse/grammars/deepseek-markers.js';
-import { parserFamilies } from '../parse/registry.js';
+import { parserFamilies } from '../registry/index.js';
 
 /**
  * chatfmt's families as transformers response templates. The markers come from each family's grammar (the same data

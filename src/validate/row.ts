@@ -1,6 +1,6 @@
-import { makeIssue, type DatasetIssue } from './issues.js';
-import { nestingDepth, ROW_MAX_DEPTH, tooDeepMessage } from './limits.js';
-import type { DatasetRecord } from './jsonl.js';
+import { makeIssue, type DatasetIssue } from '../readers/issues.js';
+import { nestingDepth, ROW_MAX_DEPTH, tooDeepMessage } from '../readers/limits.js';
+import type { DatasetRecord } from '../readers/jsonl.js';
 import { checkStructure, typeName, type RowShape } from './schema.js';
 import { checkProtocol } from './checks/protocol.js';
 import { viewShareGPTRow } from './checks/sharegpt.js';

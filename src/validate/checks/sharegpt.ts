@@ -1,6 +1,6 @@
 import type { Message, Tool } from '../../types.js';
-import { makeIssue, type DatasetIssue } from '../issues.js';
-import { joinPath } from '../paths.js';
+import { makeIssue, type DatasetIssue } from '../../readers/issues.js';
+import { joinPath } from '../../readers/paths.js';
 import { isPlainObject } from '../../util/guards.js';
 import type { CallView, RowView, ToolView, TurnView } from './view.js';
 

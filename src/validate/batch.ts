@@ -1,5 +1,5 @@
-import type { DatasetIssue } from './issues.js';
-import type { DatasetRecord } from './jsonl.js';
+import type { DatasetIssue } from '../readers/issues.js';
+import type { DatasetRecord } from '../readers/jsonl.js';
 import type { RowValidator } from './row.js';
 import { ARGS_FORM_OBJECT, ARGS_FORM_STRING } from './checks/tools.js';
 

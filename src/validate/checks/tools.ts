@@ -1,5 +1,5 @@
-import { makeIssue, type DatasetIssue, type DatasetIssueCode } from '../issues.js';
-import { joinPath } from '../paths.js';
+import { makeIssue, type DatasetIssue, type DatasetIssueCode } from '../../readers/issues.js';
+import { joinPath } from '../../readers/paths.js';
 import { typeName } from '../schema.js';
 import type { CompiledToolSchema, ToolSchemaCache } from './tool-schemas.js';
 import { isPlainObject } from '../../util/guards.js';

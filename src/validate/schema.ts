@@ -1,6 +1,6 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { isDatasetIssueCode, makeIssue, type DatasetIssue, type DatasetIssueCode } from './issues.js';
-import { pointerToPath } from './paths.js';
+import { isDatasetIssueCode, makeIssue, type DatasetIssue, type DatasetIssueCode } from '../readers/issues.js';
+import { pointerToPath } from '../readers/paths.js';
 
 // chatfmt's own JSON schemas for dataset rows. `x-code` / `x-message` annotate a node with the issue
 // code (and fixed message) its failures map to; failures elsewhere map by ajv keyword.

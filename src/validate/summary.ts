@@ -1,6 +1,6 @@
 import { ChatfmtError } from '../errors.js';
 import type { Severity } from '../types.js';
-import { isDatasetIssueCode, issueRow, makeIssue, type DatasetIssue } from './issues.js';
+import { isDatasetIssueCode, issueRow, makeIssue, type DatasetIssue } from '../readers/issues.js';
 
 export interface Shard {
   /** 1-based. */

@@ -1,4 +1,4 @@
-import { makeIssue, type DatasetIssue } from '../issues.js';
+import { makeIssue, type DatasetIssue } from '../../readers/issues.js';
 import type { CallView, ResultView, RowView } from './view.js';
 
 interface CallGroup {

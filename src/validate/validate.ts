@@ -1,11 +1,11 @@
 import { ChatfmtError } from '../errors.js';
 import { validateBatch, type BatchResult } from './batch.js';
-import { makeIssue, type DatasetIssue } from './issues.js';
-import { readDatasetRecords, type DatasetRecord, type ReadRecordsOptions } from './jsonl.js';
+import { makeIssue, type DatasetIssue } from '../readers/issues.js';
+import { readDatasetRecords, type DatasetRecord, type ReadRecordsOptions } from '../readers/jsonl.js';
 import { findWorkerScript, WorkerPool } from './pool.js';
 import { createRowValidator, detectRowShape, type RowCheckOptions, type RowShape } from './row.js';
 import type { ImportShape } from '../convert/importers/types.js';
-import type { DatasetSource } from './source.js';
+import type { DatasetSource } from '../readers/source.js';
 import { mixedFormsIssue, SummaryBuilder, type ArgumentForms, type Shard, type ValidationSummary } from './summary.js';
 import type { TemplateCheckOptions } from './template-checks.js';
 

@@ -1,7 +1,7 @@
 import { loadTokenizer, type ChatTokenizer } from '../convert/tokenizer.js';
 import type { RenderResult } from '../render/index.js';
 import { isChatfmtError } from '../errors.js';
-import { makeIssue, type DatasetIssue } from './issues.js';
+import { makeIssue, type DatasetIssue } from '../readers/issues.js';
 
 export interface TokenCheck {
   /** `spans` is only called when the row is over the limit (it may need extra renders). */

@@ -1,6 +1,6 @@
 import { RE2JS } from 're2js';
 import type { RegExpEngine, RegExpLike } from 'ajv/dist/types/index.js';
-import { SCHEMA_MAX_PATTERN_LENGTH } from '../limits.js';
+import { SCHEMA_MAX_PATTERN_LENGTH } from '../../readers/limits.js';
 
 /**
  * Tool schemas come from the dataset, and ajv would run their `pattern` / `patternProperties` with JavaScript's

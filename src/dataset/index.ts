@@ -1,9 +1,0 @@
-// Public surface of src/dataset: the dataset validator and its building blocks (helper C reuses the reader).
-export { validateDataset, type ValidateOptions, type DatasetValidation, type ValidationProgress } from './validate.js';
-export { datasetIssueCodes, datasetIssueSeverity, formatIssue, makeIssue, isDatasetIssueCode, type DatasetIssue, type DatasetIssueCode } from './issues.js';
-export { readDatasetRecords, DEFAULT_MAX_ROW_BYTES, type DatasetRecord, type ReadRecordsOptions, type RecordReader } from './jsonl.js';
-export type { DatasetSource, SourceOptions } from './source.js';
-export { createRowValidator, detectRowShape, type RowCheckOptions, type RowOutcome, type RowShape, type RowValidator } from './row.js';
-export type { TemplateCheckOptions } from './template-checks.js';
-export { mergeSummaries, SummaryBuilder, type ValidationSummary, type CodeCount, type Shard, type ArgumentForms } from './summary.js';
-export { joinPath, pointerToPath } from './paths.js';
