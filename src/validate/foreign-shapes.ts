@@ -45,8 +45,10 @@ function isOwnShape(row: Record<string, unknown>, shape: RowShape | ImportShape)
     case 'llamafactory':
       return Object.hasOwn(row, 'messages');
     case 'sharegpt':
-    case 'hermes-text':
       return Object.hasOwn(row, 'conversations');
+    case 'hermes-text':
+      // The Hermes importer also reads role/content turns under "messages".
+      return Object.hasOwn(row, 'conversations') || Object.hasOwn(row, 'messages');
     case 'xlam':
       return Object.hasOwn(row, 'query');
   }

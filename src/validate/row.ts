@@ -13,6 +13,7 @@ import { importRow } from '../convert/importers/index.js';
 import type { ImportedConversation, ImportShape } from '../convert/importers/types.js';
 import { importableValue } from '../convert/import-dataset.js';
 import { exactJson } from '../convert/exact-json.js';
+import { rowPathOf } from '../convert/source-paths.js';
 import { foreignShapeHint } from './foreign-shapes.js';
 
 export type { RowShape };
@@ -96,7 +97,9 @@ function validateText(text: string, line: number, options: RowCheckOptions, tool
   if (!imported.conversation) return rejected(imported.issues);
   const plain = JSON.parse(exactJson(imported.conversation)) as Record<string, unknown>;
   const checked = validateRow(plain, line, 'openai', tools, template);
-  const issues = [...imported.issues, ...checked.issues];
+  // The checks saw the imported conversation; their paths name the row's own places.
+  const own = checked.issues.map((issue) => ({ ...issue, path: rowPathOf(imported.conversation!, issue.path) }));
+  const issues = [...imported.issues, ...own];
   if (hasError(issues)) return rejected(issues, checked.forms);
   return { issues, forms: checked.forms, conversation: imported.conversation };
 }

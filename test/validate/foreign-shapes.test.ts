@@ -14,7 +14,7 @@ const foreign: Array<[string, unknown, string, string[]]> = [
   ['a LLaMA-Factory ShareGPT pair', { conversations: [{ from: 'human', value: 'hi' }], chosen: { from: 'gpt', value: 'a' }, rejected: { from: 'gpt', value: 'b' } }, 'preference pair', ['sharegpt']],
   ['a KTO example', { prompt: 'hi', completion: 'hello', label: true }, 'KTO', ['openai', 'sharegpt', 'xlam']],
   ['a ShareGPT row read as OpenAI', { conversations: [{ from: 'human', value: 'hi' }, { from: 'gpt', value: 'yo' }] }, '--from sharegpt', ['openai']],
-  ['an OpenAI row read as ShareGPT', { messages: turns }, '--from openai', ['sharegpt', 'hermes-text']],
+  ['an OpenAI row read as ShareGPT', { messages: turns }, '--from openai', ['sharegpt']],
   ['an OpenAI row read as xLAM', { messages: turns }, '--from openai', ['xlam']],
   ['a LLaMA-Factory v1 row read as OpenAI', { messages: [{ role: 'user', content: [{ type: 'text', value: 'hi' }], loss_weight: 0 }, { role: 'assistant', content: [{ type: 'text', value: 'yo' }], loss_weight: 1 }] }, '--from llamafactory', ['openai']],
 ];

@@ -90,6 +90,17 @@ describe('validate and convert: one truth', () => {
     expect(result.exits).toEqual([1, 1]);
     const total = readFileSync(file, 'utf8').split('\n').filter(Boolean).length;
     expect(result.written).toBe(total - rowsWithErrors(result.validate).size);
+    // Paths are in the row's own shape: a row without "messages" never gets a messages[...] path.
+    if (shape !== 'openai' && shape !== 'llamafactory') {
+      const inputRows = readFileSync(file, 'utf8').split('\n').filter(Boolean);
+      const paths = result.validate
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as { row: number; path: string })
+        .filter((issue) => issue.row > 0 && !inputRows[issue.row - 1]!.includes('"messages"'))
+        .map((issue) => issue.path);
+      expect(paths.filter((path) => path.startsWith('messages'))).toEqual([]);
+    }
     // Near a hundred rows or more, so the comparison covers more than the fixtures' own faults.
     expect(total).toBeGreaterThan(90);
   });
