@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { oneLine } from '../util/one-line.js';
 
 /** Everything a command touches outside the library: tests pass a fake, bin passes the process. */
 export interface IO {
@@ -25,13 +26,8 @@ export class UserError extends Error {
   }
 }
 
-/**
- * A message on one line: line breaks inside it (a quoted row, a template's text) are written as \n and \r, so each
- * `chatfmt:` line and each summary line stays one line that a script can split on.
- */
-export function escapeLineBreaks(text: string): string {
-  return text.replace(/\r/g, '\\r').replace(/\n/g, '\\n');
-}
+/** A message on one line (see oneLine), for each `chatfmt:` line and summary line. */
+export const escapeLineBreaks = oneLine;
 
 export function processIO(): IO {
   return {

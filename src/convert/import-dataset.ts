@@ -50,7 +50,7 @@ export function readRow(record: DatasetRecord, from: ImportShape): Omit<Imported
   }
   if (nestingDepth(row) > ROW_MAX_DEPTH) return { line: record.line, conversation: null, issues: [makeIssue(record.line, 'ROW_TOO_DEEP', '', tooDeepMessage())] };
   try {
-    return { line: record.line, ...importRow(structuralObjects(exactJsonValue(record.text, row)), from, record.line) };
+    return { line: record.line, ...importRow(importableValue(record.text, row), from, record.line) };
   } catch (error) {
     // Whatever one row holds, it costs that row only: the run goes on.
     return { line: record.line, conversation: null, issues: [rowFailure(record.line, error)] };
@@ -60,6 +60,11 @@ export function readRow(record: DatasetRecord, from: ImportShape): Omit<Imported
 /** Issues carry the row index too, so a minified array's issues can be told apart. */
 export function withRow(imported: Omit<ImportedRow, 'row'>, row: number): ImportedRow {
   return { ...imported, row, issues: imported.issues.map((found) => ({ ...found, row })) };
+}
+
+/** `parsed` (JSON.parse of `text`) as importers take it: numbers as render reads them, rows and turns as objects. */
+export function importableValue(text: string, parsed: unknown): unknown {
+  return structuralObjects(exactJsonValue(text, parsed));
 }
 
 /**

@@ -10,4 +10,3 @@ export { checkPrefixPreserving, type PrefixChange } from './prefix-check.js';
 export type { Span as CharSpan } from './spans-by-diff.js';
 export { transpile, type TranspileOptions, type TranspileResult, type TranspileWarning, type TranspileWarningCode } from './transpile.js';
 export { convertSpans, offsetUnits, type OffsetUnit } from './text-offsets.js';
-export type { ConvertRowsOptions, ConvertedRow } from './convert-rows.js';

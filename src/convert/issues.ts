@@ -12,6 +12,7 @@ import type { Severity } from '../types.js';
  * - IMPORT_BAD_TOOL: a tool definition that cannot become a JSON-Schema function tool.
  * - IMPORT_TOOL_TYPE (warning): a parameter pseudo-type with no JSON-Schema equivalent; left untyped.
  * - IMPORT_ROLE_ORDER (warning): breaks LLaMA-Factory's positional rule (LLaMA-Factory would skip the row).
+ * - IMPORT_LOSS_WEIGHT (warning): a LLaMA-Factory v1 loss_weight with no OpenAI `weight` equivalent.
  * Training-record codes:
  * - CONVERT_RENDER_FAILED: the template rejected or failed on the conversation.
  * - CONVERT_NO_ASSISTANT (warning): nothing to train on (no assistant turn selected).

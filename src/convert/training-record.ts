@@ -7,6 +7,7 @@ import type { LoadedTemplate } from '../render/types.js';
 import type { Conversation, Message } from '../types.js';
 import { issue, rowFailure, type ConvertIssue } from './issues.js';
 import { prepareForTemplate } from '../render/family-call-ids.js';
+import { rewritesOfWrittenIds } from './minted-ids.js';
 import { findPrefixChanges } from './prefix-check.js';
 import { commonPrefixLength, prefixRenderer } from '../render/render-prefixes.js';
 import { spansByDiff, type DiffSpan, type Span } from './spans-by-diff.js';
@@ -81,7 +82,7 @@ const runWideCodes = new Set(['UNKNOWN_FAMILY', 'TEMPLATE_SOURCE', 'TEMPLATE_SYN
 function buildRecord(input: Conversation, options: TrainingRecordOptions, loaded: LoadedTemplate, line: number): TrainingRecordResult {
   const prepared = prepareForTemplate(input, loaded.family);
   const conversation = prepared.conversation;
-  const issues: ConvertIssue[] = prepared.rewrites.map((rewrite) => issue(line, 'TEMPLATE_IDS_REWRITTEN', rewrite.path, rewrite.message));
+  const issues: ConvertIssue[] = rewritesOfWrittenIds(input, prepared.rewrites).map((rewrite) => issue(line, 'TEMPLATE_IDS_REWRITTEN', rewrite.path, rewrite.message));
   // Per-row template arguments (TRL's `chat_template_kwargs`) under the caller's.
   const rowVariables = conversation.chat_template_kwargs;
   const variables = rowVariables && typeof rowVariables === 'object' ? { ...(rowVariables as Record<string, unknown>), ...options.variables } : options.variables;

@@ -1,4 +1,5 @@
 import type { Severity } from '../types.js';
+import { oneLine } from '../util/one-line.js';
 
 /**
  * Every issue the dataset validator reports. Codes are stable: scripts filter on them.
@@ -86,6 +87,8 @@ export const datasetIssueSeverity = {
   IMPORT_BAD_TOOL: 'error',
   IMPORT_TOOL_TYPE: 'warning',
   IMPORT_ROLE_ORDER: 'warning',
+  // A LLaMA-Factory v1 loss_weight OpenAI's weight (0 or 1, assistant turns only) cannot carry.
+  IMPORT_LOSS_WEIGHT: 'warning',
   CONVERT_RENDER_FAILED: 'error',
   CONVERT_NO_ASSISTANT: 'warning',
   CONVERT_SPANS_DISAGREE: 'warning',
@@ -114,7 +117,9 @@ export interface DatasetIssue {
 }
 
 export function makeIssue(line: number, code: DatasetIssueCode, path: string, message: string, severity?: Severity): DatasetIssue {
-  return { line, code, severity: severity ?? datasetIssueSeverity[code], path, message };
+  // Messages quote rows (names, ids, JSON.parse's excerpt of a pretty-printed array): each stays one line wherever it
+  // is printed or stored.
+  return { line, code, severity: severity ?? datasetIssueSeverity[code], path: oneLine(path), message: oneLine(message) };
 }
 
 export function isDatasetIssueCode(value: string): value is DatasetIssueCode {
@@ -147,4 +152,10 @@ export function oncePerRun(): (issues: DatasetIssue[]) => DatasetIssue[] {
 /** The row an issue belongs to, for counting rows: its index, else its line (issues made before rows were numbered). */
 export function issueRow(issue: DatasetIssue): number {
   return issue.row ?? issue.line;
+}
+
+/** One `--report` line, the same from validate and convert: `{line, row, code, severity, path, message}`. */
+export function issueReportLine(issue: DatasetIssue): string {
+  const { line, row, code, severity, path, message } = issue;
+  return `${JSON.stringify({ line, row: row ?? 0, code, severity, path, message })}\n`;
 }

@@ -1,10 +1,11 @@
-import { throwIfFatal, type ConvertBatchResult, type ConvertedRow, type ConvertRowsOptions } from '../convert/convert-rows.js';
+import { throwIfFatal, type ConvertBatchResult, type ConvertedRow, type ConvertRowsOptions } from './convert-rows.js';
 import { runBatchesInOrder } from './batch-runner.js';
 import { makeIssue } from '../readers/issues.js';
 import { readDatasetRecords, type ReadRecordsOptions } from '../readers/jsonl.js';
 import type { BatchOutcomes } from './pool.js';
 import type { DatasetSource } from '../readers/source.js';
-import { batchesOf } from './validate.js';
+import { ARGS_FORM_OBJECT, ARGS_FORM_STRING } from './checks/tools.js';
+import { batchesOf, emptyDatasetIssue, MixedFormsTracker } from './validate.js';
 
 export interface ConvertDatasetOptions extends ConvertRowsOptions, ReadRecordsOptions {
   /** Worker threads (default 1: in-process). Rows come out in input order, byte for byte the same, whatever the count. */
@@ -25,6 +26,7 @@ const conversionOutcomes: BatchOutcomes<ConvertBatchResult> = {
       row: record.row ?? 0,
       output: null,
       issues: [{ ...makeIssue(record.line, 'WORKER_DIED', '', `the worker converting this row died (${why}); the run went on with a new worker`), row: record.row ?? 0 }],
+      forms: 0,
     })),
   }),
   merge: (results) => ({ rows: results.flatMap((result) => result.rows), fatal: results.find((result) => result.fatal)?.fatal }),
@@ -46,14 +48,26 @@ export async function* convertDataset(source: DatasetSource, options: ConvertDat
       workerHeapMb,
       task: { kind: 'convert', options: rowOptions },
       outcomes: conversionOutcomes,
-      inProcess: async () => (await import('../convert/convert-rows.js')).createRowConverter(rowOptions),
+      inProcess: async () => (await import('./convert-rows.js')).createRowConverter(rowOptions),
     });
+    // The dataset-wide verdicts validate gives (mixed argument forms, no rows at all) are made here, in input order.
+    const forms = new MixedFormsTracker();
     for await (const result of results) {
       throwIfFatal(result);
-      yield* result.rows;
+      for (const row of result.rows) {
+        const where = row.line || row.row;
+        const issues = forms.apply({
+          issues: row.issues,
+          rows: 1,
+          firstStringArgsLine: row.forms & ARGS_FORM_STRING ? where : 0,
+          firstObjectArgsLine: row.forms & ARGS_FORM_OBJECT ? where : 0,
+        });
+        yield issues === row.issues ? row : { ...row, issues };
+      }
       rows += result.rows.length;
       onProgress?.({ rows, bytesRead: reader.source.bytesRead(), totalBytes: reader.source.totalBytes });
     }
+    if (rows === 0) yield { line: 0, row: 0, output: null, issues: [emptyDatasetIssue(reader.source.name)], forms: 0 };
   } finally {
     await batches.return?.(undefined);
   }

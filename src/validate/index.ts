@@ -8,3 +8,4 @@ export type { TemplateCheckOptions } from './template-checks.js';
 export { mergeSummaries, SummaryBuilder, type ValidationSummary, type CodeCount, type Shard, type ArgumentForms } from './summary.js';
 export { joinPath, pointerToPath } from '../readers/paths.js';
 export { convertDataset, type ConvertDatasetOptions } from './convert-dataset.js';
+export type { ConvertRowsOptions, ConvertedRow } from './convert-rows.js';

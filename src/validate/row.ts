@@ -10,7 +10,11 @@ import { isPlainObject } from '../util/guards.js';
 import { viewOpenAIRow, type RowView } from './checks/view.js';
 import type { TemplateCheckOptions, TemplateChecker } from './template-checks.js';
 import { importRow } from '../convert/importers/index.js';
-import type { ImportShape } from '../convert/importers/types.js';
+import type { ImportedConversation, ImportShape } from '../convert/importers/types.js';
+import { importableValue } from '../convert/import-dataset.js';
+import { exactJson } from '../convert/exact-json.js';
+import { rowPathOf } from '../convert/source-paths.js';
+import { foreignShapeHint } from './foreign-shapes.js';
 
 export type { RowShape };
 
@@ -27,6 +31,11 @@ export interface RowOutcome {
   issues: DatasetIssue[];
   /** Argument forms seen in the row (bit flags, see ARGS_FORM_*), for the dataset-wide mixed-forms check. */
   forms: number;
+  /**
+   * The conversation convert writes for this row: null exactly when an issue is an error. Validate and convert share
+   * this one verdict, so a row one of them rejects the other rejects too, with the same issues.
+   */
+  conversation: ImportedConversation | null;
 }
 
 export interface RowValidator {
@@ -49,45 +58,65 @@ export async function createRowValidator(options: RowCheckOptions): Promise<RowV
     options.family !== undefined || options.template !== undefined ? await (await import('./template-checks.js')).createTemplateChecker(options) : undefined;
   return {
     validate(record) {
-      if (record.problem) return { issues: [makeIssue(record.line, record.problem.code, '', record.problem.message)], forms: 0 };
+      if (record.problem) return rejected([makeIssue(record.line, record.problem.code, '', record.problem.message)]);
       try {
-        return validateText(record.text, record.line, options.shape, tools, template);
+        return validateText(record.text, record.line, options, tools, template);
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        return { issues: [makeIssue(record.line, 'INTERNAL_ERROR', '', `a check failed on this row: ${message}`)], forms: 0 };
+        return rejected([makeIssue(record.line, 'INTERNAL_ERROR', '', `a check failed on this row: ${message}`)]);
       }
     },
   };
 }
 
-function validateText(text: string, line: number, declared: RowShape | ImportShape, tools: ToolChecks, template: TemplateChecker | undefined): RowOutcome {
+function validateText(text: string, line: number, options: RowCheckOptions, tools: ToolChecks, template: TemplateChecker | undefined): RowOutcome {
   let row: unknown;
   try {
     row = JSON.parse(text);
   } catch (error) {
-    return { issues: [makeIssue(line, 'ROW_INVALID_JSON', '', `not valid JSON: ${(error as Error).message}`)], forms: 0 };
+    return rejected([makeIssue(line, 'ROW_INVALID_JSON', '', `not valid JSON: ${(error as Error).message}`)]);
   }
-  if (nestingDepth(row) > ROW_MAX_DEPTH) return { issues: [makeIssue(line, 'ROW_TOO_DEEP', '', tooDeepMessage())], forms: 0 };
-  let shape: RowShape;
-  const imported: DatasetIssue[] = [];
-  if (declared === 'openai' || declared === 'sharegpt') shape = declared;
-  else {
-    // Checked as the conversation convert makes of it; the importer's issues come first.
-    const result = importRow(row, declared, line);
-    imported.push(...result.issues);
-    if (!result.conversation) return { issues: imported, forms: 0 };
-    row = result.conversation;
-    shape = 'openai';
+  if (nestingDepth(row) > ROW_MAX_DEPTH) return rejected([makeIssue(line, 'ROW_TOO_DEEP', '', tooDeepMessage())]);
+  if (!isPlainObject(row)) return rejected([makeIssue(line, 'ROW_NOT_OBJECT', '', `row must be a JSON object, got ${typeName(row)}`)]);
+  const declared = options.shape;
+  const foreign = foreignShapeHint(row, declared);
+  if (foreign) return rejected([makeIssue(line, 'ROW_WRONG_SHAPE', '', foreign)]);
+  // What convert writes: the importer's conversation, read with render's number model (1.0 stays a float).
+  const exactImport = () => importRow(importableValue(text, row), declared, line);
+  if (declared === 'openai' || declared === 'sharegpt') {
+    const checked = validateRow(row, line, declared, tools, template);
+    // A row the checks reject is reported in their words only: the importer would say the same thing again.
+    if (hasError(checked.issues)) return rejected(checked.issues, checked.forms);
+    const imported = exactImport();
+    const issues = [...checked.issues, ...notYetSaid(imported.issues, checked.issues)];
+    return { issues, forms: checked.forms, conversation: hasError(issues) ? null : imported.conversation };
   }
-  const outcome = validateRow(row, line, shape, tools, template);
-  return imported.length ? { issues: [...imported, ...outcome.issues], forms: outcome.forms } : outcome;
+  // Checked as the conversation convert makes of it; the importer's issues come first. The checks read plain JSON
+  // (render's number model holds big integers and floats that JSON.stringify and ajv do not take).
+  const imported = exactImport();
+  if (!imported.conversation) return rejected(imported.issues);
+  const plain = JSON.parse(exactJson(imported.conversation)) as Record<string, unknown>;
+  const checked = validateRow(plain, line, 'openai', tools, template);
+  // The checks saw the imported conversation; their paths name the row's own places.
+  const own = checked.issues.map((issue) => ({ ...issue, path: rowPathOf(imported.conversation!, issue.path) }));
+  const issues = [...imported.issues, ...own];
+  if (hasError(issues)) return rejected(issues, checked.forms);
+  return { issues, forms: checked.forms, conversation: imported.conversation };
 }
 
-function validateRow(row: unknown, line: number, shape: RowShape, tools: ToolChecks, template: TemplateChecker | undefined): RowOutcome {
-  if (!isPlainObject(row)) return { issues: [makeIssue(line, 'ROW_NOT_OBJECT', '', `row must be a JSON object, got ${typeName(row)}`)], forms: 0 };
-  const foreign = detectRowShape(row) === undefined ? foreignShapeHint(row) : undefined;
-  if (foreign) return { issues: [makeIssue(line, 'ROW_WRONG_SHAPE', '', foreign)], forms: 0 };
+function rejected(issues: DatasetIssue[], forms = 0): RowOutcome {
+  return { issues, forms, conversation: null };
+}
 
+const hasError = (issues: readonly DatasetIssue[]) => issues.some((issue) => issue.severity === 'error');
+
+/** Importer issues the checks have not already reported at the same place. */
+function notYetSaid(imported: readonly DatasetIssue[], checked: readonly DatasetIssue[]): DatasetIssue[] {
+  const said = new Set(checked.map((issue) => `${issue.code} ${issue.path}`));
+  return imported.filter((issue) => !said.has(`${issue.code} ${issue.path}`));
+}
+
+function validateRow(row: Record<string, unknown>, line: number, shape: RowShape, tools: ToolChecks, template: TemplateChecker | undefined): { issues: DatasetIssue[]; forms: number } {
   const issues = checkStructure(row, shape, line);
   let view: RowView;
   if (shape === 'sharegpt') {
@@ -104,17 +133,4 @@ function validateRow(row: unknown, line: number, shape: RowShape, tools: ToolChe
   // Rendering a row that is already broken only repeats its problems in template words.
   if (template && !issues.some((issue) => issue.severity === 'error')) issues.push(...template.check(view, row, line));
   return { issues, forms: shape === 'openai' ? args.forms : 0 };
-}
-
-/** Row formats validate does not read, told by their keys, with what to do about them. */
-const foreignShapes: ReadonlyArray<{ keys: readonly string[]; hint: string }> = [
-  { keys: ['query', 'answers'], hint: 'this looks like xLAM (query/tools/answers): use `chatfmt convert --from xlam --to openai` first' },
-  { keys: ['instruction', 'output'], hint: 'this looks like Alpaca (instruction/input/output), which has no turns or tool calls to check' },
-  { keys: ['prompt', 'completion'], hint: 'this looks like a prompt/completion pair, not a conversation with "messages"' },
-  { keys: ['chosen', 'rejected'], hint: 'this looks like a preference pair (chosen/rejected): validate each side as its own conversation' },
-  { keys: ['role', 'content'], hint: 'this looks like a single message: a row is a conversation, {"messages": [...]}' },
-];
-
-function foreignShapeHint(row: Record<string, unknown>): string | undefined {
-  return foreignShapes.find((shape) => shape.keys.every((key) => Object.hasOwn(row, key)))?.hint;
 }

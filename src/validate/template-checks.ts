@@ -6,6 +6,7 @@ import { prepareForTemplate } from '../render/family-call-ids.js';
 import { droppedCalls, droppedCallsMessage } from '../convert/dropped-calls.js';
 import { cutAtStop, cutCallTurns, promptCut, type CallTurnCut } from './call-turn-cuts.js';
 import { importRow } from '../convert/importers/index.js';
+import { rewritesOfWrittenIds } from '../convert/minted-ids.js';
 import { parse } from '../parse/index.js';
 import type { Conversation, Message, ParsedMessage, Tool } from '../types.js';
 import { makeIssue, type DatasetIssue } from '../readers/issues.js';
@@ -58,7 +59,7 @@ export async function createTemplateChecker(options: TemplateCheckOptions): Prom
       if (!imported) return issues;
       const prepared = prepareForTemplate(imported, family);
       const callTurns = view.turns.filter((turn) => turn.kind === 'calls');
-      for (const rewrite of prepared.rewrites) issues.push(makeIssue(line, 'TEMPLATE_IDS_REWRITTEN', viewPath(rewrite.path, prepared.conversation, callTurns, view), rewrite.message));
+      for (const rewrite of rewritesOfWrittenIds(imported, prepared.rewrites)) issues.push(makeIssue(line, 'TEMPLATE_IDS_REWRITTEN', viewPath(rewrite.path, prepared.conversation, callTurns, view), rewrite.message));
       const conversation = prepared.conversation;
       let rendered: RenderResult;
       try {

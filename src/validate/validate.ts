@@ -151,9 +151,12 @@ async function* runValidation(source: DatasetSource, options: ValidateOptions, b
     // Stops reading (and closes the file) when the consumer stops early.
     await batches.return?.(undefined);
   }
-  if (counter.records === 0 && (!options.shard || options.shard.index === 1)) {
-    yield makeIssue(0, 'DATASET_EMPTY', '', `${reader.source.name}: no rows (the input is empty or blank)`);
-  }
+  if (counter.records === 0 && (!options.shard || options.shard.index === 1)) yield emptyDatasetIssue(reader.source.name);
+}
+
+/** The verdict on an input with no rows, the same in validate and convert. */
+export function emptyDatasetIssue(name: string): DatasetIssue {
+  return makeIssue(0, 'DATASET_EMPTY', '', `${name}: no rows (the input is empty or blank)`);
 }
 
 /** Validates the batches in-process or on a worker pool (see runBatchesInOrder), yielding issues in input order. */
@@ -213,7 +216,7 @@ function detectShape(batch: readonly DatasetRecord[]): RowShape {
 }
 
 /** Dataset-wide: arguments as JSON strings in some rows and objects in others break HF `datasets` (Arrow) typing. */
-class MixedFormsTracker {
+export class MixedFormsTracker {
   readonly forms: ArgumentForms = { firstStringLine: 0, firstObjectLine: 0 };
   private reported = false;
 

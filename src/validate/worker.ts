@@ -1,7 +1,7 @@
 // Worker-thread entry: runs batches of records for the pool in pool.ts (validating or converting them, as the
 // task says). Runs from dist/ (compiled).
 import { parentPort, workerData } from 'node:worker_threads';
-import type { ConvertRowsOptions } from '../convert/convert-rows.js';
+import type { ConvertRowsOptions } from './convert-rows.js';
 import { isChatfmtError } from '../errors.js';
 import { validateBatch } from './batch.js';
 import type { DatasetRecord } from '../readers/jsonl.js';
@@ -14,7 +14,7 @@ export type WorkerRequest = { type: 'batch'; seq: number; records: DatasetRecord
 export type WorkerReply = { type: 'ready' } | { type: 'init-error'; code: string; message: string } | { type: 'result'; seq: number; result: unknown };
 
 async function batchRunner(task: WorkerTask): Promise<(records: DatasetRecord[]) => unknown> {
-  if (task.kind === 'convert') return (await import('../convert/convert-rows.js')).createRowConverter(task.options);
+  if (task.kind === 'convert') return (await import('./convert-rows.js')).createRowConverter(task.options);
   const validator = await createRowValidator(task.options);
   return (records) => validateBatch(validator, records);
 }

@@ -35,7 +35,9 @@ describe('each command lists its exit codes', () => {
 // Issue 16 §4: error messages stay on one line even when they quote a row.
 describe('messages that quote text stay on one line', () => {
   it('a convert summary quoting a tool name with a line break', async () => {
-    const rows = `${JSON.stringify({ messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', tool_calls: [{ type: 'function', function: { name: 'f\nx', arguments: '{\n' } }] }] })}\n`;
+    // The call names a tool the row does not declare: validate's check (which convert shares) quotes the name.
+    const tools = [{ type: 'function', function: { name: 'g', parameters: { type: 'object', properties: {} } } }];
+    const rows = `${JSON.stringify({ messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', tool_calls: [{ type: 'function', function: { name: 'f\nx', arguments: '{\n' } }] }], tools })}\n`;
     const result = await cli(['convert', '-', '--from', 'openai', '--to', 'openai'], rows);
     expect(result.code).toBe(1);
     const lines = result.err.trimEnd().split('\n');

@@ -35,7 +35,8 @@ describe('validate and convert agree on glaive-shaped data', () => {
       expect(rejected(converted)).toEqual([8, 9]);
       expect(validated.filter((i) => i.code.startsWith('TEMPLATE_ERROR') || i.code === 'ROUNDTRIP_MISMATCH')).toEqual([]);
       expect(rewrites(validated)).toEqual(rewrites(converted));
-      expect(rewrites(validated).length).toBe(family === 'kimi-k2' ? 4 : 0);
+      // ShareGPT rows have no call ids: the ones Kimi rewrites were made up by the importer, so nothing is reported.
+      expect(rewrites(validated).length).toBe(0);
     });
   }
 });

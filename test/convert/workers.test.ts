@@ -46,7 +46,8 @@ describe.skipIf(!built)('convert --workers', () => {
     const one = await convert([...target, '--workers', '1', big]);
     const two = await convert([...target, '--workers', '2', big]);
     expect(one.code).toBe(1);
-    expect(one.out.split('\n').filter(Boolean).length).toBeGreaterThan(100);
+    // Rows on both sides of the verdict: some written (the fixture's good rows), some rejected (its broken ones).
+    expect(one.out.split('\n').filter(Boolean).length).toBeGreaterThan(50);
     expect(two).toEqual(one);
   });
 

@@ -62,9 +62,12 @@ describe('clean datasets', () => {
     expect(result.code).toBe(0);
   });
 
-  it('forcing the wrong shape turns every row into a structure error', async () => {
+  it('forcing the wrong shape gives each row one hint naming the shape it has', async () => {
     const result = await cli(['--workers', '1', '--format', 'json', '--input-format', 'openai', join(datasets, 'valid', 'sharegpt.jsonl')]);
     expect(result.code).toBe(1);
-    expect(JSON.parse(result.out).byCode.MSG_MISSING_FIELD.count).toBe(3);
+    const summary = JSON.parse(result.out) as { byCode: Record<string, { count: number }>; examples: Array<{ message: string }> };
+    expect(Object.keys(summary.byCode)).toEqual(['ROW_WRONG_SHAPE']);
+    expect(summary.byCode.ROW_WRONG_SHAPE!.count).toBe(3);
+    expect(summary.examples[0]!.message).toContain('--from sharegpt');
   });
 });

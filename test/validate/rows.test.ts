@@ -45,7 +45,7 @@ describe('input shape hints', () => {
   });
 
   it.each([
-    [{ query: 'q', tools: '[]', answers: '[]' }, 'xLAM', 'convert --from xlam'],
+    [{ query: 'q', tools: '[]', answers: '[]' }, 'xLAM', '--from xlam'],
     [{ instruction: 'i', input: '', output: 'o' }, 'Alpaca', 'instruction'],
     [{ chosen: [], rejected: [] }, 'preference pair', 'chosen/rejected'],
   ])('one hint per row for %j', async (row, name, advice) => {

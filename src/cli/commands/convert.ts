@@ -1,13 +1,15 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { Option } from 'commander';
-import type { ConvertIssue, OffsetUnit, TrainOn } from '../../convert/index.js';
-import type { ConvertRowsOptions } from '../../convert/convert-rows.js';
+import type { OffsetUnit, TrainOn } from '../../convert/index.js';
+import type { ConvertRowsOptions } from '../../validate/convert-rows.js';
 import { offsetUnits } from '../../convert/text-offsets.js';
 import { importShapes, isImportShape } from '../../convert/importers/types.js';
-import { formatIssue, oncePerRun } from '../../readers/issues.js';
+import { issueReportLine, oncePerRun } from '../../readers/issues.js';
+import { SummaryBuilder, type ValidationSummary } from '../../validate/summary.js';
+import { issueCodeBlocks, paint } from '../issue-summary.js';
 import { familyIds, resolveFamilyId } from '../../families/info.js';
-import { EXIT, UserError, escapeLineBreaks, type IO } from '../io.js';
+import { EXIT, UserError, type IO } from '../io.js';
 import { datasetSource, stdinOption } from '../input.js';
 import { withOutputs } from '../output.js';
 import { parseNow } from '../read-input.js';
@@ -40,6 +42,7 @@ Shapes (--from): ${importShapes.join(', ')}
   sharegpt     LLaMA-Factory {"conversations": [{"from": human|gpt|function_call|observation|system, "value"}], "system", "tools": "<JSON>"}
   hermes-text  Hermes FC: ShareGPT turns, <tools> in the system text, <tool_call>/<tool_response> text (JSON or Python-dict quoting)
   xlam         {"query", "tools": "<JSON>", "answers": "<JSON>"} (pseudo-types such as "str, optional" become JSON Schema)
+  llamafactory LLaMA-Factory v1 {"messages": [{"role", "content": [{"type": text|reasoning|tool_call, "value"}], "loss_weight"}], "tools": "<JSON>"}
 
 Targets (--to):
   openai       canonical JSONL {"messages", "tools"} (arguments as JSON strings)
@@ -134,34 +137,37 @@ async function runConvert(file: string, flags: ConvertFlags, io: IO): Promise<nu
     onProgress: progress && ((p) => progress.update({ ...p, errors: counts.failed, warnings: counts.warnings })),
   });
   return withOutputs(io, [{ flag: '-o', file: flags.output }, { flag: '--report', file: flags.report }], async ([output, report]) => {
-    const shown: ConvertIssue[] = [];
-    const byCode = new Map<string, number>();
+    const issues = new SummaryBuilder(EXAMPLES_PER_CODE);
     const once = oncePerRun();
     try {
       for await (const row of rows) {
-        counts.rows++;
+        // Row 0 is the file itself (no rows at all), not a row to count.
+        if (row.row !== 0) counts.rows++;
         if (row.output !== null) {
           counts.written++;
           await output!.write(`${row.output}\n`);
-        } else counts.failed++;
+        } else if (row.row !== 0) counts.failed++;
         for (const found of once(row.issues)) {
+          issues.add(found);
           if (found.severity === 'warning') counts.warnings++;
-          byCode.set(found.code, (byCode.get(found.code) ?? 0) + 1);
-          if (shown.length < 10) shown.push(found);
-          if (flags.report !== undefined) await report!.write(`${JSON.stringify(found)}\n`);
+          if (flags.report !== undefined) await report!.write(issueReportLine(found));
         }
       }
     } finally {
       progress?.clear();
     }
-    writeSummary(io, counts, byCode, shown);
-    return counts.failed > 0 ? EXIT.ISSUES : EXIT.OK;
+    const summary = issues.build([], from);
+    writeSummary(io, counts, summary);
+    return summary.errors > 0 ? EXIT.ISSUES : EXIT.OK;
   });
 }
 
-function writeSummary(io: IO, counts: { rows: number; written: number; failed: number; warnings: number }, byCode: Map<string, number>, shown: ConvertIssue[]): void {
-  let text = `chatfmt convert: ${counts.rows} row(s), ${counts.written} converted, ${counts.failed} not converted, ${counts.warnings} warning(s)\n`;
-  if (byCode.size) text += `  ${[...byCode].map(([code, n]) => `${code} ×${n}`).join(', ')}\n`;
-  for (const found of shown) text += `  ${escapeLineBreaks(formatIssue(found))}\n`;
-  io.stderr.write(text);
+/** Examples printed per issue code; --report has them all. */
+const EXAMPLES_PER_CODE = 3;
+
+function writeSummary(io: IO, counts: { rows: number; written: number; failed: number; warnings: number }, summary: ValidationSummary): void {
+  const p = paint(io, io.stderrIsTTY);
+  const lines = [`chatfmt convert: ${counts.rows} row(s), ${counts.written} converted, ${counts.failed} not converted, ${counts.warnings} warning(s)`];
+  if (summary.errors + summary.warnings > 0) lines.push(...issueCodeBlocks(summary, p).filter((line) => line !== ''));
+  io.stderr.write(`${lines.join('\n')}\n`);
 }

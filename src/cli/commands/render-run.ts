@@ -1,12 +1,13 @@
 // `chatfmt render`'s work, loaded only when the command runs: the template engine, the renderer and the dataset reader
 // stay out of every other command's start-up (and out of `render --help`).
+import type { Conversation } from '../../types.js';
 import { convertSpans, type OffsetUnit } from '../../convert/text-offsets.js';
 import { readDatasetRecords, type DatasetRecord } from '../../readers/jsonl.js';
 import { ChatfmtError, inContext } from '../../errors.js';
-import { parsePythonJson } from '../../jinja/index.js';
 import { loadTemplate } from '../../node/load.js';
 import { renderConversation, type ArgsMode, type LoadedTemplate, type RenderOptions, type RenderWarning } from '../../render/index.js';
-import type { Conversation } from '../../types.js';
+import type { ImportShape } from '../../convert/importers/types.js';
+import { conversationReader } from '../conversation-input.js';
 import { EXIT, UserError, escapeLineBreaks, type IO } from '../io.js';
 import { batchedLines } from '../output.js';
 import { parseVariables } from '../options.js';
@@ -25,6 +26,8 @@ export interface RenderFlags {
   json?: boolean;
   output?: string;
   offsets: OffsetUnit;
+  from?: ImportShape;
+  inputFormat?: ImportShape;
 }
 
 export async function runRender(file: string | undefined, flags: RenderFlags, io: IO): Promise<number> {
@@ -38,6 +41,7 @@ export async function runRender(file: string | undefined, flags: RenderFlags, io
     now: parseNow(flags.now),
   };
   const loaded = loadTemplate({ family: flags.family, template: flags.template, templateName: flags.templateName });
+  const readConversation = await conversationReader(flags.from ?? flags.inputFormat);
   const source = await datasetSource(file ?? '-', io.cwd);
   const records = readDatasetRecords(source, { ...stdinOption(source, io), name: file ?? '<stdin>' })[Symbol.asyncIterator]();
   const first = await records.next();
@@ -47,13 +51,13 @@ export async function runRender(file: string | undefined, flags: RenderFlags, io
     if (first.done) throw new UserError(`${file ?? 'stdin'}: no conversation to render`);
     const record = first.value;
     if (record.problem) throw new UserError(inContext(file ?? 'stdin', record.problem.message));
-    const result = renderConversation(loaded, toConversation(parseJson(record.text)), options);
+    const result = renderConversation(loaded, readConversation(record.text, record.line), options);
     for (const warning of idRewrites(result.warnings)) io.stderr.write(`chatfmt: warning: ${warning.code}: at ${warning.path}: ${escapeLineBreaks(warning.message)}${KEEP_IDS}\n`);
     io.stdout.write(flags.json ? `${JSON.stringify(resultLine(result, flags.offsets))}\n` : result.text);
     return EXIT.OK;
   }
   const rewritten: RewriteTally = { ids: 0, rows: 0, first: '' };
-  const renderRow = rowRenderer(loaded, options, flags, rewritten);
+  const renderRow = rowRenderer(loaded, readConversation, options, flags, rewritten);
   const output = batchedLines(io);
   let failed = false;
   const write = async (record: DatasetRecord) => {
@@ -95,11 +99,17 @@ function where(record: DatasetRecord): string {
 }
 
 /** One JSONL output line per input row: `{"text"}` (with spans under --json), or `{"error"}` naming the row. */
-function rowRenderer(loaded: LoadedTemplate, options: RenderOptions, flags: RenderFlags, rewritten: RewriteTally): (record: DatasetRecord) => { text: string; failed: boolean } {
+function rowRenderer(
+  loaded: LoadedTemplate,
+  readConversation: (text: string, line: number) => Conversation,
+  options: RenderOptions,
+  flags: RenderFlags,
+  rewritten: RewriteTally,
+): (record: DatasetRecord) => { text: string; failed: boolean } {
   return (record) => {
     try {
       if (record.problem) throw new ChatfmtError('INPUT_INVALID', record.problem.message);
-      const result = renderConversation(loaded, toConversation(parseJson(record.text)), options);
+      const result = renderConversation(loaded, readConversation(record.text, record.line), options);
       const rewrites = idRewrites(result.warnings);
       if (rewrites.length > 0) {
         rewritten.ids += rewrites.length;
@@ -110,27 +120,11 @@ function rowRenderer(loaded: LoadedTemplate, options: RenderOptions, flags: Rend
     } catch (error) {
       // A template that does not compile fails every row alike: the whole run stops with it.
       if (error instanceof ChatfmtError && (error.code === 'TEMPLATE_SYNTAX' || error.code === 'TEMPLATE_SOURCE')) throw error;
-      return { text: `${JSON.stringify({ error: inContext(where(record), error instanceof Error ? error.message : String(error)) })}\n`, failed: true };
+      return { text: `${JSON.stringify({ error: escapeLineBreaks(inContext(where(record), error instanceof Error ? error.message : String(error))) })}\n`, failed: true };
     }
   };
 }
 
 function resultLine(result: { text: string; generationSpans: Array<[number, number]> }, offsets: OffsetUnit): { text: string; generation_spans: Array<[number, number]> } {
   return { text: result.text, generation_spans: convertSpans(result.text, result.generationSpans, offsets) };
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return parsePythonJson(text);
-  } catch (error) {
-    throw new ChatfmtError('INPUT_INVALID', `not valid JSON (${error instanceof Error ? error.message : String(error)})`);
-  }
-}
-
-function toConversation(value: unknown): Conversation {
-  const record = value instanceof Map ? Object.fromEntries(value) : value;
-  if (!record || typeof record !== 'object' || Array.isArray(record) || !Array.isArray((record as Conversation).messages)) {
-    throw new ChatfmtError('INPUT_INVALID', 'expected a JSON object with a "messages" array');
-  }
-  return record as Conversation;
 }

@@ -1,5 +1,6 @@
 import { Option } from 'commander';
 import { offsetUnits } from '../../convert/text-offsets.js';
+import { importShapes } from '../../convert/importers/types.js';
 import { familyIds } from '../../families/info.js';
 import { withOutput } from '../output.js';
 import { collect } from '../options.js';
@@ -8,7 +9,8 @@ import type { CommandRegistrar } from './index.js';
 
 const HELP = `
 Input: a JSON object {messages, tools?, documents?, add_generation_prompt?, ...variables},
-or JSONL with one such object per line (then one JSON line is printed per input:
+or JSONL with one such object per line (rows of a dataset shape with --from sharegpt|hermes-text|xlam|llamafactory;
+then one JSON line is printed per input:
 {"text": ...} or {"error": ...}), or a JSON array of them; gzip is detected. Without a file,
 or with "-", stdin is read. JSONL is streamed: memory stays flat whatever the input size.
 Generation spans (--json) count UTF-16 units; --offsets codepoint gives Python str indices.
@@ -41,6 +43,8 @@ export const register: CommandRegistrar = (program, io, state) => {
     .option('--json', 'print {text, generation_spans} instead of the bare text')
     .addOption(new Option('--offsets <unit>', 'how generation_spans count: utf16 (JS), codepoint (Python str), byte (UTF-8)').choices([...offsetUnits]).default('utf16'))
     .option('-o, --output <file>', 'write the result here instead of stdout')
+    .addOption(new Option('--from <shape>', 'input rows in this dataset shape, imported as `convert --from` imports them (default: openai, passed through)').choices([...importShapes]))
+    .addOption(new Option('--input-format <shape>', 'the same as --from, as validate spells it').choices([...importShapes]))
     .addHelpText('after', HELP)
     .action(async (file: string | undefined, flags: RenderFlags) => {
       const { runRender } = await import('./render-run.js');

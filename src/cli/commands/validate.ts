@@ -2,11 +2,12 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { Option } from 'commander';
 import { importShapes, type ImportShape } from '../../convert/importers/types.js';
-import type { DatasetIssue, ValidateOptions, ValidationSummary } from '../../validate/index.js';
-import { formatIssue } from '../../readers/issues.js';
+import type { ValidateOptions, ValidationSummary } from '../../validate/index.js';
+import { issueReportLine } from '../../readers/issues.js';
+import { formatSummaryText, paint } from '../issue-summary.js';
 import { mergeSummaries } from '../../validate/summary.js';
 import { familyIds } from '../../families/info.js';
-import { EXIT, UserError, escapeLineBreaks, type IO } from '../io.js';
+import { EXIT, UserError, type IO } from '../io.js';
 import { collect, parseVariables, positiveInt } from '../options.js';
 import { ProgressBar } from '../progress.js';
 import { withOutputs, type Output } from '../output.js';
@@ -139,7 +140,7 @@ async function runValidate(files: string[], flags: ValidateFlags, io: IO, report
     // Loaded on use, so other commands start without ajv and the worker pool.
     const { validateDataset } = await import('../../validate/validate.js');
     const validation = validateDataset(await datasetSource(file, io.cwd), options);
-    for await (const issue of validation) if (report) await report.write(reportLine(issue));
+    for await (const issue of validation) if (report) await report.write(issueReportLine(issue));
     summary = await validation.summary();
   } finally {
     progress?.clear();
@@ -165,60 +166,10 @@ async function runMerge(files: string[], flags: ValidateFlags, io: IO): Promise<
   return merged.errors > 0 ? EXIT.ISSUES : EXIT.OK;
 }
 
-/** One --report line: {line, row, code, severity, path, message}. */
-function reportLine(issue: DatasetIssue): string {
-  const { line, row, code, severity, path: at, message } = issue;
-  return `${JSON.stringify({ line, row: row ?? 0, code, severity, path: at, message })}\n`;
-}
-
-// ---- Output ----
-
-interface Paint {
-  red(s: string): string;
-  yellow(s: string): string;
-  green(s: string): string;
-  dim(s: string): string;
-  bold(s: string): string;
-}
-
-function paint(io: IO): Paint {
-  const on = io.stdoutIsTTY && io.env.NO_COLOR === undefined;
-  const wrap = (open: number, close: number) => (s: string) => (on ? `\x1b[${open}m${s}\x1b[${close}m` : s);
-  return { red: wrap(31, 39), yellow: wrap(33, 39), green: wrap(32, 39), dim: wrap(2, 22), bold: wrap(1, 22) };
-}
-
 function printSummary(summary: ValidationSummary, flags: ValidateFlags, io: IO): void {
   if (flags.format === 'json') {
     io.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
     return;
   }
-  io.stdout.write(formatSummaryText(summary, paint(io)));
+  io.stdout.write(formatSummaryText(summary, paint(io, io.stdoutIsTTY)));
 }
-
-const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
-
-function formatSummaryText(summary: ValidationSummary, p: Paint): string {
-  const lines: string[] = [];
-  const shards = summary.shards ? `, shard ${summary.shards.map((s) => `${s.index}/${s.count}`).join(' ')}` : '';
-  lines.push(p.bold(`${summary.inputs.join(', ')}: ${plural(summary.rows, 'row')} (${summary.shape}${shards})`));
-  const codes = Object.entries(summary.byCode).sort(([a, x], [b, y]) => (x.severity === y.severity ? (a < b ? -1 : 1) : x.severity === 'error' ? -1 : 1));
-  const width = Math.max(0, ...codes.map(([code]) => code.length));
-  for (const [code, count] of codes) {
-    const label = count.severity === 'error' ? p.red(code.padEnd(width)) : p.yellow(code.padEnd(width));
-    lines.push('', `  ${label}  ${plural(count.count, count.severity)}`);
-    for (const issue of summary.examples.filter((e) => e.code === code)) {
-      const text = escapeLineBreaks(formatIssue(issue));
-      const arrow = text.indexOf(' → ');
-      const mark = issue.severity === 'error' ? p.red(text.slice(0, 1)) : p.yellow(text.slice(0, 1));
-      lines.push(`    ${mark}${arrow === -1 ? text.slice(1) : text.slice(1, arrow) + p.dim(text.slice(arrow))}`);
-    }
-  }
-  lines.push('');
-  if (summary.errors > 0) {
-    lines.push(p.red(`✖ ${plural(summary.errors, 'error')} in ${plural(summary.rowsWithErrors, 'row')}`) + (summary.warnings > 0 ? p.yellow(`, ${plural(summary.warnings, 'warning')}`) : ''));
-  } else {
-    lines.push(p.green(`✔ no errors`) + (summary.warnings > 0 ? p.yellow(`, ${plural(summary.warnings, 'warning')}`) : ''));
-  }
-  return `${lines.join('\n')}\n`;
-}
-

@@ -13,9 +13,13 @@ import { decodeJsonField } from '../loose-json.js';
 export class CallLedger {
   private next = 1;
   private readonly pending: ToolCall[] = [];
+  /** The ids this ledger made up: rewrites of them are not the user's business (minted-ids.ts). */
+  readonly minted = new Set<string>();
 
   newId(): string {
-    return `call_${this.next++}`;
+    const id = `call_${this.next++}`;
+    this.minted.add(id);
+    return id;
   }
 
   opened(calls: ToolCall[]): void {

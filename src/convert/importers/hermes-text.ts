@@ -5,6 +5,7 @@ import { importTools } from '../tool-schema.js';
 import { CallLedger, readCall, toolMessage } from './calls.js';
 import { readShareGptTurns, type ShareGptTurn } from './sharegpt.js';
 import { finish, type ImportResult } from './types.js';
+import { recordSourcePaths, type SourcePaths } from '../source-paths.js';
 
 interface Block {
   inner: string;
@@ -95,6 +96,11 @@ export function importHermesText(row: unknown, line: number): ImportResult {
   const messages: Message[] = [];
   let tools: FunctionTool[] = [];
   const ledger = new CallLedger();
+  const sources: SourcePaths = { turns: turns[0]?.path.split('[')[0] ?? 'conversations', messages: [], tools: 'tools' };
+  // Each message made from a turn (a result turn can hold several) came from that turn's value.
+  const cameFrom = (path: string) => {
+    while (sources.messages.length < messages.length) sources.messages.push(path);
+  };
   for (const turn of turns) {
     if (typeof turn.value !== 'string') {
       issues.push(issue(line, 'IMPORT_BAD_ROW', turn.path, 'a turn value must be a string'));
@@ -107,6 +113,7 @@ export function importHermesText(row: unknown, line: number): ImportResult {
         const read = importTools(readToolsBlock(found.blocks.map((b) => b.inner).join('\n')), line, turn.path);
         issues.push(...read.issues);
         tools = [...tools, ...read.tools];
+        sources.tools = turn.path;
       }
       const rest = withoutBlocks(turn.value, found.blocks);
       if (rest !== '') messages.push({ role: 'system', content: rest });
@@ -118,6 +125,7 @@ export function importHermesText(row: unknown, line: number): ImportResult {
     } else {
       messages.push({ role: 'user', content: turn.value });
     }
+    cameFrom(turn.path);
   }
   const rowTools = (row as Record<string, unknown>).tools;
   if (tools.length === 0 && rowTools !== undefined) {
@@ -125,7 +133,9 @@ export function importHermesText(row: unknown, line: number): ImportResult {
     issues.push(...read.issues);
     tools = read.tools;
   }
-  return finish(messages, tools, issues, line);
+  const result = finish(messages, tools, issues, line, ledger.minted);
+  if (result.conversation) recordSourcePaths(result.conversation, sources);
+  return result;
 }
 
 /**

@@ -4,6 +4,7 @@ import { importOpenAi } from './openai.js';
 import { importShareGpt } from './sharegpt.js';
 import { importShapes, type ImportResult, type ImportShape, type RowImporter } from './types.js';
 import { importXlam } from './xlam.js';
+import { importLlamaFactory } from './llamafactory.js';
 
 export { importShapes, isImportShape, type ImportedConversation, type ImportResult, type ImportShape } from './types.js';
 export { mapPseudoType } from '../tool-schema.js';
@@ -13,6 +14,7 @@ const importers: Record<ImportShape, RowImporter> = {
   sharegpt: importShareGpt,
   'hermes-text': importHermesText,
   xlam: importXlam,
+  llamafactory: importLlamaFactory,
 };
 
 /** Maps one dataset row to canonical `{messages, tools}`; rows it cannot map come back with error issues. */

@@ -26,7 +26,7 @@ export function importOpenAi(row: unknown, line: number): ImportResult {
     const message = importMessage(value, `messages[${index}]`, ledger, line, issues);
     if (message) messages.push(message);
   });
-  const result = finish(messages, tools as FunctionTool[], issues, line);
+  const result = finish(messages, tools as FunctionTool[], issues, line, ledger.minted);
   // TRL's per-row template arguments (enable_thinking, …) travel with the conversation.
   if (result.conversation && isPlainObject(row.chat_template_kwargs)) result.conversation.chat_template_kwargs = row.chat_template_kwargs;
   return result;

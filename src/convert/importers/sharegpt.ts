@@ -101,7 +101,7 @@ export function importShareGpt(row: unknown, line: number): ImportResult {
       messages.push({ role: turn.kind, content: turn.value });
     }
   }
-  return finish(messages, tools, issues, line);
+  return finish(messages, tools, issues, line, ledger.minted);
 }
 
 function readCalls(turn: ShareGptTurn, ledger: CallLedger, line: number, issues: ConvertIssue[]): ToolCall[] | undefined {

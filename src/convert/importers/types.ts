@@ -1,8 +1,9 @@
 import type { Conversation, FunctionTool, Message } from '../../types.js';
 import { makeIssue } from '../../readers/issues.js';
 import type { ConvertIssue } from '../issues.js';
+import { recordMintedIds } from '../minted-ids.js';
 
-export const importShapes = ['openai', 'sharegpt', 'hermes-text', 'xlam'] as const;
+export const importShapes = ['openai', 'sharegpt', 'hermes-text', 'xlam', 'llamafactory'] as const;
 export type ImportShape = (typeof importShapes)[number];
 
 export function isImportShape(name: string): name is ImportShape {
@@ -23,10 +24,12 @@ export interface ImportResult {
 
 export type RowImporter = (row: unknown, line: number) => ImportResult;
 
-export function finish(messages: Message[], tools: FunctionTool[], issues: ConvertIssue[], line = 0): ImportResult {
+export function finish(messages: Message[], tools: FunctionTool[], issues: ConvertIssue[], line = 0, mintedIds?: ReadonlySet<string>): ImportResult {
   issues.push(...undeclaredCalls(messages, tools, line));
   const failed = issues.some((i) => i.severity === 'error');
-  return { conversation: failed ? null : { messages, tools }, issues };
+  const conversation = failed ? null : { messages, tools };
+  if (conversation && mintedIds) recordMintedIds(conversation, mintedIds);
+  return { conversation, issues };
 }
 
 /**

@@ -5,6 +5,7 @@ import { decodeJsonField } from '../loose-json.js';
 import { importTools } from '../tool-schema.js';
 import { CallLedger, readCall } from './calls.js';
 import { finish, type ImportResult } from './types.js';
+import { recordSourcePaths } from '../source-paths.js';
 
 /**
  * Imports an xLAM / APIGen row: `query`, and `tools` / `answers` as JSON strings. The result is one user turn and
@@ -21,7 +22,10 @@ export function importXlam(row: unknown, line: number): ImportResult {
   issues.push(...toolIssues);
   const calls = readAnswers(row.answers, line, issues);
   const messages = [{ role: 'user', content: row.query }, ...(calls ? [{ role: 'assistant', content: null, tool_calls: calls }] : [])];
-  return finish(messages, tools, issues, line);
+  // xLAM has no call ids: every one is made up.
+  const result = finish(messages, tools, issues, line, new Set(calls?.map((call) => call.id!) ?? []));
+  if (result.conversation) recordSourcePaths(result.conversation, { turns: 'answers', messages: ['query', 'answers'], tools: 'tools', call: (message, k) => (message === 1 ? `answers[${k}]` : undefined) });
+  return result;
 }
 
 function readAnswers(value: unknown, line: number, issues: ConvertIssue[]): ToolCall[] | undefined {

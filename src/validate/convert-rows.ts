@@ -1,13 +1,15 @@
+// convert's per-thread row work: validate's row checks first (so both commands accept and reject the same rows with
+// the same issues), then the training record. It sits above convert because it runs validate's checks.
 import { ChatfmtError, isChatfmtError, type ErrorCode } from '../errors.js';
 import type { DatasetRecord } from '../readers/jsonl.js';
 import { loadTemplate } from '../node/load.js';
-import { exactJson } from './exact-json.js';
-import { readRow, withRow } from './import-dataset.js';
-import type { ImportShape } from './importers/types.js';
-import { rowFailure, type ConvertIssue } from './issues.js';
-import type { OffsetUnit } from './text-offsets.js';
-import { loadTokenizer } from './tokenizer.js';
-import { toTrainingRecord, type TrainOn } from './training-record.js';
+import { exactJson } from '../convert/exact-json.js';
+import type { ImportShape } from '../convert/importers/types.js';
+import { rowFailure, type ConvertIssue } from '../convert/issues.js';
+import type { OffsetUnit } from '../convert/text-offsets.js';
+import { loadTokenizer } from '../convert/tokenizer.js';
+import { toTrainingRecord, type TrainOn } from '../convert/training-record.js';
+import { createRowValidator } from './row.js';
 
 /** How to convert rows; plain data, so worker threads can be given it. */
 export interface ConvertRowsOptions {
@@ -32,6 +34,8 @@ export interface ConvertedRow {
   row: number;
   output: string | null;
   issues: ConvertIssue[];
+  /** Argument forms the row used (validate's ARGS_FORM_* bits), for the dataset-wide mixed-forms check. */
+  forms: number;
 }
 
 /** A batch of rows converted; `fatal` is an error about the run (a template that fails to compile), not a row. */
@@ -50,24 +54,26 @@ export async function createRowConverter(options: ConvertRowsOptions): Promise<(
   const tokenizer = options.tokenizer === undefined ? undefined : await loadTokenizer(options.tokenizer);
   const now = options.now === undefined ? undefined : new Date(options.now);
   const recordOptions = { trainOn: options.trainOn, checkPrefix: options.checkPrefix, variables: options.variables, now, offsets: options.offsets, loaded, tokenizer };
+  const validator = await createRowValidator({ shape: options.from });
   return (records) => {
     const rows: ConvertedRow[] = [];
     for (const record of records) {
-      const imported = withRow(readRow(record, options.from), record.row ?? 0);
-      const issues = [...imported.issues];
+      const row = record.row ?? 0;
+      const checked = validator.validate(record);
+      const issues: ConvertIssue[] = checked.issues.map((issue) => ({ ...issue, row }));
       let out: unknown = null;
       try {
-        if (imported.conversation && !loaded) out = imported.conversation;
-        else if (imported.conversation) {
-          const result = toTrainingRecord(imported.conversation, { ...recordOptions, line: imported.line });
-          issues.push(...result.issues);
+        if (checked.conversation && !loaded) out = checked.conversation;
+        else if (checked.conversation) {
+          const result = toTrainingRecord(checked.conversation, { ...recordOptions, line: record.line });
+          issues.push(...result.issues.map((issue) => ({ ...issue, row })));
           out = result.record;
         }
       } catch (error) {
         if (isChatfmtError(error)) return { rows, fatal: { code: error.code, message: error.message } };
-        issues.push(rowFailure(imported.line, error));
+        issues.push({ ...rowFailure(record.line, error), row });
       }
-      rows.push({ line: imported.line, row: imported.row, output: out === null ? null : exactJson(out), issues });
+      rows.push({ line: record.line, row, output: out === null ? null : exactJson(out), issues, forms: checked.forms });
     }
     return { rows };
   };

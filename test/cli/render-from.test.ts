@@ -1,0 +1,45 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cliProcess } from '../helpers/cli-process.js';
+import { repoRoot } from '../helpers/shared.js';
+
+// Issue 16 §4: `render` given a ShareGPT file said only that "messages" was missing. It now names --from, and takes
+// --from as convert does, rendering each row to the text convert writes for it.
+const chatfmt = cliProcess();
+const sharegpt = join(repoRoot, 'fixtures/datasets/valid/sharegpt.jsonl');
+
+describe('render --from', () => {
+  it('without --from, a ShareGPT row is refused with a hint naming --from sharegpt', async () => {
+    const { code, out } = await chatfmt(['render', '--family', 'qwen3', sharegpt]);
+    expect(code).toBe(1);
+    const lines = out.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { error: string });
+    expect(lines).toHaveLength(3);
+    for (const line of lines) expect(line.error).toContain('use `--from sharegpt`');
+  });
+
+  it('a single ShareGPT conversation without --from is one stderr line with the hint, exit 2', async () => {
+    const row = '{"conversations": [{"from": "human", "value": "hi"}, {"from": "gpt", "value": "yo"}]}';
+    const { code, err } = await chatfmt(['render', '--family', 'qwen3', '-'], { stdin: row });
+    expect(code).toBe(2);
+    expect(err).toMatch(/^chatfmt: .*use `--from sharegpt`\n$/);
+  });
+
+  it('with --from sharegpt, each row renders to the text convert --to writes for it', async () => {
+    const rendered = await chatfmt(['render', '--family', 'qwen3', '--from', 'sharegpt', sharegpt]);
+    expect(rendered.code).toBe(0);
+    const converted = await chatfmt(['convert', sharegpt, '--from', 'sharegpt', '--to', 'qwen3']);
+    expect(converted.code).toBe(0);
+    const texts = (out: string) => out.split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { text: string }).text);
+    expect(texts(rendered.out)).toHaveLength(3);
+    expect(texts(rendered.out)).toEqual(texts(converted.out));
+  });
+
+  it('--input-format is the same option, and a row the importer refuses is that row\'s error', async () => {
+    const rows = '{"conversations": [{"from": "human", "value": "hi"}, {"from": "gpt", "value": "yo"}]}\n{"conversations": [{"from": "robot", "value": "hi"}]}\n';
+    const { code, out } = await chatfmt(['render', '--family', 'qwen3', '--input-format', 'sharegpt', '-'], { stdin: rows });
+    expect(code).toBe(1);
+    const [first, second] = out.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { text?: string; error?: string });
+    expect(first!.text).toContain('<|im_start|>assistant\n');
+    expect(second!.error).toMatch(/^line 2: not a sharegpt row: .*robot.* \(at conversations\[0\]\.from\)$/);
+  });
+});
