@@ -83,7 +83,8 @@ describe('templates that write today\'s date (strftime_now)', () => {
   it.each(['gpt-oss', 'mistral'])('convert --to %s warns once without --now, not with it, and --now fixes the text', async (family) => {
     const loose = await convert(['--to', family]);
     expect(codesAt(loose.report, 'TEMPLATE_READS_CLOCK')).toEqual([[1, '']]);
-    expect(loose.err).toContain('TEMPLATE_READS_CLOCK ×1');
+    // Once per run: the summary counts one warning for the code, whatever the number of rows.
+    expect(loose.err).toMatch(/TEMPLATE_READS_CLOCK\s+1 warning\n/);
     const fixed = await convert(['--to', family, '--now', '2025-03-04T05:06:07Z']);
     expect(fixed.report.map((i) => i.code)).not.toContain('TEMPLATE_READS_CLOCK');
     expect(fixed.out).toContain('2025-03-04');
