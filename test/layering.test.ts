@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { layerOf, layerViolations } from './helpers/layers.js';
 import { tempDir } from './helpers/tmp.js';
 
+const tree = tempDir();
+
 const src = fileURLToPath(new URL('../src', import.meta.url));
 
 describe('the import layers of src/', () => {
@@ -20,7 +22,6 @@ describe('the import layers of src/', () => {
   });
 
   it('reports an upward import, a multi-line re-export, a dynamic import and an unclaimed module', () => {
-    const tree = tempDir();
     tree.write('src/util/guards.ts', 'export const x = 1;\n');
     tree.write('src/families/info.ts', "import { x } from '../util/guards.js';\nimport type { Y } from '../cli/main.js';\n");
     tree.write('src/jinja/index.ts', "export {\n  a,\n  b,\n} from '../render/index.js';\nconst later = () => import('../parse/stream.js');\n");

@@ -4,6 +4,8 @@ import { tempDir } from '../helpers/tmp.js';
 import { collect } from '../validate/helpers.js';
 import { tinyChatTokenizerJson } from './tiny-tokenizer.js';
 
+const tmp = tempDir();
+
 // Issue 17 item 3: a tokenizer.json whose pre-tokenizer regex backtracks exponentially on row text.
 
 function hostileTokenizerJson(): object {
@@ -35,7 +37,6 @@ describe('a hostile tokenizer', () => {
   });
 
   it('validate --tokenizer: the same row is one TOKENS_TIMEOUT issue under the default budget', async () => {
-    const tmp = tempDir();
     tmp.write('tok/tokenizer.json', JSON.stringify(hostileTokenizerJson()));
     const rows = [conversation('hello world'), conversation(hostileText), conversation('hello')].map((row) => JSON.stringify(row));
     async function* lines(): AsyncGenerator<string> {
