@@ -79,7 +79,8 @@ export function strRepr(s: string): string {
 
 /** Python repr(value). Inside a render, the text of every list and dict is charged as it is joined. */
 export function pyRepr(value: unknown): string {
-  return reprOf(value, { open: new Set(), written: new Map(), cycles: 0 });
+  // Scalars (every `{{ n }}` of a number goes through here) need no walk state; a container starts one.
+  return reprOf(value, undefined);
 }
 
 /**
@@ -93,7 +94,7 @@ interface ReprWalk {
   cycles: number;
 }
 
-function reprOf(value: unknown, walk: ReprWalk): string {
+function reprOf(value: unknown, walk: ReprWalk | undefined): string {
   switch (typeof value) {
     case 'string':
       return strRepr(value);
@@ -111,7 +112,7 @@ function reprOf(value: unknown, walk: ReprWalk): string {
   if (value === null) return 'None';
   if (value instanceof PyFloat) return floatRepr(value.value);
   if (value instanceof Undefined) return 'Undefined';
-  if (Array.isArray(value) || isDict(value)) return containerRepr(value, walk);
+  if (Array.isArray(value) || isDict(value)) return containerRepr(value, walk ?? { open: new Set(), written: new Map(), cycles: 0 });
   if (value instanceof Markup) return `Markup(${strRepr(value.text)})`;
   // CPython prints the generator's address; a fixed one keeps renders reproducible.
   if (value instanceof PyGenerator) return `<generator object ${value.functionName} at 0x7f0000000000>`;
