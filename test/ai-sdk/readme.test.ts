@@ -2,10 +2,10 @@
 // sources and the installed `ai`, with the one free name their prose assumes (`chatModel`) declared.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/shared.js';
 import { tempDir } from '../helpers/tmp.js';
+import { strictDiagnostics } from '../helpers/typecheck.js';
 
 function sectionBlocks(): string[] {
   const readme = readFileSync(join(repoRoot, 'README.md'), 'utf8');
@@ -25,19 +25,10 @@ describe('README AI SDK examples', () => {
       writeFileSync(file, `import type { LanguageModelV4 } from '@ai-sdk/provider';\ndeclare const chatModel: LanguageModelV4;\n${block}\nexport {};\n`);
       return file;
     });
-    const program = ts.createProgram(files, {
-      strict: true,
-      noEmit: true,
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.ESNext,
-      moduleResolution: ts.ModuleResolutionKind.Bundler,
-      types: ['node'],
-      typeRoots: [join(repoRoot, 'node_modules', '@types')],
-      skipLibCheck: true,
-      baseUrl: repoRoot,
-      paths: { 'chatfmt/ai-sdk': [join(repoRoot, 'src', 'ai-sdk', 'index.ts')], '*': [join(repoRoot, 'node_modules', '*')] },
+    const problems = strictDiagnostics(files, {
+      'chatfmt/ai-sdk': [join(repoRoot, 'src', 'ai-sdk', 'index.ts')],
+      '*': [join(repoRoot, 'node_modules', '*')],
     });
-    const problems = ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
     expect(problems).toEqual([]);
   }, 180_000);
 });

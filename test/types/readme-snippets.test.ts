@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/tmp.js';
+import { strictDiagnostics } from '../helpers/typecheck.js';
 
 // Issue 10 item 14: the README's `formatCompletion(parse(...))` did not type-check under --strict. Every ```ts block of
 // the README is compiled here, against the sources, with the free names its prose assumes declared.
@@ -45,18 +45,7 @@ describe('README TypeScript snippets', () => {
     const dir = snippetDir.path;
     const file = join(dir, 'snippets.ts');
     writeFileSync(file, snippetModule());
-    const program = ts.createProgram([file], {
-      strict: true,
-      noEmit: true,
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.ESNext,
-      moduleResolution: ts.ModuleResolutionKind.Bundler,
-      types: ['node'],
-      typeRoots: [join(root, 'node_modules', '@types')],
-      skipLibCheck: true,
-      paths: { chatfmt: [join(root, 'src', 'index.ts')], 'chatfmt/core': [join(root, 'src', 'core.ts')] },
-    });
-    const problems = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    const problems = strictDiagnostics([file], { chatfmt: [join(root, 'src', 'index.ts')], 'chatfmt/core': [join(root, 'src', 'core.ts')] });
     expect(problems).toEqual([]);
   }, 60_000);
 });
