@@ -1,9 +1,8 @@
 // Repair mode's upstream: an OpenAI-compatible chat endpoint (`POST <base>/chat/completions`, streamed). The
 // server renders and parses itself; the gateway keeps its native calls and re-parses the text it failed to split.
-import type { GatewayRequest } from '../core/types.js';
-import { parseJsonLine } from '../wire/ndjson.js';
-import { readSse } from '../wire/sse.js';
-import { isRecord, MalformedChunkError, numberOr, type BackendStop, type StreamProtocol } from './types.js';
+import type { GatewayRequest, Usage } from '../core/types.js';
+import { backendStop, openaiEvents, samplingFields, usageOf } from './fields.js';
+import { isRecord, type BackendStop, type StreamProtocol } from './types.js';
 
 export interface ChatUpstreamChunk {
   content?: string;
@@ -11,7 +10,7 @@ export interface ChatUpstreamChunk {
   /** Native call fragments, as the server streams them (by `index`; the first carries id and name). */
   calls?: Array<{ index: number; id?: string; name?: string; arguments?: string }>;
   stop?: BackendStop;
-  usage?: { promptTokens: number; completionTokens: number };
+  usage?: Usage;
 }
 
 export const openaiChatUpstream: StreamProtocol<GatewayRequest, ChatUpstreamChunk> = {
@@ -23,16 +22,13 @@ export const openaiChatUpstream: StreamProtocol<GatewayRequest, ChatUpstreamChun
       messages: request.messages,
       stream: true,
       stream_options: { include_usage: true },
+      ...samplingFields(sampling, { maxTokens: 'max_tokens' }),
     };
     if (request.tools.length > 0) {
       body.tools = request.tools;
       body.tool_choice = typeof request.toolChoice === 'object' ? { type: 'function', function: { name: request.toolChoice.name } } : request.toolChoice;
       body.parallel_tool_calls = request.parallelToolCalls;
     }
-    if (sampling.maxTokens !== undefined) body.max_tokens = sampling.maxTokens;
-    if (sampling.temperature !== undefined) body.temperature = sampling.temperature;
-    if (sampling.topP !== undefined) body.top_p = sampling.topP;
-    if (sampling.seed !== undefined) body.seed = sampling.seed;
     if (sampling.stop) body.stop = sampling.stop;
     const format = sampling.responseFormat;
     if (format?.type === 'json_schema') body.response_format = { type: 'json_schema', json_schema: { name: format.name ?? 'response', schema: format.schema } };
@@ -41,13 +37,8 @@ export const openaiChatUpstream: StreamProtocol<GatewayRequest, ChatUpstreamChun
     return { url: `${base}/chat/completions`, body };
   },
   async *decodeStream(body) {
-    for await (const event of readSse(body)) {
-      if (event.data.trim() === '[DONE]') return;
-      const chunk = parseJsonLine(event.data);
-      if (!isRecord(chunk)) throw new MalformedChunkError('a chat chunk that is not a JSON object');
-      if (isRecord(chunk.error)) throw new MalformedChunkError(`the backend reported an error mid-stream: ${String(chunk.error.message ?? 'unknown')}`);
+    for await (const { chunk, choice } of openaiEvents(body, 'a chat chunk')) {
       const out: ChatUpstreamChunk = {};
-      const choice = Array.isArray(chunk.choices) && isRecord(chunk.choices[0]) ? chunk.choices[0] : undefined;
       const delta = choice && isRecord(choice.delta) ? choice.delta : undefined;
       if (delta) {
         if (typeof delta.content === 'string' && delta.content !== '') out.content = delta.content;
@@ -56,8 +47,8 @@ export const openaiChatUpstream: StreamProtocol<GatewayRequest, ChatUpstreamChun
         if (typeof reasoning === 'string' && reasoning !== '') out.reasoning = reasoning;
         if (Array.isArray(delta.tool_calls)) out.calls = delta.tool_calls.filter(isRecord).map(readCallPart);
       }
-      if (choice && typeof choice.finish_reason === 'string') out.stop = { reason: choice.finish_reason === 'length' ? 'length' : 'stop', raw: choice.finish_reason };
-      if (isRecord(chunk.usage)) out.usage = { promptTokens: numberOr(chunk.usage.prompt_tokens, 0), completionTokens: numberOr(chunk.usage.completion_tokens, 0) };
+      if (choice && typeof choice.finish_reason === 'string') out.stop = backendStop(choice.finish_reason, 'stop', 'length');
+      if (isRecord(chunk.usage)) out.usage = usageOf(chunk.usage.prompt_tokens, chunk.usage.completion_tokens);
       yield out;
     }
   },

@@ -1,0 +1,49 @@
+// The pieces every backend kind spells alike but names differently: sampling fields, why it stopped, token counts,
+// and the OpenAI-style SSE event stream that both `/completions` and the chat upstream speak.
+import type { SamplingOptions, Usage } from '../core/types.js';
+import { parseJsonLine } from '../wire/ndjson.js';
+import { readSse } from '../wire/sse.js';
+import { isRecord, MalformedChunkError, numberOr, type BackendStop } from './types.js';
+
+/** Where a backend's API names the sampling fields it takes; a field without a name here is not sent. */
+export interface SamplingNames {
+  maxTokens: string;
+  topK?: string;
+}
+
+/** The sampling fields the client set, under the backend's names; a field the client left out stays the server's default. */
+export function samplingFields(sampling: SamplingOptions, names: SamplingNames): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  if (sampling.maxTokens !== undefined) fields[names.maxTokens] = sampling.maxTokens;
+  if (sampling.temperature !== undefined) fields.temperature = sampling.temperature;
+  if (sampling.topP !== undefined) fields.top_p = sampling.topP;
+  if (names.topK !== undefined && sampling.topK !== undefined) fields[names.topK] = sampling.topK;
+  if (sampling.seed !== undefined) fields.seed = sampling.seed;
+  return fields;
+}
+
+/** A backend's own stop word (or `fallback` when it gave none), read as a token-budget end when it is `lengthWord`. */
+export function backendStop(raw: unknown, fallback: string, lengthWord: string): BackendStop {
+  const word = typeof raw === 'string' ? raw : fallback;
+  return { reason: word === lengthWord ? 'length' : 'stop', raw: word };
+}
+
+/** Token counts as the backend reported them; a count it left out or garbled is 0. */
+export function usageOf(promptTokens: unknown, completionTokens: unknown): Usage {
+  return { promptTokens: numberOr(promptTokens, 0), completionTokens: numberOr(completionTokens, 0) };
+}
+
+/**
+ * The JSON objects of an OpenAI-style SSE stream up to `[DONE]`, with the first choice picked out. An event that is
+ * not an object, or an `error` object mid-stream, ends the stream as malformed (`what` names the event in the message).
+ */
+export async function* openaiEvents(body: AsyncIterable<Uint8Array>, what: string): AsyncGenerator<{ chunk: Record<string, unknown>; choice?: Record<string, unknown> }> {
+  for await (const event of readSse(body)) {
+    if (event.data.trim() === '[DONE]') return;
+    const chunk = parseJsonLine(event.data);
+    if (!isRecord(chunk)) throw new MalformedChunkError(`${what} that is not a JSON object`);
+    if (isRecord(chunk.error)) throw new MalformedChunkError(`the backend reported an error mid-stream: ${String(chunk.error.message ?? 'unknown')}`);
+    const choice = Array.isArray(chunk.choices) && isRecord(chunk.choices[0]) ? chunk.choices[0] : undefined;
+    yield { chunk, choice };
+  }
+}
