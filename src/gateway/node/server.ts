@@ -142,8 +142,8 @@ export function createGateway(options: GatewayOptions): Gateway {
         if (!res.writableFinished) controller.abort();
       });
       const events = session(request, controller.signal);
-      if (request.stream) await stream(protocol, meta, events, res, entry, fail);
-      else await whole(protocol, meta, events, res, entry, fail);
+      const reply: Reply = { protocol, meta, events, res, entry, fail };
+      await (request.stream ? stream(reply) : whole(reply));
     } finally {
       active--;
     }
@@ -161,14 +161,18 @@ export function createGateway(options: GatewayOptions): Gateway {
   return handler;
 }
 
-async function stream(
-  protocol: Protocol,
-  meta: ResponseMeta,
-  events: AsyncGenerator<GatewayEvent>,
-  res: ServerResponse,
-  entry: AccessLogEntry,
-  fail: (error: GatewayError) => void,
-): Promise<void> {
+/** One request's answer in the making: the session's events, where they go, and how a failure is reported. */
+interface Reply {
+  protocol: Protocol;
+  meta: ResponseMeta;
+  events: AsyncGenerator<GatewayEvent>;
+  res: ServerResponse;
+  entry: AccessLogEntry;
+  /** Ends the request with the protocol's HTTP error, while no answer has been sent. */
+  fail: (error: GatewayError) => void;
+}
+
+async function stream({ protocol, meta, events, res, entry, fail }: Reply): Promise<void> {
   const first = await events.next();
   if (first.done) return void res.end();
   // Nothing was produced yet: the failure can still be an HTTP status.
@@ -197,14 +201,7 @@ async function stream(
   if (!res.destroyed) res.end();
 }
 
-async function whole(
-  protocol: Protocol,
-  meta: ResponseMeta,
-  events: AsyncGenerator<GatewayEvent>,
-  res: ServerResponse,
-  entry: AccessLogEntry,
-  fail: (error: GatewayError) => void,
-): Promise<void> {
+async function whole({ protocol, meta, events, res, entry, fail }: Reply): Promise<void> {
   const collected: GatewayEvent[] = [];
   const record = summarise(entry);
   for await (const event of events) {

@@ -2,8 +2,9 @@
 // Field sets follow @anthropic-ai/sdk's Message / Raw*Event types: fields the types require are present (null when
 // the gateway has nothing to say), fields they lack are never written.
 import type { Diagnostic } from '../../types.js';
-import type { FinishReason, Frame, GatewayEvent, ResponseMeta, Usage } from '../core/types.js';
+import type { FinishReason, Frame, GatewayError, GatewayEvent, ResponseMeta, Usage } from '../core/types.js';
 import { anthropicStreamError } from './anthropic-messages-errors.js';
+import { BlockStreamWriter, foldEvents, type BlockOpening, type StartEvent } from './block-writer.js';
 
 type StopReason = 'end_turn' | 'max_tokens' | 'tool_use';
 
@@ -81,82 +82,51 @@ interface OpenBlock {
  * One response's state: block indexes in order of opening, the message as the client will have assembled it, and
  * whether the message has been started or finished (so a stray event after the end writes nothing).
  */
-export class AnthropicWriter {
+export class AnthropicWriter extends BlockStreamWriter {
   readonly message: AnthropicMessage;
   private readonly open = new Map<string, OpenBlock>();
-  private started = false;
-  private ended = false;
 
   constructor(meta: ResponseMeta) {
+    super();
     this.message = {
       id: '', type: 'message', role: 'assistant', model: meta.model, content: [], stop_reason: null,
       stop_sequence: null, stop_details: null, container: null, diagnostics: null, usage: messageUsage(undefined),
     };
   }
 
-  write(event: GatewayEvent): Frame[] {
-    if (this.ended) return [];
-    const frames = this.started || event.type === 'start' || event.type === 'error' ? [] : this.startFrames(undefined);
-    switch (event.type) {
-      case 'start':
-        if (!this.started) frames.push(...this.startFrames(event.responseId));
-        break;
-      case 'text-start':
-        frames.push(this.openBlock(event.id, { type: 'text', text: '', citations: null }));
-        break;
-      case 'reasoning-start':
-        frames.push(this.openBlock(event.id, { type: 'thinking', thinking: '', signature: '' }));
-        break;
-      case 'tool-call-start': {
-        const index = this.message.content.length;
-        frames.push(this.openBlock(event.id, { type: 'tool_use', id: event.callId, name: event.name, input: {}, caller: { type: 'direct' } }));
-        // Anthropic opens every tool input with an empty delta (the only one for a call without arguments).
-        frames.push(frame({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: '' } }));
-        break;
-      }
-      case 'text-delta':
-      case 'reasoning-delta':
-      case 'tool-call-delta':
-        frames.push(...this.delta(event.id, event.delta));
-        break;
-      case 'text-end':
-      case 'reasoning-end':
-        frames.push(...this.closeBlock(event.id));
-        break;
-      case 'tool-call-end':
-        frames.push(...this.closeBlock(event.id, event.arguments));
-        break;
-      case 'diagnostic':
-        frames.push(diagnosticFrame(event.diagnostic));
-        break;
-      case 'finish':
-        frames.push(...this.finish(event.reason, event.usage));
-        break;
-      case 'error':
-        this.ended = true;
-        frames.push(...anthropicStreamError(event.error));
-        break;
-    }
-    return frames;
-  }
-
-  private startFrames(responseId: string | undefined): Frame[] {
+  protected begin(start: StartEvent | undefined): Frame[] {
     this.started = true;
+    const responseId = start?.responseId;
     this.message.id = responseId === undefined ? 'msg_chatfmt' : responseId.startsWith('msg_') ? responseId : `msg_${responseId}`;
     return [frame({ type: 'message_start', message: { ...this.message, content: [], usage: { ...this.message.usage } } })];
   }
 
-  private openBlock(id: string, block: ContentBlock): Frame {
+  protected openBlock(id: string, opening: BlockOpening): Frame[] {
     const index = this.message.content.length;
+    const block: ContentBlock =
+      opening.kind === 'text' ? { type: 'text', text: '', citations: null }
+      : opening.kind === 'reasoning' ? { type: 'thinking', thinking: '', signature: '' }
+      : { type: 'tool_use', id: opening.callId, name: opening.name, input: {}, caller: { type: 'direct' } };
     this.message.content.push(block);
     this.open.set(id, { index, block, json: '' });
-    const shown = block.type === 'tool_use' ? { ...block, input: {} } : { ...block };
-    return frame({ type: 'content_block_start', index, content_block: shown });
+    const frames = [frame({ type: 'content_block_start', index, content_block: { ...block } })];
+    // Anthropic opens every tool input with an empty delta (the only one for a call without arguments).
+    if (block.type === 'tool_use') frames.push(frame({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: '' } }));
+    return frames;
   }
 
-  private delta(id: string, text: string): Frame[] {
+  protected diagnostic(diagnostic: Diagnostic): Frame[] {
+    return [diagnosticFrame(diagnostic)];
+  }
+
+  protected fail(error: GatewayError): Frame[] {
+    this.ended = true;
+    return anthropicStreamError(error);
+  }
+
+  protected delta(id: string, text: string): Frame[] {
     const open = this.open.get(id);
-    if (open === undefined || text === '') return [];
+    if (open === undefined) return [];
     const { block, index } = open;
     let delta;
     if (block.type === 'text') {
@@ -172,13 +142,14 @@ export class AnthropicWriter {
     return [frame({ type: 'content_block_delta', index, delta })];
   }
 
-  private closeBlock(id: string, finalArguments?: string): Frame[] {
+  protected closeBlock(id: string, finalArguments?: string): Frame[] {
     const open = this.open.get(id);
     if (open === undefined) return [];
     const frames: Frame[] = [];
     if (open.block.type === 'tool_use') {
       const json = finalArguments ?? open.json;
-      if (json.startsWith(open.json)) frames.push(...this.delta(id, json.slice(open.json.length)));
+      const rest = json.startsWith(open.json) ? json.slice(open.json.length) : '';
+      if (rest !== '') frames.push(...this.delta(id, rest));
       open.block.input = parseInput(json);
     }
     this.open.delete(id);
@@ -186,7 +157,7 @@ export class AnthropicWriter {
     return frames;
   }
 
-  private finish(reason: FinishReason, usage: Usage | undefined): Frame[] {
+  protected finish(reason: FinishReason, usage: Usage | undefined): Frame[] {
     // Blocks the session left open are closed first: every content_block_start gets its stop.
     const frames = [...this.open.keys()].flatMap((id) => this.closeBlock(id));
     this.ended = true;
@@ -214,7 +185,5 @@ function parseInput(json: string): unknown {
 }
 
 export function aggregateAnthropic(events: readonly GatewayEvent[], meta: ResponseMeta): AnthropicMessage {
-  const writer = new AnthropicWriter(meta);
-  for (const event of events) writer.write(event);
-  return writer.message;
+  return foldEvents(new AnthropicWriter(meta), events, (writer) => writer.message);
 }

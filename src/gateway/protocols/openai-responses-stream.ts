@@ -9,6 +9,8 @@
 // Parser diagnostics go out in the final response's `metadata` (`chatfmt_diagnostics`: the codes, comma-separated),
 // the one place in the Response type a server may put free text: no event or field the SDK types lack.
 import type { FinishReason, Frame, GatewayError, GatewayEvent, ResponseMeta, Usage } from '../core/types.js';
+import type { Diagnostic } from '../../types.js';
+import { BlockStreamWriter, foldEvents, type BlockOpening, type StartEvent } from './block-writer.js';
 import { failedResponseCode, responsesErrorEvent } from './openai-responses-errors.js';
 
 type Status = 'in_progress' | 'completed' | 'incomplete';
@@ -66,15 +68,14 @@ function usageOf(usage: Usage | undefined): ResponsesResponse['usage'] {
   };
 }
 
-export class ResponsesWriter {
+export class ResponsesWriter extends BlockStreamWriter {
   readonly response: ResponsesResponse;
   private readonly open = new Map<string, OpenItem>();
   private readonly diagnostics: string[] = [];
   private sequence = 0;
-  private started = false;
-  private ended = false;
 
   constructor(meta: ResponseMeta) {
+    super();
     this.response = {
       id: 'resp_chatfmt', object: 'response', created_at: 0, status: 'in_progress', error: null,
       incomplete_details: null, instructions: null, metadata: {}, model: meta.model, output: [],
@@ -82,62 +83,11 @@ export class ResponsesWriter {
     };
   }
 
-  write(event: GatewayEvent): Frame[] {
-    if (this.ended) return [];
-    const frames = this.started || event.type === 'start' ? [] : this.startFrames();
-    switch (event.type) {
-      case 'start':
-        if (!this.started) {
-          this.response.id = event.responseId.startsWith('resp_') ? event.responseId : `resp_${event.responseId}`;
-          this.response.created_at = event.created;
-          frames.push(...this.startFrames());
-        }
-        break;
-      case 'text-start':
-        frames.push(...this.openItem(event.id, 'msg', (id) => ({ id, type: 'message', status: 'in_progress', role: 'assistant', content: [] })));
-        break;
-      case 'reasoning-start':
-        frames.push(...this.openItem(event.id, 'rs', (id) => ({ id, type: 'reasoning', status: 'in_progress', summary: [], content: [] })));
-        break;
-      case 'tool-call-start':
-        frames.push(...this.openItem(event.id, 'fc', (id) => ({
-          id, type: 'function_call', status: 'in_progress', call_id: event.callId, name: event.name, arguments: '',
-        })));
-        break;
-      case 'text-delta':
-      case 'reasoning-delta':
-      case 'tool-call-delta':
-        frames.push(...this.delta(event.id, event.delta));
-        break;
-      case 'text-end':
-      case 'reasoning-end':
-        frames.push(...this.closeItem(event.id));
-        break;
-      case 'tool-call-end':
-        frames.push(...this.closeItem(event.id, event.arguments));
-        break;
-      case 'diagnostic':
-        this.diagnostics.push(event.diagnostic.code);
-        break;
-      case 'finish':
-        frames.push(...this.finish(event.reason, event.usage));
-        break;
-      case 'error':
-        frames.push(...this.fail(event.error));
-        break;
+  protected begin(start: StartEvent | undefined): Frame[] {
+    if (start !== undefined) {
+      this.response.id = start.responseId.startsWith('resp_') ? start.responseId : `resp_${start.responseId}`;
+      this.response.created_at = start.created;
     }
-    return frames;
-  }
-
-  private emit(type: string, fields: Record<string, unknown>): Frame {
-    return { event: type, data: JSON.stringify({ type, ...fields, sequence_number: this.sequence++ }) };
-  }
-
-  private snapshot(): ResponsesResponse {
-    return JSON.parse(JSON.stringify(this.response)) as ResponsesResponse;
-  }
-
-  private startFrames(): Frame[] {
     this.started = true;
     return [
       this.emit('response.created', { response: this.snapshot() }),
@@ -145,9 +95,13 @@ export class ResponsesWriter {
     ];
   }
 
-  private openItem(blockId: string, prefix: string, make: (id: string) => OutputItem): Frame[] {
+  protected openBlock(blockId: string, opening: BlockOpening): Frame[] {
     const outputIndex = this.response.output.length;
-    const item = make(`${prefix}_${this.response.id.replace(/^resp_/, '')}_${outputIndex}`);
+    const suffix = `${this.response.id.replace(/^resp_/, '')}_${outputIndex}`;
+    const item: OutputItem =
+      opening.kind === 'text' ? { id: `msg_${suffix}`, type: 'message', status: 'in_progress', role: 'assistant', content: [] }
+      : opening.kind === 'reasoning' ? { id: `rs_${suffix}`, type: 'reasoning', status: 'in_progress', summary: [], content: [] }
+      : { id: `fc_${suffix}`, type: 'function_call', status: 'in_progress', call_id: opening.callId, name: opening.name, arguments: '' };
     this.response.output.push(item);
     this.open.set(blockId, { outputIndex, item });
     const frames = [this.emit('response.output_item.added', { output_index: outputIndex, item: structuredClone(item) })];
@@ -159,9 +113,22 @@ export class ResponsesWriter {
     return frames;
   }
 
-  private delta(blockId: string, delta: string): Frame[] {
+  protected diagnostic(diagnostic: Diagnostic): Frame[] {
+    this.diagnostics.push(diagnostic.code);
+    return [];
+  }
+
+  private emit(type: string, fields: Record<string, unknown>): Frame {
+    return { event: type, data: JSON.stringify({ type, ...fields, sequence_number: this.sequence++ }) };
+  }
+
+  private snapshot(): ResponsesResponse {
+    return JSON.parse(JSON.stringify(this.response)) as ResponsesResponse;
+  }
+
+  protected delta(blockId: string, delta: string): Frame[] {
     const open = this.open.get(blockId);
-    if (open === undefined || delta === '') return [];
+    if (open === undefined) return [];
     const { item, outputIndex } = open;
     const at = { item_id: item.id, output_index: outputIndex };
     if (item.type === 'function_call') {
@@ -174,7 +141,7 @@ export class ResponsesWriter {
     return [this.emit('response.reasoning_text.delta', { ...at, content_index: 0, delta })];
   }
 
-  private closeItem(blockId: string, finalArguments?: string, status: Status = 'completed'): Frame[] {
+  protected closeBlock(blockId: string, finalArguments?: string, status: Status = 'completed'): Frame[] {
     const open = this.open.get(blockId);
     if (open === undefined) return [];
     this.open.delete(blockId);
@@ -208,10 +175,10 @@ export class ResponsesWriter {
   }
 
   private closeAll(status: Status): Frame[] {
-    return [...this.open.keys()].flatMap((id) => this.closeItem(id, undefined, status));
+    return [...this.open.keys()].flatMap((id) => this.closeBlock(id, undefined, status));
   }
 
-  private finish(reason: FinishReason, usage: Usage | undefined): Frame[] {
+  protected finish(reason: FinishReason, usage: Usage | undefined): Frame[] {
     const truncated = reason === 'length';
     const frames = this.closeAll(truncated ? 'incomplete' : 'completed');
     this.end();
@@ -227,8 +194,9 @@ export class ResponsesWriter {
     return frames;
   }
 
-  private fail(error: GatewayError): Frame[] {
-    const frames = this.started ? [] : this.startFrames();
+  protected fail(error: GatewayError): Frame[] {
+    // A failure before anything was written still opens the response, so that response.failed has one to end.
+    const frames = this.started ? [] : this.begin(undefined);
     frames.push(...this.closeAll('incomplete'));
     this.end();
     this.response.status = 'failed';
@@ -240,7 +208,5 @@ export class ResponsesWriter {
 }
 
 export function aggregateResponses(events: readonly GatewayEvent[], meta: ResponseMeta): ResponsesResponse {
-  const writer = new ResponsesWriter(meta);
-  for (const event of events) writer.write(event);
-  return writer.response;
+  return foldEvents(new ResponsesWriter(meta), events, (writer) => writer.response);
 }
