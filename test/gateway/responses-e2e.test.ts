@@ -152,6 +152,28 @@ describe('Responses through the openai client', async () => {
     ]);
   });
 
+  it("repeats the request's settings in the response, streamed and not; the client's metadata keeps its keys beside the diagnostics", async () => {
+    const completion = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Par';
+    const params = {
+      model: 'qwen3', instructions: 'You are terse.', input: 'Weather in Paris?', tools: flatTools, tool_choice: 'required' as const,
+      parallel_tool_calls: false, temperature: 0.25, top_p: 0.5, max_output_tokens: 300, metadata: { session: 's-1' }, store: false,
+    };
+    h.backend.script({ pieces: pieces(completion, 3) });
+    const whole = await h.openai.responses.create(params);
+    h.backend.script({ pieces: pieces(completion, 3) });
+    const created: OpenAI.Responses.Response[] = [];
+    const stream = h.openai.responses.stream(params).on('response.created', (event) => created.push(event.response));
+    const streamed = await stream.finalResponse();
+    for (const response of [whole, streamed, created[0]!]) {
+      expect(response).toMatchObject({
+        instructions: 'You are terse.', tools: flatTools, tool_choice: 'required', parallel_tool_calls: false, temperature: 0.25, top_p: 0.5, max_output_tokens: 300,
+      });
+    }
+    expect(whole.metadata).toEqual({ session: 's-1', chatfmt_diagnostics: expect.stringMatching(/\S/) as unknown as string });
+    expect(streamed.metadata).toEqual(whole.metadata);
+    expect(created[0]!.metadata).toEqual({ session: 's-1' });
+  });
+
   it('reports errors in OpenAI shape: a bad request as 400, a fault mid-call as an error event then a 5xx', async () => {
     const bad = await h.openai.responses.create({ model: 'qwen3', input: 'x', previous_response_id: 'resp_1' }).catch((error: unknown) => error);
     expect(bad).toBeInstanceOf(OpenAI.BadRequestError);

@@ -43,6 +43,8 @@ export interface GatewayRequest {
   continueFinalMessage: boolean;
   /** OpenAI `stream_options.include_usage`: the stream ends with a usage chunk. */
   includeUsage?: boolean;
+  /** Request fields the protocol repeats in its response object as the client sent them (Responses echoes its settings). */
+  echo?: Record<string, unknown>;
 }
 
 /** Why generation ended, in one vocabulary; each protocol maps it (`stop` → `end_turn`, `tool-calls` → `tool_use`). */
@@ -118,6 +120,8 @@ export interface ResponseMeta {
   includeUsage: boolean;
   /** Which field(s) reasoning goes out in, for the OpenAI protocols. */
   reasoningField: 'reasoning_content' | 'reasoning' | 'both';
+  /** The request's `echo`: fields the response object repeats. */
+  echo?: Record<string, unknown>;
 }
 
 /**

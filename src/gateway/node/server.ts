@@ -135,7 +135,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (!parsed.ok) return fail(parsed.error);
       const request = parsed.value;
       entry.stream = request.stream;
-      const meta: ResponseMeta = { model: request.model || options.model.name, includeUsage: request.includeUsage === true, reasoningField };
+      const meta: ResponseMeta = { model: request.model || options.model.name, includeUsage: request.includeUsage === true, reasoningField, echo: request.echo };
       const controller = new AbortController();
       // The one abort path: the client's socket closing ends the session, which aborts the backend's fetch.
       res.on('close', () => {

@@ -32,8 +32,18 @@ export function parseResponsesRequest(body: unknown): Result<GatewayRequest, Gat
       sampling: sampling(request),
       templateVariables: templateVariables(request),
       continueFinalMessage: false,
+      echo: echoed(request),
     };
   });
+}
+
+/** The settings a Response object repeats from its request (openai's `Response` type has a field for each). */
+const ECHOED_FIELDS = ['instructions', 'tools', 'tool_choice', 'parallel_tool_calls', 'temperature', 'top_p', 'max_output_tokens', 'metadata', 'reasoning', 'text', 'truncation', 'user'] as const;
+
+function echoed(request: Json): Record<string, unknown> {
+  const echo: Record<string, unknown> = {};
+  for (const field of ECHOED_FIELDS) if (request[field] !== undefined && request[field] !== null) echo[field] = request[field];
+  return echo;
 }
 
 /** Builds chat messages from input items, holding reasoning until the assistant turn it belongs to appears. */

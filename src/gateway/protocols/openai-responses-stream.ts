@@ -30,15 +30,21 @@ export interface ResponsesResponse {
   status: 'in_progress' | 'completed' | 'incomplete' | 'failed';
   error: { code: string; message: string } | null;
   incomplete_details: { reason: 'max_output_tokens' } | null;
-  instructions: null;
+  /** The request's, when it gave them (as are tools, tool_choice and the sampling settings). */
+  instructions: unknown;
   metadata: Record<string, string>;
   model: string;
   output: OutputItem[];
   parallel_tool_calls: boolean;
-  temperature: null;
-  tool_choice: 'auto';
-  tools: never[];
-  top_p: null;
+  temperature: number | null;
+  tool_choice: unknown;
+  tools: unknown[];
+  top_p: number | null;
+  max_output_tokens?: number;
+  reasoning?: unknown;
+  text?: unknown;
+  truncation?: unknown;
+  user?: string;
   usage?: {
     input_tokens: number;
     input_tokens_details: { cached_tokens: number };
@@ -80,6 +86,7 @@ export class ResponsesWriter extends BlockStreamWriter {
       id: 'resp_chatfmt', object: 'response', created_at: 0, status: 'in_progress', error: null,
       incomplete_details: null, instructions: null, metadata: {}, model: meta.model, output: [],
       parallel_tool_calls: true, temperature: null, tool_choice: 'auto', tools: [], top_p: null,
+      ...(meta.echo as Partial<ResponsesResponse> | undefined),
     };
   }
 
@@ -171,7 +178,7 @@ export class ResponsesWriter extends BlockStreamWriter {
   /** Ends the response: diagnostics into metadata, and no event after this one. */
   private end(): void {
     this.ended = true;
-    if (this.diagnostics.length > 0) this.response.metadata = { chatfmt_diagnostics: this.diagnostics.join(', ').slice(0, METADATA_VALUE_LIMIT) };
+    if (this.diagnostics.length > 0) this.response.metadata = { ...this.response.metadata, chatfmt_diagnostics: this.diagnostics.join(', ').slice(0, METADATA_VALUE_LIMIT) };
   }
 
   private closeAll(status: Status): Frame[] {
