@@ -26,6 +26,8 @@ export type ChatfmtProviderSettings = ModelSource & {
   backendKind?: BackendKind;
   /** Sent as `Authorization: Bearer`. */
   apiKey?: string;
+  /** Sent with every backend request (a call's own `headers` are added to them). */
+  headers?: Record<string, string>;
   /** Longest wait for the response headers or the next chunk (default 120 s). */
   idleTimeoutMs?: number;
   /** For tests and runtimes that need their own (default: the global fetch). */
@@ -54,6 +56,7 @@ export function createChatfmt(settings: ChatfmtProviderSettings): ChatfmtProvide
     // Bound late, so a fetch replaced after the provider was made (tests, polyfills) is the one used.
     fetch: settings.fetch ?? ((input, init) => fetch(input, init)),
     ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
+    ...(settings.headers ? { headers: { ...settings.headers } } : {}),
   };
   const providerName = settings.name ?? 'chatfmt';
   const languageModel = (modelId?: string) => new ChatfmtLanguageModel(modelId ?? model.name, model, target, providerName, modelWarnings);
@@ -128,13 +131,17 @@ export class ChatfmtLanguageModel implements LanguageModelV4 {
     else outer?.addEventListener('abort', onOuterAbort, { once: true });
     const release = () => outer?.removeEventListener('abort', onOuterAbort);
     let sent: { url: string; body: unknown } | undefined;
+    const target = { ...this.target, headers: { ...this.target.headers, ...definedHeaders(options.headers) } };
+    // With includeRawChunks, each backend chunk is also handed out as a `raw` part, before the parts it led to.
+    const raw: unknown[] | undefined = options.includeRawChunks ? [] : undefined;
     const events = runSession(
       request,
       {
         model: this.model,
-        complete: (input, signal) => {
-          sent = this.target.protocol.buildRequest(this.target.base, input);
-          return openCompletion(this.target, input, signal);
+        complete: async (input, signal) => {
+          sent = target.protocol.buildRequest(target.base, input);
+          const chunks = await openCompletion(target, input, signal);
+          return raw ? recorded(chunks, raw) : chunks;
         },
       },
       local.signal,
@@ -148,17 +155,38 @@ export class ChatfmtLanguageModel implements LanguageModelV4 {
       release();
       throw error;
     }
-    return { parts: toParts(first, events, local.signal, release), request: { ...(sent ?? {}) }, warnings: [...this.modelWarnings, ...warnings], abort };
+    return { parts: toParts(first, events, local.signal, release, raw), request: { ...(sent ?? {}) }, warnings: [...this.modelWarnings, ...warnings], abort };
+  }
+}
+
+/** The AI SDK's call headers, without the ones it left undefined. */
+function definedHeaders(headers: Record<string, string | undefined> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) if (value !== undefined) out[name] = value;
+  return out;
+}
+
+async function* recorded<T>(chunks: AsyncIterable<T>, into: unknown[]): AsyncGenerator<T> {
+  for await (const chunk of chunks) {
+    into.push(chunk);
+    yield chunk;
   }
 }
 
 /** The session's events as stream parts. The session ends quietly on abort; the stream ends with the abort reason. */
-async function* toParts(first: IteratorResult<GatewayEvent>, rest: AsyncGenerator<GatewayEvent>, signal: AbortSignal, release: () => void): AsyncGenerator<LanguageModelV4StreamPart> {
+async function* toParts(
+  first: IteratorResult<GatewayEvent>, rest: AsyncGenerator<GatewayEvent>, signal: AbortSignal, release: () => void, raw?: unknown[],
+): AsyncGenerator<LanguageModelV4StreamPart> {
   const mapper = new PartMapper();
+  const parts = (event: GatewayEvent): LanguageModelV4StreamPart[] => {
+    if (raw === undefined || raw.length === 0) return mapper.map(event);
+    const rawParts = raw.splice(0).map((rawValue): LanguageModelV4StreamPart => ({ type: 'raw', rawValue }));
+    return [...rawParts, ...mapper.map(event)];
+  };
   try {
     if (!first.done) {
-      yield* mapper.map(first.value);
-      for await (const event of rest) yield* mapper.map(event);
+      yield* parts(first.value);
+      for await (const event of rest) yield* parts(event);
     }
     signal.throwIfAborted();
   } finally {

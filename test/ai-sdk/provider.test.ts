@@ -97,6 +97,30 @@ describe('generateText and streamText through the provider', async () => {
     expect((await result.totalUsage).inputTokens).toBe(80);
   });
 
+  it("forwards the provider's and the call's headers to the backend; includeRawChunks hands out each backend chunk as a raw part", async () => {
+    const chatfmt = createChatfmt({ baseURL: backend.url, backendKind: 'llama.cpp', family: 'qwen3', headers: { 'x-tenant': 'team-a', 'x-trace': 'provider' }, apiKey: 'k1' });
+    backend.script({ pieces: pieces(ANSWER, 4) });
+    const result = streamText({ model: chatfmt('m'), prompt: 'Weather?', headers: { 'x-trace': 'call-7' }, includeRawChunks: true });
+    const kinds: string[] = [];
+    const raws: unknown[] = [];
+    for await (const part of result.fullStream) {
+      kinds.push(part.type);
+      if (part.type === 'raw') raws.push(part.rawValue);
+    }
+    const headers = backend.received.at(-1)!.headers;
+    expect(headers).toMatchObject({ 'x-tenant': 'team-a', 'x-trace': 'call-7', authorization: 'Bearer k1', 'content-type': 'application/json' });
+    // every piece the backend sent, in order, before the text it became
+    expect(raws.map((raw) => (raw as { text?: string }).text ?? '').join('')).toBe(ANSWER);
+    expect(kinds.indexOf('raw')).toBeLessThan(kinds.indexOf('text-delta'));
+    expect(await result.text).toBe(ANSWER);
+
+    backend.script({ pieces: pieces(ANSWER, 4) });
+    const plain = streamText({ model: chatfmt('m'), prompt: 'Weather?' });
+    const plainKinds: string[] = [];
+    for await (const part of plain.fullStream) plainKinds.push(part.type);
+    expect(plainKinds).not.toContain('raw');
+  });
+
   it('generate equals stream for the same completion', async () => {
     const chatfmt = createChatfmt({ baseURL: backend.url, backendKind: 'ollama', family: 'gpt-oss' });
     backend.script({ pieces: pieces(CALLS['gpt-oss']!, 2) });

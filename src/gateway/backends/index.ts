@@ -32,6 +32,8 @@ export interface BackendTarget<Input = CompletionInput, Chunk = BackendChunk> {
   base: string;
   /** Sent as `Authorization: Bearer`; from the environment, never from argv. */
   apiKey?: string;
+  /** More request headers (an AI SDK caller's `headers`); they cannot replace the content type or the key. */
+  headers?: Record<string, string>;
   /** Longest wait for the response headers or the next chunk. */
   idleTimeoutMs: number;
   fetch: typeof fetch;
@@ -84,7 +86,7 @@ export async function openCompletion<Input = CompletionInput, Chunk = BackendChu
   arm();
   let response: Response;
   try {
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream, application/x-ndjson' };
+    const headers: Record<string, string> = { ...target.headers, 'content-type': 'application/json', accept: 'text/event-stream, application/x-ndjson' };
     if (target.apiKey) headers.authorization = `Bearer ${target.apiKey}`;
     response = await target.fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal: upstream.signal });
     if (!response.ok) throw await httpFailure(response);
