@@ -205,8 +205,7 @@ export class PyRegex {
   /** Scanning state for a search with none kept by its caller (reset: nothing is known about a new text). */
   private freshLiterals(): LiteralState {
     const state = this.scratch.literals;
-    state.lo.fill(-1);
-    state.hi.fill(-1);
+    state.clear();
     return state;
   }
 
