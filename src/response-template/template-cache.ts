@@ -18,9 +18,22 @@ const MAX_KEY_CHARS = 64 * 1024;
 const MAX_DEPTH = 64;
 
 const cache = new Map<string, CompiledTemplate>();
+/**
+ * The last compilation handed to each template object. Most callers pass the same object every time; comparing it
+ * with the JSON copy the compilation was made from is cheaper than writing and hashing its JSON again.
+ */
+const byObject = new WeakMap<object, CompiledTemplate>();
 
 /** The compiled template for a raw template value, shared with earlier calls that passed the same JSON. */
 export function cachedTemplate(template: Record<string, unknown>): CompiledTemplate {
+  const last = byObject.get(template);
+  if (last && sameJson(template, last.source, 0)) return last;
+  const compiled = byJson(template);
+  byObject.set(template, compiled);
+  return compiled;
+}
+
+function byJson(template: Record<string, unknown>): CompiledTemplate {
   const key = jsonExact(template, 0) ? JSON.stringify(template) : undefined;
   if (key === undefined || key.length > MAX_KEY_CHARS) return new CompiledTemplate(template);
   let compiled = cache.get(key);
@@ -38,6 +51,31 @@ export function cachedTemplate(template: Record<string, unknown>): CompiledTempl
 /** How many compiled templates are held (the bound is MAX_ENTRIES). */
 export function cachedTemplateCount(): number {
   return cache.size;
+}
+
+/**
+ * True when `value` is JSON-exact and equal to `copy` (a JSON.parse result) key for key, in the same key order.
+ * A compilation made without the cache has the caller's object as its source and never compares equal to a new
+ * state of it: that object can be mutated, so such a source is only trusted when it is not the value itself.
+ */
+function sameJson(value: unknown, copy: unknown, depth: number): boolean {
+  if (value === copy) return typeof value !== 'object' || value === null ? jsonExact(value, depth) : false;
+  if (typeof value !== 'object' || value === null || typeof copy !== 'object' || copy === null || depth >= MAX_DEPTH) return false;
+  if (Array.isArray(value)) {
+    if (!Array.isArray(copy) || copy.length !== value.length) return false;
+    for (let i = 0; i < value.length; i++) if (!(i in value) || !sameJson(value[i], copy[i], depth + 1)) return false;
+    return true;
+  }
+  if (Array.isArray(copy)) return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if (proto !== Object.prototype && proto !== null) return false;
+  const keys = Object.keys(value), copyKeys = Object.keys(copy);
+  if (keys.length !== copyKeys.length) return false;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    if (key !== copyKeys[i] || !sameJson((value as Record<string, unknown>)[key], (copy as Record<string, unknown>)[key], depth + 1)) return false;
+  }
+  return true;
 }
 
 /** True when JSON.parse(JSON.stringify(value)) is a structure equal to `value` in everything the validator reads. */

@@ -72,6 +72,11 @@ describe('compiled response templates are shared by JSON, never across different
     const zero = { ...base(), defaults: { n: 0 } }, negativeZero = { ...base(), defaults: { n: -0 } };
     expect(Object.is(parse('', zero)['n'], 0)).toBe(true);
     expect(Object.is(parse('', negativeZero)['n'], -0)).toBe(true);
+    zero.defaults.n = -0;
+    expect(Object.is(parse('', zero)['n'], -0)).toBe(true);
+    negativeZero.defaults.n = 0;
+    expect(Object.is(parse('', negativeZero)['n'], 0)).toBe(true);
+    expect(Object.is(parse('', negativeZero)['n'], 0)).toBe(true);
     // A hole in a literal list is not the null JSON would write there.
     const holes = base();
     // eslint-disable-next-line no-sparse-arrays

@@ -23,6 +23,33 @@ export function leadingLiterals(root: Node): string[] | null {
   return texts.filter((t, i) => !texts.slice(0, i).some((shorter) => t.startsWith(shorter)));
 }
 
+/**
+ * The alternatives, in pattern order, of a pattern made only of literal text (`a`, `ab|a`); null for anything else,
+ * and for literals with surrogates (a lone one compares as a code point, never as half of a pair).
+ */
+export function literalAlternatives(root: Node): string[] | null {
+  const items = root.t === 'alt' ? root.items : [root];
+  const out: string[] = [];
+  for (const item of items) {
+    const text = literalText(item);
+    if (text === null || text === '' || /[\ud800-\udfff]/.test(text)) return null;
+    out.push(text);
+  }
+  return out;
+}
+
+function literalText(node: Node): string | null {
+  if (node.t === 'char') return String.fromCodePoint(node.cp);
+  if (node.t !== 'cat') return null;
+  let text = '';
+  for (const item of node.items) {
+    const part = literalText(item);
+    if (part === null) return null;
+    text += part;
+  }
+  return text;
+}
+
 function lead(node: Node): Lead[] | null {
   switch (node.t) {
     case 'empty': case 'assert': return [{ text: '', open: true }];
