@@ -122,7 +122,8 @@ function literals(value: unknown, scope: string, fail: Fail): Delimiter {
   if (typeof value === 'string') list = [value];
   else if (Array.isArray(value)) {
     if (value.length === 0) return fail(`${scope} list must contain at least one literal`);
-    if (!value.every((v) => typeof v === 'string')) return fail(`${scope} list must contain only strings`);
+    // An index loop, not every(): a hole in a JS array is Python's None here, not an element to skip.
+    for (let i = 0; i < value.length; i++) if (typeof value[i] !== 'string') return fail(`${scope} list must contain only strings`);
     list = [...new Set(value as string[])];
   } else return fail(`${scope} must be a string or list of strings, got ${pyTypeName(value)}`);
   if (list.includes('')) fail(`${scope} literals cannot be empty strings`);

@@ -3,6 +3,7 @@ import { castToolCalls, toolProperties, type ToolProperties } from './coerce.js'
 import { isDirty, runContentParser, type ParseEnv } from './content.js';
 import { RegionError, ResponseTemplateError, type ResponseTemplatePhase } from './errors.js';
 import { setKey } from './pyjson.js';
+import { cachedTemplate } from './template-cache.js';
 import { isDict, pyRepr, pyTypeName } from './python.js';
 import { literalState, MAX_MEMO_BITS, RegexBudgetError, type LiteralState, type RegexMatch, type RegexStats, type SearchResult } from './regex/index.js';
 import { applyTransform } from './transform.js';
@@ -50,7 +51,9 @@ class Executor implements ResponseParser {
   private readonly env: ParseEnv;
   private done = false;
   /** Per delimiter, what earlier searches of the growing buffer proved (see SearchOptions.resume/literalScan). */
-  private readonly hints = new Map<Delimiter, { from: number; to: number; literals: LiteralState }>();
+  private readonly hints = new Map<Delimiter, { from: number; to: number }>();
+  /** Where each delimiter literal was looked for, shared by the delimiters (they often share literals). */
+  private readonly literals: LiteralState = literalState();
   /** The watch lists, built once: the opens plus the implicit close, and each explicit field's close. */
   private openList: Watch[] | null = null;
   private readonly closeLists = new Map<FieldSpec, Watch[]>();
@@ -121,6 +124,7 @@ class Executor implements ResponseParser {
     this.trimmed = true;
     this.searches.clear();
     this.hints.clear();
+    this.literals.clear();
   }
 
   /** Maps internal failures to ResponseTemplateError with the phase of the call that raised. */
@@ -216,8 +220,8 @@ class Executor implements ResponseParser {
       if (!r || this.pos <= (r.partial ? r.start : r.match.start)) return r;
     }
     let hint = this.hints.get(delim);
-    if (!hint) this.hints.set(delim, hint = { from: -1, to: -1, literals: literalState() });
-    const where = delim.re.lookaheadLiteral !== null ? { literalScan: hint } : { resume: hint, literals: hint.literals };
+    if (!hint) this.hints.set(delim, hint = { from: -1, to: -1 });
+    const where = delim.re.lookaheadLiteral !== null ? { literalScan: hint } : { resume: hint, literals: this.literals };
     const result = delim.re.search(this.buffer, this.pos, !final, { stats: this.stats, trimmed: this.trimmed, ...where });
     this.searches.set(delim, { length: this.buffer.length, final, from: this.pos, result });
     return result;
@@ -339,7 +343,9 @@ function deepCopy(value: unknown): unknown {
 }
 
 export function createResponseParser(template: CompiledResponseTemplate | unknown, options: ResponseParserOptions): ResponseParser {
-  return new Executor(compileResponseTemplate(template) as CompiledTemplate, options);
+  const compiled = template instanceof CompiledTemplate ? template
+    : isDict(template) ? cachedTemplate(template) : compileResponseTemplate(template) as CompiledTemplate;
+  return new Executor(compiled, options);
 }
 
 /** transformers' `parse_response(text, template, prefix=…, tools=…)`: create, feed the whole text, finalize. */

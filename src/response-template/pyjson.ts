@@ -24,7 +24,41 @@ export function setKey(obj: Record<string, unknown>, key: string, value: unknown
  * plain ValueError, not a decode error). Integers and floats both become JS numbers.
  */
 export function pyJsonLoads(text: string): unknown {
-  return new Decoder(text).document();
+  return nativeLoads(text) ?? new Decoder(text).document();
+}
+
+/** Nesting the native path accepts; deeper documents go to the decoder, which knows where Python's recursion stops. */
+const NATIVE_MAX_DEPTH = 256;
+
+/**
+ * The whole document through JSON.parse, which accepts a subset of what json.loads accepts (no NaN/Infinity, no BOM)
+ * and reads it the same way: same whitespace, escapes, control-character refusal, lone surrogates kept, duplicate keys
+ * keeping the last value at the first key's place, `__proto__` as a data key. What differs is checked on the result:
+ * Python reads `-0` as the int 0 (but `-0.0` as -0.0), rejects integers past 4,300 digits and recurses. Anything
+ * unusual returns null and the exact decoder decides, so errors keep Python's wording.
+ */
+function nativeLoads(text: string): unknown {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  // null parsed natively is indistinguishable from "go slow"; the decoder reads `null` documents just as well.
+  return value === null || !ordinary(value, 0) ? null : value;
+}
+
+/** No -0 or non-finite number (where Python's int/float reading differs) and no deep nesting. */
+function ordinary(value: unknown, depth: number): boolean {
+  if (typeof value === 'number') return value !== 0 ? Number.isFinite(value) : !Object.is(value, -0);
+  if (typeof value !== 'object' || value === null) return true;
+  if (depth >= NATIVE_MAX_DEPTH) return false;
+  if (Array.isArray(value)) {
+    for (const item of value) if (!ordinary(item, depth + 1)) return false;
+    return true;
+  }
+  for (const item of Object.values(value)) if (!ordinary(item, depth + 1)) return false;
+  return true;
 }
 
 /** JSON's one-character escapes (allocated once: escapes are the common case in code-carrying arguments). */

@@ -76,6 +76,17 @@ describe('content parsers with Python semantics (§5)', () => {
     expect(valueError('{"a": "x\\"}', 'json').message).toContain('Unterminated string');
   });
 
+  it('json documents JSON.parse accepts read as json.loads reads them: -0 int, -0.0 float, huge numbers, deep nesting', () => {
+    // Python: -0 is the int 0 but -0.0 is the float -0.0; 1e400 is inf; nesting stops near depth 990 (RecursionError).
+    expect(Object.is((parse('[-0]', 'json') as number[])[0], 0)).toBe(true);
+    expect(Object.is((parse('{"a": [-0.0]}', 'json') as { a: number[] }).a[0], -0)).toBe(true);
+    expect(parse('{"a": 1e400, "b": -1e400}', 'json')).toEqual({ a: Infinity, b: -Infinity });
+    expect(parse(`${'['.repeat(300)}1${']'.repeat(300)}`, 'json')).toEqual(JSON.parse(`${'['.repeat(300)}1${']'.repeat(300)}`));
+    const deep = valueError(`${'['.repeat(1000)}${']'.repeat(1000)}`, 'json');
+    expect([deep.pythonType, deep.message]).toEqual(['RuntimeError', 'maximum recursion depth exceeded while decoding a JSON document']);
+    expect(valueError('\ufeff{}', 'json').message).toContain('BOM');
+  });
+
   it('json unquoted_keys and string_delims (Gemma 4 shape)', () => {
     const args = { unquoted_keys: true, string_delims: [['<|"|>', '<|"|>']] };
     expect(parse('{city:<|"|>Paris, {x:1}<|"|>,n:2}', 'json', args)).toEqual({ city: 'Paris, {x:1}', n: 2 });

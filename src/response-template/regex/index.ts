@@ -7,7 +7,7 @@
 // catastrophically (vm.ts). Checked against regex 2026.5.9 on every published template pattern.
 import { firstTest, lookaheadLiteral, widthOf, type CpTest } from './ast.js';
 import { parsePattern } from './parse.js';
-import { LiteralScanner, leadingLiterals, literalState, type LiteralState } from './prefilter.js';
+import { LiteralScanner, leadingLiterals, literalAlternatives, literalState, nextOccurrence, type LiteralState } from './prefilter.js';
 
 export { literalState, type LiteralState } from './prefilter.js';
 import { compileProgram, type Program } from './program.js';
@@ -85,6 +85,9 @@ export class PyRegex {
   private readonly longestLiteral: number;
   /** Set when the pattern is `(?=[\s\S]*?L)`: searched as "does L occur from here" (see ast.ts). */
   readonly lookaheadLiteral: string | null;
+  /** Set when the pattern is nothing but literals (`<tool_call>`, `</think>|<\|im_end\|>`): searched without the VM. */
+  private readonly alternatives: readonly string[] | null;
+  private readonly longestAlternative: number;
 
   constructor(readonly source: string) {
     const parsed = parsePattern(source);
@@ -96,6 +99,8 @@ export class PyRegex {
     this.slotCount = compiled.slotCount;
     this.first = firstTest(parsed.root);
     this.lookaheadLiteral = lookaheadLiteral(parsed.root);
+    this.alternatives = parsed.groupCount === 0 ? literalAlternatives(parsed.root) : null;
+    this.longestAlternative = Math.max(0, ...(this.alternatives ?? []).map((l) => l.length));
     this.literals = leadingLiterals(parsed.root);
     this.longestLiteral = Math.max(0, ...(this.literals ?? []).map((l) => l.length));
     this.scratch = { caps: new Int32Array(this.slotCount), stack: [], lookMemo: new Map(), lookVisited: new Map(), literals: literalState() };
@@ -122,6 +127,7 @@ export class PyRegex {
     const n = input.length;
     const { stats, notEmptyAt = -1 } = opts;
     if (this.lookaheadLiteral !== null && notEmptyAt < 0) return this.searchLookahead(input, pos, partial, opts);
+    if (this.alternatives !== null) return this.searchAlternatives(input, pos, partial, opts);
     const resume = opts.resume;
     let from = pos;
     if (resume && pos >= resume.from && pos <= resume.to) from = resume.to;
@@ -172,6 +178,41 @@ export class PyRegex {
     return this.canBeEmpty ? null : { partial: true, start: n };
   }
 
+  /**
+   * `search` for a pattern of literal alternatives, with the same answers the VM gives: the leftmost position where
+   * one occurs (the first alternative in pattern order at that position), else in partial mode the leftmost position
+   * whose rest of the text is a proper prefix of an alternative (the attempt there ran into the end), else the end.
+   * Alternatives hold no surrogates (see literalAlternatives), so an occurrence always starts on a code point.
+   */
+  private searchAlternatives(input: string, pos: number, partial: boolean, opts: SearchOptions): SearchResult {
+    const n = input.length, alternatives = this.alternatives!, resume = opts.resume;
+    let from = pos;
+    if (resume && pos >= resume.from && pos <= resume.to) from = resume.to;
+    else if (resume) { resume.from = pos; resume.to = pos; }
+    const state = opts.literals ?? this.freshLiterals();
+    let best = -1, bestText = '';
+    for (const text of alternatives) {
+      const at = nextOccurrence(input, text, state.mark(text), from);
+      if (at >= 0 && (best < 0 || at < best)) { best = at; bestText = text; }
+    }
+    // Steps count what the VM would have been asked (one per alternative, and per position tried at the end), not
+    // the characters indexOf passes over, as with the literal prefilter.
+    let steps = alternatives.length;
+    if (best >= 0) {
+      if (opts.stats) opts.stats.steps += steps;
+      return { partial: false, match: { start: best, end: best + bestText.length, groups: [bestText] } };
+    }
+    let partialStart = n;
+    for (let s = Math.max(from, n - this.longestAlternative + 1); s < n; s++) {
+      const rest = input.slice(s);
+      steps++;
+      if (alternatives.some((text) => text.length > rest.length && text.startsWith(rest))) { partialStart = s; break; }
+    }
+    if (opts.stats) opts.stats.steps += steps;
+    if (resume) resume.to = partialStart;
+    return partial ? { partial: true, start: partialStart } : null;
+  }
+
   /** The leftmost start from `pos` where the literal occurs later is `pos` itself, if it occurs at all. */
   private searchLookahead(input: string, pos: number, partial: boolean, opts: SearchOptions): SearchResult {
     const literal = this.lookaheadLiteral!;
@@ -205,8 +246,7 @@ export class PyRegex {
   /** Scanning state for a search with none kept by its caller (reset: nothing is known about a new text). */
   private freshLiterals(): LiteralState {
     const state = this.scratch.literals;
-    state.lo.fill(-1);
-    state.hi.fill(-1);
+    state.clear();
     return state;
   }
 

@@ -23,6 +23,33 @@ export function leadingLiterals(root: Node): string[] | null {
   return texts.filter((t, i) => !texts.slice(0, i).some((shorter) => t.startsWith(shorter)));
 }
 
+/**
+ * The alternatives, in pattern order, of a pattern made only of literal text (`a`, `ab|a`); null for anything else,
+ * and for literals with surrogates (a lone one compares as a code point, never as half of a pair).
+ */
+export function literalAlternatives(root: Node): string[] | null {
+  const items = root.t === 'alt' ? root.items : [root];
+  const out: string[] = [];
+  for (const item of items) {
+    const text = literalText(item);
+    if (text === null || text === '' || /[\ud800-\udfff]/.test(text)) return null;
+    out.push(text);
+  }
+  return out;
+}
+
+function literalText(node: Node): string | null {
+  if (node.t === 'char') return String.fromCodePoint(node.cp);
+  if (node.t !== 'cat') return null;
+  let text = '';
+  for (const item of node.items) {
+    const part = literalText(item);
+    if (part === null) return null;
+    text += part;
+  }
+  return text;
+}
+
 function lead(node: Node): Lead[] | null {
   switch (node.t) {
     case 'empty': case 'assert': return [{ text: '', open: true }];
@@ -75,16 +102,44 @@ function close(leads: Lead[]): Lead[] {
   return leads.map((l) => ({ text: l.text, open: false }));
 }
 
+/** What is known about one literal in a growing text: no occurrence starts in [lo, hi); `found` says one starts at hi. */
+interface LiteralMark { lo: number; hi: number; found: boolean }
+
 /**
  * Where each literal was last looked for, kept by a caller across searches of one growing text (text is only
- * appended, so what was proven stays proven): per literal, no occurrence starts in [lo, hi), and `found` says one
- * starts at hi. Without it a literal that never occurs would be rescanned to the end on every search, which made
- * a close delimiter list like `<tool_call|>`/`<turn|>` quadratic over a long completion.
+ * appended, so what was proven stays proven). Without it a literal that never occurs would be rescanned to the end on
+ * every search, which made a close delimiter list like `<tool_call|>`/`<turn|>` quadratic over a long completion.
+ * Keyed by the literal, not by the pattern: delimiters that share a literal (`<|im_end|>` closes both Qwen3's thinking
+ * and its content) then scan for it once.
  */
-export interface LiteralState { lo: number[]; hi: number[]; found: boolean[] }
+export class LiteralState {
+  private readonly marks = new Map<string, LiteralMark>();
+
+  mark(literal: string): LiteralMark {
+    let mark = this.marks.get(literal);
+    if (!mark) this.marks.set(literal, mark = { lo: -1, hi: -1, found: false });
+    return mark;
+  }
+
+  /** Forgets everything (a new text, or one whose start was cut so positions moved). */
+  clear(): void {
+    this.marks.clear();
+  }
+}
 
 export function literalState(): LiteralState {
-  return { lo: [], hi: [], found: [] };
+  return new LiteralState();
+}
+
+/** The first occurrence of `literal` at or after `from` in `input` (or -1), using and extending what `mark` knows. */
+export function nextOccurrence(input: string, literal: string, mark: LiteralMark, from: number): number {
+  const known = from >= mark.lo && from <= mark.hi;
+  if (known && mark.found) return mark.hi;
+  if (!known) mark.lo = from;
+  const at = input.indexOf(literal, known ? mark.hi : from);
+  mark.found = at >= 0;
+  mark.hi = at >= 0 ? at : Math.max(mark.lo, input.length - literal.length + 1);
+  return at;
 }
 
 /**
@@ -93,36 +148,20 @@ export function literalState(): LiteralState {
  */
 export class LiteralScanner {
   private readonly tail: number;
-  private readonly state: LiteralState;
+  private readonly marks: LiteralMark[];
 
   constructor(private readonly literals: readonly string[], longest: number, private readonly input: string, state: LiteralState) {
     this.tail = input.length - longest + 1;
-    this.state = state;
-    if (state.lo.length !== literals.length) {
-      state.lo = literals.map(() => -1);
-      state.hi = literals.map(() => -1);
-      state.found = literals.map(() => false);
-    }
+    this.marks = literals.map((literal) => state.mark(literal));
   }
 
   /** The first candidate start at or after `from`. */
   candidate(from: number): number {
     if (from >= this.tail) return from;
-    const { lo, hi, found } = this.state;
     let best = this.tail;
     for (let k = 0; k < this.literals.length; k++) {
-      let at: number;
-      if (from >= lo[k]! && from <= hi[k]! && found[k]) at = hi[k]!;
-      else {
-        const literal = this.literals[k]!;
-        const known = from >= lo[k]! && from <= hi[k]!;
-        if (!known) lo[k] = from;
-        at = this.input.indexOf(literal, known ? hi[k]! : from);
-        found[k] = at >= 0;
-        hi[k] = at >= 0 ? at : Math.max(lo[k]!, this.input.length - literal.length + 1);
-        if (at < 0) at = Infinity;
-      }
-      if (at < best) best = at;
+      const at = nextOccurrence(this.input, this.literals[k]!, this.marks[k]!, from);
+      if (at >= 0 && at < best) best = at;
     }
     return best;
   }
