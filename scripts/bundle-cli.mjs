@@ -3,34 +3,22 @@
 // part. Loading ~60 separate ES modules cost more start-up time than running a render (each one is resolved, stat'ed,
 // read and linked on its own); a handful of bundled chunks load in a fraction of that. Dynamic imports stay chunks, so
 // a command still loads only what it uses. commander is bundled in (a CommonJS package: it gets a `require`); the other
-// dependencies are loaded only by commands that need them and stay in node_modules. dist/bin/ sits two folders below
-// the package like dist/cli/, so paths relative to a module (../../templates/, the dataset worker) hold in the bundle.
+// dependencies are loaded only by commands that need them and stay in node_modules.
 // bin/chatfmt.js runs dist/cli/ when dist/bin/ is missing (a dist/ built before this step existed).
 import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { nodeBundleOptions, root } from './bundle-options.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = `${root}dist/bin`;
 
 rmSync(outdir, { recursive: true, force: true });
 try {
   await build({
-    absWorkingDir: root,
+    ...nodeBundleOptions,
     entryPoints: { chatfmt: 'src/cli/process.ts' },
     outdir,
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    chunkNames: 'chunk-[hash]',
     external: ['ajv', 'ajv/*', 're2js', '@huggingface/tokenizers'],
     banner: { js: "import { createRequire as chatfmtCreateRequire } from 'node:module'; const require = chatfmtCreateRequire(import.meta.url);" },
-    minify: true,
-    keepNames: true,
-    legalComments: 'none',
-    logLevel: 'warning',
   });
 } catch {
   // esbuild has printed the errors.
