@@ -11,6 +11,27 @@ import { nodeBundleOptions, root } from './bundle-options.mjs';
 
 const outdir = `${root}dist/bin`;
 
+// commander requires node:child_process (and with it net, dgram and streams) at load, for executable subcommands,
+// which chatfmt has none of: every run paid for loading it. Its one use, spawn, now loads it when called.
+const commanderSpawnOnUse = {
+  name: 'commander-spawn-on-use',
+  setup(builder) {
+    builder.onResolve({ filter: /^node:child_process$/ }, ({ importer }) =>
+      /[\\/]node_modules[\\/]commander[\\/]/.test(importer) ? { path: 'child_process', namespace: 'spawn-on-use' } : undefined,
+    );
+    builder.onLoad({ filter: /.*/, namespace: 'spawn-on-use' }, () => ({
+      contents: "module.exports = { spawn: (...args) => require('node:child_process').spawn(...args) };",
+      loader: 'js',
+    }));
+  },
+};
+// commander is CommonJS and needs `require`; created on its first call, so chunks that never call it pay nothing.
+const requireOnUse = [
+  "import { createRequire as chatfmtCreateRequire } from 'node:module';",
+  'let chatfmtRequire;',
+  'const require = (id) => (chatfmtRequire ??= chatfmtCreateRequire(import.meta.url))(id);',
+].join(' ');
+
 rmSync(outdir, { recursive: true, force: true });
 try {
   await build({
@@ -18,7 +39,8 @@ try {
     entryPoints: { chatfmt: 'src/cli/process.ts' },
     outdir,
     external: ['ajv', 'ajv/*', 're2js', '@huggingface/tokenizers'],
-    banner: { js: "import { createRequire as chatfmtCreateRequire } from 'node:module'; const require = chatfmtCreateRequire(import.meta.url);" },
+    banner: { js: requireOnUse },
+    plugins: [commanderSpawnOnUse],
   });
 } catch {
   // esbuild has printed the errors.
