@@ -1,18 +1,22 @@
 #!/usr/bin/env node
-// Bundles the CLI (src/cli/process.ts) into dist/bin/: chatfmt.js plus a chunk per lazily loaded command or library
-// part. Loading ~60 separate ES modules cost more start-up time than running a render (each one is resolved, stat'ed,
-// read and linked on its own); a handful of bundled chunks load in a fraction of that. Dynamic imports stay chunks, so
-// a command still loads only what it uses. commander is bundled in (a CommonJS package: it gets a `require`); the other
-// dependencies are loaded only by commands that need them and stay in node_modules.
-// bin/chatfmt.js runs dist/cli/ when dist/bin/ is missing (a dist/ built before this step existed).
+// Bundles the CLI (src/cli/process.ts) into one CommonJS file, dist/bin/chatfmt.cjs, which bin/chatfmt.js runs with a
+// V8 code cache (bin/code-cache.js): Node 20 can cache compiled code for a vm.Script, not for ES modules, and parsing
+// and compiling the CLI's code was most of what a `chatfmt render` of one row cost over `node -e 0`. One file rather
+// than ~60 separate modules also spares resolving, reading and linking each. Code behind a dynamic import (a command's
+// action) is still only run, and so only compiled, when it is used. commander is bundled in; the other dependencies
+// are loaded only by commands that need them and stay in node_modules. The file's first line names the build (a hash
+// of its content), which keys the code cache. bin/chatfmt.js runs dist/cli/ when dist/bin/ is missing (a dist/ built
+// without esbuild).
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { nodeBundleOptions, root } from './bundle-options.mjs';
 
 const outdir = `${root}dist/bin`;
+const outfile = `${outdir}/chatfmt.cjs`;
 
-// commander requires node:child_process (and with it net, dgram and streams) at load, for executable subcommands,
-// which chatfmt has none of: every run paid for loading it. Its one use, spawn, now loads it when called.
+// commander requires node:child_process (and with it net and dgram) at load, for executable subcommands, which chatfmt
+// has none of: every run paid for loading it. Its one use, spawn, now loads it when called.
 const commanderSpawnOnUse = {
   name: 'commander-spawn-on-use',
   setup(builder) {
@@ -25,24 +29,24 @@ const commanderSpawnOnUse = {
     }));
   },
 };
-// commander is CommonJS and needs `require`; created on its first call, so chunks that never call it pay nothing.
-const requireOnUse = [
-  "import { createRequire as chatfmtCreateRequire } from 'node:module';",
-  'let chatfmtRequire;',
-  'const require = (id) => (chatfmtRequire ??= chatfmtCreateRequire(import.meta.url))(id);',
-].join(' ');
 
 rmSync(outdir, { recursive: true, force: true });
 try {
   await build({
     ...nodeBundleOptions,
-    entryPoints: { chatfmt: 'src/cli/process.ts' },
-    outdir,
-    external: ['ajv', 'ajv/*', 're2js', '@huggingface/tokenizers'],
-    banner: { js: requireOnUse },
+    entryPoints: ['src/cli/process.ts'],
+    outfile,
+    splitting: false,
+    format: 'cjs',
+    external: ['ajv', 'ajv/*', 're2js', '@huggingface/tokenizers', 'esbuild'],
+    // The sources are ES modules: strict, and locating files beside them by import.meta.url.
+    banner: { js: "'use strict'; const chatfmtModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+    define: { 'import.meta.url': 'chatfmtModuleUrl' },
     plugins: [commanderSpawnOnUse],
   });
 } catch {
   // esbuild has printed the errors.
   process.exit(1);
 }
+const code = readFileSync(outfile, 'utf8');
+writeFileSync(outfile, `// chatfmt build ${createHash('sha256').update(code).digest('hex').slice(0, 32)}\n${code}`);
