@@ -1,6 +1,6 @@
-// What the CLI bundle (bundle-cli.mjs) and the library bundle (bundle-lib.mjs) share: ES modules for Node 20 in
-// chunks that sit two folders below the package (dist/bin/, dist/lib/), like the files tsc writes (dist/cli/,
-// dist/node/), so paths relative to a module (../../templates/, the dataset worker) hold in either.
+// What the CLI bundle (bundle-cli.mjs) and the library bundle (bundle-lib.mjs) share: code for Node 20 in files that
+// sit two folders below the package (dist/bin/, dist/lib/), like the files tsc writes (dist/cli/, dist/node/), so
+// paths relative to a module (../../templates/, the dataset worker) hold in either.
 import { fileURLToPath } from 'node:url';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
