@@ -13,7 +13,7 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, isAbsolute, join } from 'node:path';
 import { Script } from 'node:vm';
 
 const MAGIC = 'chatfmt-code-cache-1';
@@ -23,8 +23,14 @@ const MAX_VARIANTS = 16;
 /** The default cache folder: $XDG_CACHE_HOME/chatfmt or ~/.cache/chatfmt; undefined when CHATFMT_CODE_CACHE=0. */
 export function defaultCacheDir(env = process.env) {
   if (env.CHATFMT_CODE_CACHE === '0') return undefined;
-  const base = env.XDG_CACHE_HOME || join(homedir(), '.cache');
-  return join(base, 'chatfmt');
+  // The XDG spec ignores a relative path; so does this, rather than write into the working folder.
+  if (env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME)) return join(env.XDG_CACHE_HOME, 'chatfmt');
+  try {
+    return join(homedir(), '.cache', 'chatfmt');
+  } catch {
+    // No home folder (a user without a passwd entry): no cache.
+    return undefined;
+  }
 }
 
 /**
@@ -48,7 +54,13 @@ export function loadWithCodeCache(file, { cacheDir, variant = 'default' } = {}) 
   const known = status === 'used' ? cached.variants : [];
   const save = () => {
     if (cacheFile === undefined || known.includes(variant) || (status === 'used' && known.length >= MAX_VARIANTS)) return;
-    writeCache(cacheFile, `${basename(file)}-`, [...known, variant], script.createCachedData());
+    let data;
+    try {
+      data = script.createCachedData();
+    } catch {
+      return;
+    }
+    writeCache(cacheFile, `${basename(file)}-`, [...known, variant], data);
   };
   return { exports: module.exports, save, status };
 }

@@ -102,3 +102,15 @@ describe('the CLI code cache', () => {
     expect(existsSync(join(blocked, 'chatfmt'))).toBe(false);
   });
 });
+
+describe('where the CLI keeps its code cache', () => {
+  it('$XDG_CACHE_HOME/chatfmt when that is an absolute path, else ~/.cache/chatfmt; none with CHATFMT_CODE_CACHE=0', async () => {
+    const url = pathToFileURL(join(repoRoot, 'bin', 'code-cache.js')).href;
+    const { defaultCacheDir } = (await import(url)) as { defaultCacheDir: (env: Record<string, string>) => string | undefined };
+    const { homedir } = await import('node:os');
+    expect(defaultCacheDir({ XDG_CACHE_HOME: '/var/cache/me' })).toBe('/var/cache/me/chatfmt');
+    expect(defaultCacheDir({ XDG_CACHE_HOME: 'relative/cache' })).toBe(join(homedir(), '.cache', 'chatfmt'));
+    expect(defaultCacheDir({})).toBe(join(homedir(), '.cache', 'chatfmt'));
+    expect(defaultCacheDir({ XDG_CACHE_HOME: '/var/cache/me', CHATFMT_CODE_CACHE: '0' })).toBeUndefined();
+  });
+});
