@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
+import { transformSync } from 'esbuild';
 import { fmt, hasShared, median, root, shared, table } from './lib.mjs';
 import { loadAverage, timeInterleaved, timeProcess } from './processes.mjs';
 
@@ -36,6 +37,19 @@ export function startupSection({ quick = false } = {}) {
 
 function measure(work, quick) {
   const runs = quick ? 5 : 15;
+  // The CLI's code cache (bin/code-cache.js) goes to this run's folder, not the user's; each command runs once first
+  // to write it, as any run after the first after an install finds it.
+  const cacheHome = process.env.XDG_CACHE_HOME;
+  process.env.XDG_CACHE_HOME = join(work, 'cache');
+  try {
+    return measureProcesses(work, quick, runs);
+  } finally {
+    if (cacheHome === undefined) delete process.env.XDG_CACHE_HOME;
+    else process.env.XDG_CACHE_HOME = cacheHome;
+  }
+}
+
+function measureProcesses(work, quick, runs) {
   const row = join(root, 'fixtures', 'conversations', 'weather.json');
   // The same CLI as separate modules (dist/cli/, what tsc writes), to show what the bundle buys.
   const unbundled = join(work, 'unbundled.mjs');
@@ -46,8 +60,10 @@ function measure(work, quick) {
     ['`chatfmt --version`', node([bin, '--version'])],
     ['`chatfmt --help`', node([bin, '--help'])],
     ['`chatfmt render --family qwen3 weather.json`', node([bin, 'render', '--family', 'qwen3', row])],
+    ['the same render, code cache off (`CHATFMT_CODE_CACHE=0`, through `env`)', { command: 'env', args: ['CHATFMT_CODE_CACHE=0', process.execPath, bin, 'render', '--family', 'qwen3', row] }],
     ['the same render from dist/cli/ (not bundled)', node([unbundled, 'render', '--family', 'qwen3', row])],
   ];
+  for (const [, { command, args }] of cases) timeProcess(command, args);
   const timed = timeInterleaved(cases.map(([, c]) => c), runs);
   const base = timed[0];
   const lines = [
@@ -64,6 +80,7 @@ function measure(work, quick) {
     `Goal: \`chatfmt render\` of one row ≤ 150 ms wall on an idle machine; this run: ${fmt(timed[3].wall)} ms median, ${fmt(timed[3].min)} ms at best, \`node -e 0\` ${fmt(base.wall)} ms.`,
   ];
   if (hasShared) lines.push('', ...firstRender(work, runs));
+  lines.push('', ...changes(work, quick, cases, timed));
   lines.push('', ...moduleImports(quick));
   return lines.join('\n');
 }
@@ -103,15 +120,9 @@ function firstRender(work, runs) {
 
 /** Import cost of the library's main entry points, each alone in a fresh process (its own modules and theirs). */
 function moduleImports(quick) {
-  const entries = ['index.js', 'render-entry.js', 'core.js', 'jinja/index.js', 'render/index.js', 'node/load.js', 'parse/index.js', 'detect/index.js', 'response-template/index.js', 'format/index.js', 'dataset/index.js', 'convert/index.js', 'gateway/index.js'];
-  const script = 'const t = performance.now(); await import(process.argv[1]); process.stdout.write(String(performance.now() - t));';
+  const entries = ['index.js', 'render-entry.js', 'core.js', 'jinja/index.js', 'render/index.js', 'node/load.js', 'parse/index.js', 'detect/index.js', 'response-template/index.js', 'format/index.js', 'validate/index.js', 'convert/index.js', 'gateway/index.js'];
   const runs = quick ? 3 : 7;
-  const rows = entries.map((entry) => {
-    const url = pathToFileURL(join(root, 'dist', entry)).href;
-    const times = [];
-    for (let i = 0; i < runs; i++) times.push(Number(timeProcess(process.execPath, ['--input-type=module', '-e', script, url]).stdout));
-    return { entry, ms: median(times) };
-  });
+  const rows = entries.map((entry) => ({ entry, ms: importMs(pathToFileURL(join(root, 'dist', entry)).href, runs) }));
   rows.sort((x, y) => y.ms - x.ms);
   return [
     '### Importing each entry point in a fresh process (ms, median)',
@@ -123,3 +134,68 @@ function moduleImports(quick) {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) process.stdout.write(`${startupSection({ quick: process.argv.includes('--quick') })}\n`);
+
+/** Milliseconds to import `url` in a fresh process, timed inside it around the import: the median of `runs`. */
+function importMs(url, runs) {
+  const script = 'const t = performance.now(); await import(process.argv[1]); process.stdout.write(String(performance.now() - t));';
+  const times = [];
+  for (let i = 0; i < runs; i++) times.push(Number(timeProcess(process.execPath, ['--input-type=module', '-e', script, url]).stdout));
+  return median(times);
+}
+
+/**
+ * An entry point as tsc's separate modules: what dist/<name>.js was before scripts/bundle-lib.mjs pointed it at the
+ * bundle. src/<name>.ts (exports only) is transpiled with its imports aimed at dist/, and src/core.ts the same way.
+ */
+function unbundledEntry(work, name) {
+  const write = (source) => {
+    const code = transformSync(readFileSync(join(root, 'src', `${source}.ts`), 'utf8'), { loader: 'ts', format: 'esm' }).code.replace(
+      /(from\s*)(['"])\.\/([^'"]+)\2/g,
+      (_, keyword, quote, path) => `${keyword}${quote}${path === 'core.js' ? './core.mjs' : pathToFileURL(join(root, 'dist', path)).href}${quote}`,
+    );
+    const file = join(work, `${source}.mjs`);
+    writeFileSync(file, code);
+    return pathToFileURL(file).href;
+  };
+  write('core');
+  return write(name);
+}
+
+/** What each change of the start-up work bought, measured in this run (issue 18). */
+function changes(work, quick, cases, timed) {
+  const runs = quick ? 3 : 9;
+  const row = (name) => timed[cases.findIndex(([label]) => label.startsWith(name))];
+  const render = row('`chatfmt render');
+  const uncached = row('the same render, code cache off');
+  // --version against --help, both compiling as they did before the code cache: --help loads every command's
+  // definition, which --version did too before it registered none.
+  const uncachedRun = (flag) => ({ command: 'env', args: ['CHATFMT_CODE_CACHE=0', process.execPath, bin, flag] });
+  const [help, version] = timeInterleaved([uncachedRun('--help'), uncachedRun('--version')], quick ? 5 : 15);
+  const inProcess = (code) => {
+    const times = [];
+    for (let i = 0; i < runs; i++) times.push(Number(timeProcess(process.execPath, ['-e', `const t = performance.now(); ${code}; process.stdout.write(String(performance.now() - t));`]).stdout));
+    return median(times);
+  };
+  const imports = [];
+  for (const name of ['index', 'render-entry']) {
+    const bundled = importMs(pathToFileURL(join(root, 'dist', `${name}.js`)).href, runs);
+    const modules = importMs(unbundledEntry(work, name), runs);
+    imports.push([name === 'index' ? '`chatfmt`' : '`chatfmt/render`', modules, bundled]);
+  }
+  const heavy = ['ajv', 're2js', '@huggingface/tokenizers'].map((name) => [name, inProcess(`require(${JSON.stringify(name)})`)]);
+  const ms = (value) => `${fmt(value, 1)} ms`;
+  return [
+    '### What each change bought (this run)',
+    '',
+    table(
+      ['change', 'before', 'after', 'measured as'],
+      [
+        ...imports.map(([entry, modules, bundled]) => [`${entry} bundled (scripts/bundle-lib.mjs, dist/lib/)`, ms(modules), ms(bundled), 'import in a fresh process: tsc\'s separate modules, then the bundle']),
+        ['ajv, re2js, @huggingface/tokenizers on first use (src/node/dependencies.ts)', heavy.map(([name, value]) => `${name} ${ms(value)}`).join(', '), 'on the first validate or tokenizer call', 'what `import \'chatfmt\'` loaded up front: each required alone in a fresh process'],
+        ['the CLI as one CommonJS bundle with a V8 code cache (bin/code-cache.js)', `${fmt(uncached.wall)} ms wall, ${fmt(uncached.cpu)} ms CPU`, `${fmt(render.wall)} ms wall, ${fmt(render.cpu)} ms CPU`, '`chatfmt render` of one row with the cache off, then on (table above)'],
+        ['`--version` registers no commands', `${fmt(help.wall)} ms wall, ${fmt(help.cpu)} ms CPU`, `${fmt(version.wall)} ms wall, ${fmt(version.cpu)} ms CPU`, '`--help` (it loads every command\'s definition, as `--version` did), then `--version`; code cache off in both'],
+        ['commander\'s node:child_process loaded only by spawn', ms(inProcess("require('node:child_process')")), '0 ms', 'requiring it in a fresh process (it brings net and dgram)'],
+      ],
+    ),
+  ];
+}

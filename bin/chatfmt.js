@@ -1,11 +1,21 @@
 #!/usr/bin/env node
-// The CLI as bundled chunks (dist/bin/, scripts/bundle-cli.mjs) starts several times faster than the same code as
-// separate modules (dist/cli/); a dist/ built without the bundle step still runs, from dist/cli/.
-let cli;
-try {
-  cli = await import('../dist/bin/chatfmt.js');
-} catch (error) {
-  if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !String(error.message).includes('dist/bin/chatfmt.js')) throw error;
-  cli = await import('../dist/cli/process.js');
+// The CLI as one bundled CommonJS file (dist/bin/chatfmt.cjs, scripts/bundle-cli.mjs), run with a V8 code cache kept
+// in the user's cache folder (bin/code-cache.js; CHATFMT_CODE_CACHE=0 turns it off): a run starts from compiled code
+// instead of parsing and compiling the CLI again. A dist/ built without the bundle step runs from dist/cli/.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { defaultCacheDir, loadWithCodeCache } from './code-cache.js';
+
+const argv = process.argv.slice(2);
+const bundle = fileURLToPath(new URL('../dist/bin/chatfmt.cjs', import.meta.url));
+let main;
+if (existsSync(bundle)) {
+  // Each command compiles different code: the cache learns each one's on its first run.
+  const variant = /^[a-z]+$/.test(argv[0] ?? '') ? argv[0] : 'other';
+  const cli = loadWithCodeCache(bundle, { cacheDir: defaultCacheDir(), variant });
+  process.once('exit', cli.save);
+  main = cli.exports.main;
+} else {
+  ({ main } = await import('../dist/cli/process.js'));
 }
-await cli.main(process.argv.slice(2));
+await main(argv);

@@ -1,38 +1,52 @@
 #!/usr/bin/env node
-// Bundles the CLI (src/cli/process.ts) into dist/bin/: chatfmt.js plus a chunk per lazily loaded command or library
-// part. Loading ~60 separate ES modules cost more start-up time than running a render (each one is resolved, stat'ed,
-// read and linked on its own); a handful of bundled chunks load in a fraction of that. Dynamic imports stay chunks, so
-// a command still loads only what it uses. commander is bundled in (a CommonJS package: it gets a `require`); the other
-// dependencies are loaded only by commands that need them and stay in node_modules. dist/bin/ sits two folders below
-// the package like dist/cli/, so paths relative to a module (../../templates/, the dataset worker) hold in the bundle.
-// bin/chatfmt.js runs dist/cli/ when dist/bin/ is missing (a dist/ built before this step existed).
+// Bundles the CLI (src/cli/process.ts) into one CommonJS file, dist/bin/chatfmt.cjs, which bin/chatfmt.js runs with a
+// V8 code cache (bin/code-cache.js): Node 20 can cache compiled code for a vm.Script, not for ES modules, and parsing
+// and compiling the CLI's code was most of what a `chatfmt render` of one row cost over `node -e 0`. One file rather
+// than ~60 separate modules also spares resolving, reading and linking each. Code behind a dynamic import (a command's
+// action) is still only run, and so only compiled, when it is used. commander is bundled in; the other dependencies
+// are loaded only by commands that need them and stay in node_modules. The file's first line names the build (a hash
+// of its content), which keys the code cache. bin/chatfmt.js runs dist/cli/ when dist/bin/ is missing (a dist/ built
+// without esbuild).
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { createHash } from 'node:crypto';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { nodeBundleOptions, root } from './bundle-options.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = `${root}dist/bin`;
+const outfile = `${outdir}/chatfmt.cjs`;
+
+// commander requires node:child_process (and with it net and dgram) at load, for executable subcommands, which chatfmt
+// has none of: every run paid for loading it. Its one use, spawn, now loads it when called.
+const commanderSpawnOnUse = {
+  name: 'commander-spawn-on-use',
+  setup(builder) {
+    builder.onResolve({ filter: /^node:child_process$/ }, ({ importer }) =>
+      /[\\/]node_modules[\\/]commander[\\/]/.test(importer) ? { path: 'child_process', namespace: 'spawn-on-use' } : undefined,
+    );
+    builder.onLoad({ filter: /.*/, namespace: 'spawn-on-use' }, () => ({
+      contents: "module.exports = { spawn: (...args) => require('node:child_process').spawn(...args) };",
+      loader: 'js',
+    }));
+  },
+};
 
 rmSync(outdir, { recursive: true, force: true });
 try {
   await build({
-    absWorkingDir: root,
-    entryPoints: { chatfmt: 'src/cli/process.ts' },
-    outdir,
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    chunkNames: 'chunk-[hash]',
-    external: ['ajv', 'ajv/*', 're2js', '@huggingface/tokenizers'],
-    banner: { js: "import { createRequire as chatfmtCreateRequire } from 'node:module'; const require = chatfmtCreateRequire(import.meta.url);" },
-    minify: true,
-    keepNames: true,
-    legalComments: 'none',
-    logLevel: 'warning',
+    ...nodeBundleOptions,
+    entryPoints: ['src/cli/process.ts'],
+    outfile,
+    splitting: false,
+    format: 'cjs',
+    external: ['ajv', 'ajv/*', 're2js', '@huggingface/tokenizers', 'esbuild'],
+    // The sources are ES modules: strict, and locating files beside them by import.meta.url.
+    banner: { js: "'use strict'; const chatfmtModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+    define: { 'import.meta.url': 'chatfmtModuleUrl' },
+    plugins: [commanderSpawnOnUse],
   });
 } catch {
   // esbuild has printed the errors.
   process.exit(1);
 }
+const code = readFileSync(outfile, 'utf8');
+writeFileSync(outfile, `// chatfmt build ${createHash('sha256').update(code).digest('hex').slice(0, 32)}\n${code}`);

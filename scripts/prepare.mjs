@@ -49,9 +49,9 @@ const generated = spawnSync(process.execPath, [join(root, 'scripts', 'family-tem
 if (generated.status !== 0) fail(`generating the family templates module failed (exit ${generated.status ?? generated.signal})`);
 const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { cwd: root, stdio: 'inherit' });
 if (result.status !== 0) fail(`the TypeScript build failed (exit ${result.status ?? result.signal})`);
-// The CLI's bundle (dist/bin/, what bin/chatfmt.js runs) and the playground page's script need esbuild, a dev
-// dependency like the compiler; without it bin/chatfmt.js runs the modules tsc wrote (only slower to start), and
-// `chatfmt playground` says what to run.
+// The library's and the CLI's bundles (dist/lib/; dist/bin/, what bin/chatfmt.js runs) and the playground page's
+// script need esbuild, a dev dependency like the compiler; without it the package runs the modules tsc wrote (only
+// slower to start), and `chatfmt playground` says what to run.
 let esbuildFound = true;
 try {
   createRequire(join(root, 'package.json')).resolve('esbuild');
@@ -60,6 +60,8 @@ try {
   process.stderr.write('chatfmt prepare: esbuild is not installed here: the CLI runs from dist/cli/ (slower start-up)\n');
 }
 if (esbuildFound) {
+  const library = spawnSync(process.execPath, [join(root, 'scripts', 'bundle-lib.mjs')], { cwd: root, stdio: 'inherit' });
+  if (library.status !== 0) fail(`bundling the library failed (exit ${library.status ?? library.signal})`);
   const bundled = spawnSync(process.execPath, [join(root, 'scripts', 'bundle-cli.mjs')], { cwd: root, stdio: 'inherit' });
   if (bundled.status !== 0) fail(`bundling the CLI failed (exit ${bundled.status ?? bundled.signal})`);
   const page = spawnSync(process.execPath, [join(root, 'scripts', 'build-playground.mjs'), '--quiet'], { cwd: root, stdio: 'inherit' });

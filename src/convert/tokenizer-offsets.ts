@@ -1,7 +1,8 @@
 // The tokenizer's offset logic on Web APIs only (TextEncoder, Uint8Array), so Node's sandboxed tokenizer
 // (tokenizer.ts) and an in-page one (the playground) share it. How the tokenizer's own calls run is the caller's:
-// Node runs them on a worker thread under a deadline, a page runs them directly.
-import { Tokenizer } from '@huggingface/tokenizers';
+// Node runs them on a worker thread under a deadline, a page runs them directly. The Tokenizer class comes from the
+// caller too: a page bundles it, Node loads it on first use (node/dependencies.ts), so importing chatfmt does not.
+import type { Tokenizer } from '@huggingface/tokenizers';
 import { ChatfmtError } from '../errors.js';
 import { utf8ToUtf16Index } from './text-offsets.js';
 
@@ -35,9 +36,9 @@ type AddedTokens = Map<number, { content: string; lstrip: boolean; rstrip: boole
 const utf8 = new TextEncoder();
 
 /** Builds the tokenizer from tokenizer.json and tokenizer_config.json, naming the source when it cannot. */
-export function buildTokenizer(tokenizerJson: object, config: object, name: string): Tokenizer {
+export function buildTokenizer(TokenizerClass: typeof Tokenizer, tokenizerJson: object, config: object, name: string): Tokenizer {
   try {
-    return new Tokenizer(tokenizerJson, config);
+    return new TokenizerClass(tokenizerJson, config);
   } catch (error) {
     throw new ChatfmtError('INPUT_INVALID', `${name}: cannot build tokenizer: ${(error as Error).message}`, { cause: error });
   }

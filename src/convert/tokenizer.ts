@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { ChatfmtError } from '../errors.js';
+import { loadTokenizers } from '../node/dependencies.js';
 import { buildTokenizer, chatTokenizerFrom, type ChatTokenizer } from './tokenizer-offsets.js';
 import { TokenizerSandbox, type SandboxOptions } from './tokenizer-sandbox.js';
 
@@ -47,7 +48,7 @@ async function readTokenizer(path: string, options: SandboxOptions): Promise<Cha
  * decoding run under a time budget on a worker thread (see TokenizerSandbox); a call over it throws TOKENIZER_TIMEOUT.
  */
 export function createTokenizer(tokenizerJson: object, config: object = {}, name = '<inline>', options: SandboxOptions = {}): ChatTokenizer {
-  const tokenizer = buildTokenizer(tokenizerJson, config, name);
+  const tokenizer = buildTokenizer(loadTokenizers().Tokenizer, tokenizerJson, config, name);
   return chatTokenizerFrom(tokenizer, new TokenizerSandbox(tokenizerJson, config, name, options), config, name);
 }
 

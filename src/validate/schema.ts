@@ -1,4 +1,5 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { loadAjv } from '../node/dependencies.js';
 import { isDatasetIssueCode, makeIssue, type DatasetIssue, type DatasetIssueCode } from '../readers/issues.js';
 import { pointerToPath } from '../readers/paths.js';
 
@@ -127,6 +128,7 @@ let compiled: Record<RowShape, ValidateFunction> | undefined;
 
 function validators(): Record<RowShape, ValidateFunction> {
   if (compiled) return compiled;
+  const { Ajv } = loadAjv();
   const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictTypes: false, strictRequired: false, logger: false });
   ajv.addKeyword({ keyword: 'x-code', schemaType: 'string' });
   ajv.addKeyword({ keyword: 'x-message', schemaType: 'string' });

@@ -38,6 +38,32 @@ beforeAll(async () => {
     join(folder, 'render-with.mjs'),
     "const { render } = await import(new URL(`./src/${process.argv[2]}`, import.meta.url).href);\nif (!render({ family: 'qwen3', messages: [{ role: 'user', content: 'hi' }] }).text.includes('hi')) process.exit(1);\n",
   );
+  // Imports an entry point (argv: its path under src/), renders, then validates a row whose tool schema has a pattern
+  // and builds a tokenizer; prints the heavy dependencies loaded (by import or by require) after each step.
+  writeFileSync(
+    join(folder, 'heavy-deps.mjs'),
+    [
+      "import { createRequire } from 'node:module';",
+      "import { tinyChatTokenizerJson } from './tiny-tokenizer.js';",
+      'const required = createRequire(import.meta.url).cache;',
+      'const steps = {};',
+      "const heavy = () => Object.keys(required).filter((path) => /node_modules\\/(ajv|re2js|@huggingface\\/tokenizers)\\//.test(path)).map((path) => path.match(/node_modules\\/(ajv|re2js|@huggingface\\/tokenizers)\\//)[1]);",
+      'const lib = await import(new URL(`./src/${process.argv[2]}`, import.meta.url).href);',
+      "lib.render({ family: 'qwen3', messages: [{ role: 'user', content: 'hi' }] });",
+      'steps.render = [...new Set(heavy())];',
+      "const validator = await lib.createRowValidator({ shape: 'openai' });",
+      "const tool = { type: 'function', function: { name: 'f', parameters: { type: 'object', properties: { code: { type: 'string', pattern: '^[a-z]+$' } } } } };",
+      "const call = { id: 'c1', type: 'function', function: { name: 'f', arguments: '{\"code\": \"ABC\"}' } };",
+      "const row = { messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', tool_calls: [call] }], tools: [tool] };",
+      'steps.issues = validator.validate({ line: 1, text: JSON.stringify(row) }).issues.map((issue) => issue.code);',
+      'steps.validate = [...new Set(heavy())];',
+      'lib.createTokenizer(tinyChatTokenizerJson());',
+      'steps.tokenizer = [...new Set(heavy())];',
+      'process.stderr.write(`\\nSTEPS ${JSON.stringify(steps)}\\n`);',
+      'process.exit(0);',
+    ].join('\n'),
+  );
+  await build({ absWorkingDir: repoRoot, entryPoints: ['test/convert/tiny-tokenizer.ts'], outdir: folder, format: 'esm', platform: 'node', target: 'node20', logLevel: 'silent' });
 }, 120_000);
 
 afterAll(() => {
@@ -45,7 +71,7 @@ afterAll(() => {
 });
 
 /** Runs the CLI; returns its exit code and what it loaded: src/ modules as paths under src/, built-ins as node:… */
-function loadedBy(argv: string[], input = '', script = 'cli.mjs'): { code: number | null; modules: string[] } {
+function loadedBy(argv: string[], input = '', script = 'cli.mjs'): { code: number | null; modules: string[]; stderr: string } {
   const result = spawnSync(process.execPath, ['--import', pathToFileURL(join(folder, 'list-modules.mjs')).href, join(folder, script), ...argv], {
     cwd: repoRoot,
     input,
@@ -55,12 +81,18 @@ function loadedBy(argv: string[], input = '', script = 'cli.mjs'): { code: numbe
   if (!line) throw new Error(`no module list: ${result.stderr}`);
   const urls = JSON.parse(line.slice('LOADED '.length)) as string[];
   const modules = urls.map((url) => (url.startsWith('file:') ? relative(folder, new URL(url).pathname) : url));
-  return { code: result.status, modules };
+  return { code: result.status, modules, stderr: result.stderr };
 }
 
 const under = (modules: string[], ...folders: string[]) => modules.filter((module) => folders.some((prefix) => module.startsWith(prefix)));
 
 describe('what a CLI run loads', () => {
+  it('--version loads no command definitions', () => {
+    const { code, modules } = loadedBy(['--version']);
+    expect(code).toBe(0);
+    expect(under(modules, 'src/cli/commands/')).toEqual(['src/cli/commands/index.js']);
+  });
+
   it('--help loads the command definitions, not the engine behind them', () => {
     const { code, modules } = loadedBy(['--help']);
     expect(code).toBe(0);
@@ -104,5 +136,25 @@ describe('what importing the library loads', () => {
     const { code, modules } = loadedBy(['index.js'], '', 'render-with.mjs');
     expect(code).toBe(0);
     expect(unneededByRender(modules).length).toBeGreaterThan(0);
+  });
+});
+
+describe('the heavy dependencies (ajv, re2js, @huggingface/tokenizers)', () => {
+  function steps(entry: string): Record<string, string[]> {
+    const { code, modules, stderr } = loadedBy([entry], '', 'heavy-deps.mjs');
+    expect(code, stderr).toBe(0);
+    const line = stderr.split('\n').find((text) => text.startsWith('STEPS '))!;
+    const imported = modules.filter((module) => /node_modules\/(ajv|re2js|@huggingface\/tokenizers)\//.test(module));
+    return { imported, ...(JSON.parse(line.slice('STEPS '.length)) as Record<string, string[]>) };
+  }
+
+  it("importing chatfmt and rendering loads none of them; each loads when a call first needs it", () => {
+    const seen = steps('index.js');
+    expect(seen.imported).toEqual([]);
+    expect(seen.render).toEqual([]);
+    // The pattern is checked by ajv running re2js: the row's argument does not match it.
+    expect(seen.issues).toContain('ARGS_SCHEMA_MISMATCH');
+    expect([...seen.validate!].sort()).toEqual(['ajv', 're2js']);
+    expect([...seen.tokenizer!].sort()).toEqual(['@huggingface/tokenizers', 'ajv', 're2js']);
   });
 });

@@ -19,11 +19,16 @@ const commands: Record<string, () => Promise<{ register: CommandRegistrar }>> = 
 
 export const commandNames = Object.keys(commands);
 
+/** The words commander answers with the version before it looks at any command. */
+const versionFlags = new Set(['-V', '--version']);
+
 /**
- * Registers the commands `argv` can reach: the one its first word names, or, when that is not a command (top-level
- * help, --version, `help <command>`, a misspelt name that gets a suggestion), all of them, in the order help lists them.
+ * Registers the commands `argv` can reach: none for --version, the one its first word names, or, when that is not a
+ * command (top-level help, `help <command>`, a misspelt name that gets a suggestion), all of them, in the order help
+ * lists them.
  */
 export async function registerCommands(program: Command, io: IO, state: { exitCode: number }, argv: readonly string[]): Promise<void> {
+  if (argv[0] !== undefined && versionFlags.has(argv[0])) return;
   const named = argv[0] !== undefined && Object.hasOwn(commands, argv[0]) ? [argv[0]] : commandNames;
   const modules = await Promise.all(named.map((name) => commands[name]!()));
   for (const { register } of modules) register(program, io, state);

@@ -1,4 +1,5 @@
 // The playground page's controller: editors → state → the library → the view, and state ↔ the URL's hash.
+import { Tokenizer } from '@huggingface/tokenizers';
 import { messageTokenCounts } from '../../convert/message-tokens.js';
 import { buildTokenizer, chatTokenizerFrom, directCalls, type ChatTokenizer } from '../../convert/tokenizer-offsets.js';
 import { familyIds, familyInfo, familyVariants, resolveFamilyId } from '../../families/info.js';
@@ -257,7 +258,7 @@ async function takeFiles(files: NamedFile[], folderName: string): Promise<void> 
   if (dropped.tokenizer) {
     const config = folderConfig(dropped.folder ?? lastFolder);
     const built = attempt(() => {
-      const raw = buildTokenizer(dropped.tokenizer!.json, config, dropped.tokenizer!.name);
+      const raw = buildTokenizer(Tokenizer, dropped.tokenizer!.json, config, dropped.tokenizer!.name);
       const added = [...raw.get_added_tokens_decoder().values()].map((token) => token.content);
       return { chat: chatTokenizerFrom(raw, directCalls(raw), config, dropped.tokenizer!.name), added, name: dropped.tokenizer!.name };
     });

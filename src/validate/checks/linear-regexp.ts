@@ -1,4 +1,5 @@
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
+import { loadRe2js } from '../../node/dependencies.js';
 import type { RegExpEngine, RegExpLike } from 'ajv/dist/types/index.js';
 import { SCHEMA_MAX_PATTERN_LENGTH } from '../../readers/limits.js';
 
@@ -10,6 +11,7 @@ import { SCHEMA_MAX_PATTERN_LENGTH } from '../../readers/limits.js';
 export function compileLinear(pattern: string): { regExp: RE2JS; error?: undefined } | { regExp?: undefined; error: string } {
   if (pattern.length > SCHEMA_MAX_PATTERN_LENGTH) return { error: `is ${pattern.length} characters, over the ${SCHEMA_MAX_PATTERN_LENGTH}-character budget` };
   try {
+    const { RE2JS } = loadRe2js();
     return { regExp: RE2JS.compile(RE2JS.translateRegExp(pattern)) };
   } catch (error) {
     const why = error instanceof Error ? error.message.replace(/^error parsing regexp: /, '') : String(error);

@@ -1,4 +1,5 @@
-import { Ajv, type ValidateFunction } from 'ajv';
+import type { Ajv, ValidateFunction } from 'ajv';
+import { loadAjv } from '../../node/dependencies.js';
 import type { DatasetIssueCode } from '../../readers/issues.js';
 import { SCHEMA_MAX_NODES } from '../../readers/limits.js';
 import { joinPath, type PathKey } from '../../readers/paths.js';
@@ -33,12 +34,18 @@ const pseudoTypeHints: Record<string, string> = {
  * so after `limit` distinct schemas the whole instance is dropped to keep memory flat on huge datasets.
  */
 export class ToolSchemaCache {
-  private ajv = ToolSchemaCache.newAjv();
+  // ajv is loaded by the first schema compiled, not when the validator is created.
+  private ajvInstance: Ajv | undefined;
   private byText = new Map<string, CompiledToolSchema>();
   private byCanonical = new Map<string, CompiledToolSchema>();
   constructor(private readonly limit = 1000) {}
 
+  private get ajv(): Ajv {
+    return (this.ajvInstance ??= ToolSchemaCache.newAjv());
+  }
+
   private static newAjv(): Ajv {
+    const { Ajv } = loadAjv();
     // ownProperties: `required: ["toString"]` is not met by `{}` through the prototype.
     const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false, logger: false, validateSchema: false, ownProperties: true, code: { regExp: linearRegExpEngine } });
     // ajv compares array items pairwise (quadratic: 20k items take seconds); canonical JSON in a set is linear.
@@ -65,7 +72,7 @@ export class ToolSchemaCache {
   }
 
   private reset(): void {
-    this.ajv = ToolSchemaCache.newAjv();
+    this.ajvInstance = undefined;
     this.byText.clear();
     this.byCanonical.clear();
   }
