@@ -14,14 +14,18 @@ const tmp = tempDir();
 
 const row = (content: string) => JSON.stringify({ messages: [{ role: 'user', content }, { role: 'assistant', content: `re: ${content}` }] });
 
-/** 300 rows (several batches per worker) with bad ones among them: not JSON, not a conversation, a template error. */
+/**
+ * 640 rows (ten batches of 64) with bad ones among them, early and late: not JSON, not a conversation, a template
+ * error. The worker always has the first two batches; this thread renders on while it starts.
+ */
 function mixedRows(): string {
   const lines: string[] = [];
-  for (let i = 1; i <= 300; i++) {
+  for (let i = 1; i <= 640; i++) {
     if (i === 7) lines.push('not json');
     else if (i === 100) lines.push('{"rows": []}');
-    else if (i === 201) lines.push(row('fail here'));
-    else if (i === 250) lines.push('');
+    else if (i === 501) lines.push(row('fail here'));
+    else if (i === 550) lines.push('');
+    else if (i === 630) lines.push('[1, 2]');
     else lines.push(row(`question ${i}`));
   }
   return `${lines.join('\n')}\r\n`;
@@ -49,15 +53,16 @@ describe.skipIf(!built)('render --workers', () => {
     expect(two).toEqual(one);
     expect(one.code).toBe(1);
     const lines = one.out.trimEnd().split('\n').map((line) => JSON.parse(line) as { text?: string; error?: string });
-    expect(lines).toHaveLength(299);
+    expect(lines).toHaveLength(639);
     expect(lines[5]!.text).toBe('<user>question 6<assistant>re: question 6|1.0|{"2": 1.5, "1": [Infinity, 10000000000000000001]}');
     expect(lines.flatMap((line, i) => (line.error === undefined ? [] : [[i, line.error.slice(0, line.error.indexOf(':'))]]))).toEqual([
       [6, 'line 7'],
       [99, 'line 100'],
-      [200, 'line 201'],
+      [500, 'line 501'],
+      [628, 'line 630'],
     ]);
-    expect(lines[200]!.error).toContain('no: fail here');
-    expect(lines.at(-1)!.text).toContain('question 300');
+    expect(lines[500]!.error).toContain('no: fail here');
+    expect(lines.at(-1)!.text).toContain('question 640');
   });
 
   it('counts call ids rewritten on every worker in its one warning line', async () => {

@@ -50,7 +50,7 @@ export async function runRender(file: string | undefined, flags: RenderFlags, io
     json: flags.json,
     offsets: flags.offsets,
   };
-  const askedWorkers = positiveInt(flags.workers, '--workers');
+  const askedThreads = positiveInt(flags.workers, '--workers');
   // Loaded first, so a template that cannot load is one error line before any input is read.
   const loaded = loadTemplate({ family: flags.family, template: flags.template, templateName: flags.templateName });
   const source = await datasetSource(file ?? '-', io.cwd);
@@ -74,9 +74,9 @@ export async function runRender(file: string | undefined, flags: RenderFlags, io
     io.stdout.write(flags.json ? `${JSON.stringify(resultLine(result, flags.offsets))}\n` : result.text);
     return EXIT.OK;
   }
-  const workers = askedWorkers ?? autoWorkers(reader.source.totalBytes);
+  const threads = askedThreads ?? autoThreads(reader.source.totalBytes);
   const groups = regrouped(head, ended ? undefined : batches, ROWS_PER_BATCH);
-  const results = workers > 1 ? await onWorkers(groups, rowOptions, workers) : inProcess(groups, await createRowRenderer(rowOptions));
+  const results = threads > 1 ? await onWorkers(groups, rowOptions, threads) : inProcess(groups, await createRowRenderer(rowOptions));
   const rewritten: RewriteTally = { ids: 0, rows: 0, first: '' };
   const output = batchedLines(io);
   let failed = false;
@@ -102,16 +102,17 @@ export async function runRender(file: string | undefined, flags: RenderFlags, io
 }
 
 /**
- * Input size past which a render uses worker threads unasked. Each worker loads the modules and compiles the template
- * again, and its JIT starts cold: on a few MB of rows that costs more than a second thread gains.
+ * Input size from which a render shares its rows with worker threads unasked. This thread does not wait for them, so
+ * they cost no wall time; but each loads the modules and the template again and starts with a cold JIT, CPU time that
+ * only a few thousand rows repay.
  */
-export const AUTO_WORKERS_MIN_BYTES = 8 << 20;
-/** Threads past two gain little: the main thread's reading and writing become the bound. */
-const MAX_AUTO_WORKERS = 4;
+export const AUTO_THREADS_MIN_BYTES = 2 << 20;
+/** Past four threads this one's reading and writing become the bound. */
+const MAX_AUTO_THREADS = 4;
 
-function autoWorkers(inputBytes: number | undefined): number {
-  if (inputBytes === undefined || inputBytes < AUTO_WORKERS_MIN_BYTES) return 1;
-  return Math.min(availableParallelism(), MAX_AUTO_WORKERS);
+function autoThreads(inputBytes: number | undefined): number {
+  if (inputBytes === undefined || inputBytes < AUTO_THREADS_MIN_BYTES) return 1;
+  return Math.min(availableParallelism(), MAX_AUTO_THREADS);
 }
 
 /**
@@ -125,16 +126,10 @@ async function* inProcess(groups: AsyncIterable<DatasetRecord[]>, run: (records:
   for await (const group of groups) yield run(group);
 }
 
-async function onWorkers(batches: AsyncGenerator<DatasetRecord[]>, options: RenderRowsOptions, workers: number): Promise<AsyncIterable<RenderBatchResult>> {
+async function onWorkers(batches: AsyncIterable<DatasetRecord[]>, options: RenderRowsOptions, threads: number): Promise<AsyncIterable<RenderBatchResult>> {
   // Loaded only here: a render on one thread starts without the pool and node:worker_threads.
-  const [{ runBatchesInOrder }, { renderOutcomes }] = await Promise.all([import('../../validate/batch-runner.js'), import('../../validate/render-outcomes.js')]);
-  const first = await batches.next();
-  return runBatchesInOrder(first.done ? [] : first.value, batches, {
-    workers,
-    task: { kind: 'render', options },
-    outcomes: renderOutcomes,
-    inProcess: () => createRowRenderer(options),
-  });
+  const [{ runBatchesShared }, { renderOutcomes }] = await Promise.all([import('../../validate/shared-runner.js'), import('../../validate/render-outcomes.js')]);
+  return runBatchesShared(batches, { threads, task: { kind: 'render', options }, outcomes: renderOutcomes, here: await createRowRenderer(options) });
 }
 
 /** The reader's batches (a chunk's worth of rows each) cut into pieces of at most `size` rows. */
