@@ -15,14 +15,19 @@ export interface SharedRunOptions<R> {
   outcomes: BatchOutcomes<R>;
   /** The same work in this thread. */
   here: (records: DatasetRecord[]) => R;
+  /**
+   * Give the workers their first batches before they are ready (threads asked for by name: each surely takes part).
+   * Otherwise the pool gets batches only once a worker is ready, so a small input never waits for a worker to start.
+   */
+  poolFromStart?: boolean;
 }
 
 /**
  * Runs batches in this thread and on worker threads together, yielding their results in input order. The pool is
- * given two batches per worker at once and kept at that; every other batch runs here. So this thread does not wait
- * for the workers to start (loading the modules and the template costs each one tens of milliseconds, more on a busy
- * machine), a small input loses no wall time to workers it barely used, and a large one keeps every thread busy. A
- * batch the pool gives up on (workers that cannot start) runs here instead: the work and its output are the same.
+ * kept at two batches per worker (per ready worker, unless poolFromStart); every other batch runs here. So this thread
+ * does not wait for the workers to start (loading the modules and the template costs each one tens of milliseconds,
+ * more on a busy machine), and a large input keeps every thread busy. A batch the pool gives up on (workers that cannot
+ * start) runs here instead: the work and its output are the same.
  */
 export async function* runBatchesShared<R>(batches: AsyncIterable<DatasetRecord[]>, options: SharedRunOptions<R>): AsyncGenerator<R> {
   const script = options.threads > 1 ? (await import('./pool.js')).findWorkerScript() : undefined;
@@ -31,12 +36,12 @@ export async function* runBatchesShared<R>(batches: AsyncIterable<DatasetRecord[
     return;
   }
   const { WorkerPool } = await import('./pool.js');
-  const { pool } = WorkerPool.launch(options.threads - 1, options.task, options.outcomes, script) as { pool: WorkerPool<R> };
+  const workers = options.threads - 1;
+  const { pool } = WorkerPool.launch(workers, options.task, options.outcomes, script) as { pool: WorkerPool<R> };
   // Results in input order: a batch run here is done at once, a pool's batch when its worker answers.
   const inFlight: Array<Pending<R>> = [];
   // Room for this thread to go on while the workers start (they have the first batches): ~2,000 rows of output.
   const maxInFlight = 32 + 2 * options.threads;
-  const poolShare = 2 * (options.threads - 1);
   const settle = async (entry: Pending<R>): Promise<R> => {
     try {
       return await entry.result;
@@ -46,7 +51,7 @@ export async function* runBatchesShared<R>(batches: AsyncIterable<DatasetRecord[
   };
   try {
     for await (const batch of batches) {
-      if (pool.pendingBatches < poolShare) {
+      if (pool.pendingBatches < 2 * (options.poolFromStart ? workers : pool.readyWorkers)) {
         const entry: Pending<R> = { batch, result: pool.run(batch), done: false };
         entry.result.then(
           () => (entry.done = true),

@@ -76,7 +76,7 @@ export async function runRender(file: string | undefined, flags: RenderFlags, io
   }
   const threads = askedThreads ?? autoThreads(reader.source.totalBytes);
   const groups = regrouped(head, ended ? undefined : batches, ROWS_PER_BATCH);
-  const results = threads > 1 ? await onWorkers(groups, rowOptions, threads) : inProcess(groups, await createRowRenderer(rowOptions));
+  const results = threads > 1 ? await onWorkers(groups, rowOptions, threads, askedThreads !== undefined) : inProcess(groups, await createRowRenderer(rowOptions));
   const rewritten: RewriteTally = { ids: 0, rows: 0, first: '' };
   const output = batchedLines(io);
   let failed = false;
@@ -102,11 +102,11 @@ export async function runRender(file: string | undefined, flags: RenderFlags, io
 }
 
 /**
- * Input size from which a render shares its rows with worker threads unasked. This thread does not wait for them, so
- * they cost no wall time; but each loads the modules and the template again and starts with a cold JIT, CPU time that
- * only a few thousand rows repay.
+ * Input size from which a render shares its rows with worker threads unasked. This thread does not wait for them; but
+ * each loads the modules and the template again and starts with a cold JIT, and on a busy machine that CPU time slows
+ * this thread too: 1,500 agent rows (3 MB) took longer on two threads than on one at a load average of 14.
  */
-export const AUTO_THREADS_MIN_BYTES = 2 << 20;
+export const AUTO_THREADS_MIN_BYTES = 8 << 20;
 /** Past four threads this one's reading and writing become the bound. */
 const MAX_AUTO_THREADS = 4;
 
@@ -126,10 +126,10 @@ async function* inProcess(groups: AsyncIterable<DatasetRecord[]>, run: (records:
   for await (const group of groups) yield run(group);
 }
 
-async function onWorkers(batches: AsyncIterable<DatasetRecord[]>, options: RenderRowsOptions, threads: number): Promise<AsyncIterable<RenderBatchResult>> {
+async function onWorkers(batches: AsyncIterable<DatasetRecord[]>, options: RenderRowsOptions, threads: number, asked: boolean): Promise<AsyncIterable<RenderBatchResult>> {
   // Loaded only here: a render on one thread starts without the pool and node:worker_threads.
   const [{ runBatchesShared }, { renderOutcomes }] = await Promise.all([import('../../validate/shared-runner.js'), import('../../validate/render-outcomes.js')]);
-  return runBatchesShared(batches, { threads, task: { kind: 'render', options }, outcomes: renderOutcomes, here: await createRowRenderer(options) });
+  return runBatchesShared(batches, { threads, task: { kind: 'render', options }, outcomes: renderOutcomes, here: await createRowRenderer(options), poolFromStart: asked });
 }
 
 /** The reader's batches (a chunk's worth of rows each) cut into pieces of at most `size` rows. */
