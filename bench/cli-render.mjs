@@ -94,6 +94,7 @@ function measure(work, quick) {
     'work). Rows: the medium agent conversation (12 messages, 3 tools, 3 tool calls), numbered so no two are alike, with',
     'the family\'s special tokens. Both outputs are checked byte for byte. Seconds, process start included: median (best)',
     `of the runs, interleaved. Load average while measuring: ${loadAverage()}.`,
+    '',
     '`chatfmt` is the default: from 8 MB of input it renders on up to 4 threads (this one and workers it does not wait',
     'for, see `render --help`); `--workers 1` renders on this thread alone. CPU time counts every thread: the speed-up in',
     'CPU time is jinja2\'s CPU time over chatfmt\'s.',
