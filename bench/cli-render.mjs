@@ -15,6 +15,27 @@ const cases = [
   { name: 'GLM-4.6', dir: 'glm', file: 'zai-org-GLM-4.6.jinja' },
 ];
 
+// What each change bought, measured by hand on 2026-11-26 (issue 18): the build before the change and after it, run
+// interleaved on the same files (bench/data/medium.json rows as below), best of 3-4 runs, process CPU time (user +
+// system, every thread) and wall. Other jobs kept the load average at 11-17 on the 2 cores, so wall times are several
+// times an idle machine's and single figures move by 20-30% between runs: ranges are over three such comparisons.
+const CHANGES_HEADER = ['build', '1,500 rows CPU s (Qwen3; gpt-oss; GLM)', 'Qwen3 15,000 rows CPU s', 'Qwen3 15,000 rows wall s'];
+const CHANGES = [
+  ['before: a row at a time through four async generators', '0.71; 0.87; 0.79', '2.44–3.06', '7.2–11.3'],
+  ['rows read a chunk at a time, rendered 64 to a batch (`--workers 1`)', '0.59; 0.72; 0.64', '2.49–2.81', '7.4–9.3'],
+  ['+ this thread and a worker share the batches (the default from 8 MB of input on 2 cores)', '(one thread below 8 MB)', '2.66–3.55', '4.9–7.7'],
+];
+const CHANGES_NOTES = [
+  'What each change bought, measured by hand on 2026-11-26 at a load average of 11–17 (the build before and after',
+  'interleaved, best of 3–4 runs; CPU time counts every thread; ranges over three comparisons). Batching took a sixth',
+  'of the CPU time off 1,500 rows; at 15,000 the one-thread difference is within the noise. Two threads at 1,500 rows',
+  'cost 0.2–0.3 s more CPU (a worker loads the modules and the template and warms its own JIT) and, on that busy',
+  'machine, wall time too, hence the 8 MB default. Where a row\'s time goes on one thread (CPU profile, Qwen3, 15,000',
+  'rows): the template ~40%, JSON.parse of the row plus the exact-number check (`parsePythonJson`) ~18%, garbage',
+  'collection ~8–10%, `JSON.stringify` of the prompt ~9% (half of it flattening the string the template built),',
+  'reading and writing ~6%.',
+];
+
 export function cliRenderSection({ quick = false } = {}) {
   if (!hasShared) return '## CLI render end to end\n\nskipped: ../shared (the official templates) not found';
   const work = mkdtempSync(join(tmpdir(), 'chatfmt-bench-cli-'));
@@ -49,18 +70,19 @@ function measure(work, quick) {
       const input = join(work, `${c.dir}-${count}.jsonl`);
       writeRows(input, count, tokens[c.dir] ?? {});
       const ours = join(work, 'chatfmt.jsonl');
+      const oneThread = join(work, 'chatfmt-1.jsonl');
       const theirs = join(work, 'jinja2.jsonl');
-      const [chatfmt, jinja2] = timeInterleaved(
-        [
-          { command: process.execPath, args: [join(root, 'bin', 'chatfmt.js'), 'render', '--template', template, '--args', 'keep', '--now', NOW, input, '-o', ours] },
-          { command: 'python3', args: [join(root, 'bench', 'jinja2-render-file.py'), template, input, theirs, '--now', NOW] },
-        ],
+      const render = (out, extra) => ({ command: process.execPath, args: [join(root, 'bin', 'chatfmt.js'), 'render', '--template', template, '--args', 'keep', '--now', NOW, input, '-o', out, ...extra] });
+      const [chatfmt, single, jinja2] = timeInterleaved(
+        [render(ours, []), render(oneThread, ['--workers', '1']), { command: 'python3', args: [join(root, 'bench', 'jinja2-render-file.py'), template, input, theirs, '--now', NOW] }],
         runs,
       );
-      if (!readFileSync(ours).equals(readFileSync(theirs))) throw new Error(`${c.name}, ${count} rows: chatfmt's output differs from jinja2's`);
+      for (const file of [ours, oneThread]) if (!readFileSync(file).equals(readFileSync(theirs))) throw new Error(`${c.name}, ${count} rows: chatfmt's output differs from jinja2's`);
       const ratio = jinja2.wall / chatfmt.wall;
       ratios.set(count, [...(ratios.get(count) ?? []), ratio]);
-      rows.push([c.name, fmt(count), `${fmt(chatfmt.wall / 1000, 2)} (${fmt(chatfmt.min / 1000, 2)})`, `${fmt(jinja2.wall / 1000, 2)} (${fmt(jinja2.min / 1000, 2)})`, `**${fmt(ratio, 2)}×**`, chatfmt.cpu ? `${fmt(jinja2.cpu / chatfmt.cpu, 2)}×` : 'n/a']);
+      const seconds = (timing) => `${fmt(timing.wall / 1000, 2)} (${fmt(timing.min / 1000, 2)})`;
+      const cpuRatio = (timing) => (timing.cpu ? `${fmt(jinja2.cpu / timing.cpu, 2)}×` : 'n/a');
+      rows.push([c.name, fmt(count), seconds(chatfmt), seconds(jinja2), `**${fmt(ratio, 2)}×**`, cpuRatio(chatfmt), seconds(single), `${fmt(jinja2.wall / single.wall, 2)}×`, cpuRatio(single)]);
     }
   }
   const [small, large] = sizes.map(({ rows: count }) => Math.min(...ratios.get(count)));
@@ -73,9 +95,17 @@ function measure(work, quick) {
     'the family\'s special tokens. Both outputs are checked byte for byte. Seconds, process start included: median (best)',
     `of the runs, interleaved. Load average while measuring: ${loadAverage()}.`,
     '',
-    table(['template', 'rows', 'chatfmt s', 'jinja2 s', 'speed-up (wall)', 'speed-up (CPU time)'], rows),
+    '`chatfmt` is the default: from 8 MB of input it renders on up to 4 threads (this one and workers it does not wait',
+    'for, see `render --help`); `--workers 1` renders on this thread alone. CPU time counts every thread: the speed-up in',
+    'CPU time is jinja2\'s CPU time over chatfmt\'s.',
+    '',
+    table(['template', 'rows', 'chatfmt s', 'jinja2 s', 'speed-up (wall)', 'speed-up (CPU time)', '`--workers 1` s', 'speed-up (wall)', 'speed-up (CPU time)'], rows),
     '',
     `Goals: ≥ 3× jinja2 at ${fmt(sizes[0].rows)} rows (this run: ${fmt(small, 2)}× at worst), ≥ 5× at ${fmt(sizes[1].rows)} (this run: ${fmt(large, 2)}× at worst).`,
+    '',
+    ...CHANGES_NOTES,
+    '',
+    table(CHANGES_HEADER, CHANGES),
   ].join('\n');
 }
 

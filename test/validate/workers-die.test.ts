@@ -6,7 +6,7 @@ import { tempDir } from '../helpers/tmp.js';
 import { collect, root } from './helpers.js';
 
 // Issue 17 item 8: a worker that runs out of heap costs the row it was on, not the run.
-const built = existsSync(join(root, 'dist', 'dataset', 'worker.js'));
+const built = existsSync(join(root, 'dist', 'validate', 'worker.js'));
 
 describe.skipIf(!built)('validate --workers when a worker dies', () => {
   const tmp = tempDir();

@@ -1,16 +1,18 @@
 // `chatfmt render`'s work, loaded only when the command runs: the template engine, the renderer and the dataset reader
 // stay out of every other command's start-up (and out of `render --help`).
-import type { Conversation } from '../../types.js';
-import { convertSpans, type OffsetUnit } from '../../convert/text-offsets.js';
-import { readDatasetRecords, type DatasetRecord } from '../../readers/jsonl.js';
+import { availableParallelism } from 'node:os';
+import { readDatasetBatches, type DatasetRecord } from '../../readers/jsonl.js';
 import { ChatfmtError, inContext } from '../../errors.js';
+import { pythonJsonDumps } from '../../jinja/index.js';
 import { loadTemplate } from '../../node/load.js';
-import { renderConversation, type ArgsMode, type LoadedTemplate, type RenderOptions, type RenderWarning } from '../../render/index.js';
+import { renderConversation, type ArgsMode } from '../../render/index.js';
 import type { ImportShape } from '../../convert/importers/types.js';
-import { conversationReader } from '../conversation-input.js';
+import type { OffsetUnit } from '../../convert/text-offsets.js';
+import { conversationReader } from '../../validate/conversation-input.js';
+import { callIdRewrites, createRowRenderer, resultLine, type RenderBatchResult, type RenderRowsOptions, type RewriteTally } from '../../validate/render-rows.js';
 import { EXIT, UserError, escapeLineBreaks, type IO } from '../io.js';
 import { batchedLines } from '../output.js';
-import { parseVariables } from '../options.js';
+import { parseVariables, positiveInt } from '../options.js';
 import { datasetSource, stdinOption } from '../input.js';
 import { parseNow } from '../read-input.js';
 
@@ -28,48 +30,66 @@ export interface RenderFlags {
   offsets: OffsetUnit;
   from?: ImportShape;
   inputFormat?: ImportShape;
+  workers?: string;
 }
 
 export async function runRender(file: string | undefined, flags: RenderFlags, io: IO): Promise<number> {
   if (flags.family !== undefined && flags.template !== undefined) throw new UserError('give either --family or --template, not both');
   if (flags.family === undefined && flags.template === undefined) throw new UserError('no template: give --family <id> or --template <file|dir>');
-  const options: RenderOptions = {
+  const variables = parseVariables(flags.var);
+  const rowOptions: RenderRowsOptions = {
+    family: flags.family,
+    template: flags.template,
+    templateName: flags.templateName,
+    from: flags.from ?? flags.inputFormat,
     addGenerationPrompt: flags.generationPrompt ? true : undefined,
     continueFinalMessage: flags.continueFinalMessage,
-    variables: parseVariables(flags.var),
+    variablesJson: variables === undefined ? undefined : pythonJsonDumps(variables),
     args: flags.args,
     now: parseNow(flags.now),
+    json: flags.json,
+    offsets: flags.offsets,
   };
+  const askedThreads = positiveInt(flags.workers, '--workers');
+  // Loaded first, so a template that cannot load is one error line before any input is read.
   const loaded = loadTemplate({ family: flags.family, template: flags.template, templateName: flags.templateName });
-  const readConversation = await conversationReader(flags.from ?? flags.inputFormat);
   const source = await datasetSource(file ?? '-', io.cwd);
-  const records = readDatasetRecords(source, { ...stdinOption(source, io), name: file ?? '<stdin>' })[Symbol.asyncIterator]();
-  const first = await records.next();
-  const second = first.done ? first : await records.next();
+  const reader = readDatasetBatches(source, { ...stdinOption(source, io), name: file ?? '<stdin>' });
+  const batches = reader[Symbol.asyncIterator]();
+  let head: DatasetRecord[] = [];
+  let ended = false;
+  while (!ended && head.length < 2) {
+    const next = await batches.next();
+    if (next.done) ended = true;
+    else head = head.concat(next.value);
+  }
   // One conversation (a single line, or a pretty-printed object) prints its text; more, or a .jsonl file, is a batch.
-  if (second.done && !file?.endsWith('.jsonl')) {
-    if (first.done) throw new UserError(`${file ?? 'stdin'}: no conversation to render`);
-    const record = first.value;
+  if (ended && head.length < 2 && !file?.endsWith('.jsonl')) {
+    if (head.length === 0) throw new UserError(`${file ?? 'stdin'}: no conversation to render`);
+    const record = head[0]!;
     if (record.problem) throw new UserError(inContext(file ?? 'stdin', record.problem.message));
-    const result = renderConversation(loaded, readConversation(record.text, record.line), options);
-    for (const warning of idRewrites(result.warnings)) io.stderr.write(`chatfmt: warning: ${warning.code}: at ${warning.path}: ${escapeLineBreaks(warning.message)}${KEEP_IDS}\n`);
+    const readConversation = await conversationReader(rowOptions.from);
+    const result = renderConversation(loaded, readConversation(record.text, record.line), { addGenerationPrompt: rowOptions.addGenerationPrompt, continueFinalMessage: rowOptions.continueFinalMessage, variables, args: rowOptions.args, now: rowOptions.now });
+    for (const warning of callIdRewrites(result.warnings)) io.stderr.write(`chatfmt: warning: ${warning.code}: at ${warning.path}: ${escapeLineBreaks(warning.message)}${KEEP_IDS}\n`);
     io.stdout.write(flags.json ? `${JSON.stringify(resultLine(result, flags.offsets))}\n` : result.text);
     return EXIT.OK;
   }
+  const threads = askedThreads ?? autoThreads(reader.source.totalBytes);
+  const groups = regrouped(head, ended ? undefined : batches, ROWS_PER_BATCH);
+  const results = threads > 1 ? await onWorkers(groups, rowOptions, threads, askedThreads !== undefined) : inProcess(groups, await createRowRenderer(rowOptions));
   const rewritten: RewriteTally = { ids: 0, rows: 0, first: '' };
-  const renderRow = rowRenderer(loaded, readConversation, options, flags, rewritten);
   const output = batchedLines(io);
   let failed = false;
-  const write = async (record: DatasetRecord) => {
-    const line = renderRow(record);
-    failed ||= line.failed;
-    const written = output.add(line.text);
-    if (written) await written;
-  };
   try {
-    if (!first.done) await write(first.value);
-    if (!second.done) await write(second.value);
-    for (let next = await records.next(); !next.done; next = await records.next()) await write(next.value);
+    for await (const result of results) {
+      failed ||= result.failed > 0;
+      rewritten.ids += result.rewrites.ids;
+      rewritten.rows += result.rewrites.rows;
+      rewritten.first ||= result.rewrites.first;
+      const written = output.add(result.text);
+      if (written) await written;
+      if (result.fatal) throw new ChatfmtError(result.fatal.code, result.fatal.message);
+    }
   } finally {
     // The rows before a failure (a template syntax error met late, an unreadable input) are written all the same.
     await output.flush();
@@ -81,50 +101,44 @@ export async function runRender(file: string | undefined, flags: RenderFlags, io
   return failed ? EXIT.ISSUES : EXIT.OK;
 }
 
+/**
+ * Input size from which a render shares its rows with worker threads unasked. This thread does not wait for them; but
+ * each loads the modules and the template again and starts with a cold JIT, and on a busy machine that CPU time slows
+ * this thread too: 1,500 agent rows (3 MB) took longer on two threads than on one at a load average of 14.
+ */
+export const AUTO_THREADS_MIN_BYTES = 8 << 20;
+/** Past four threads this one's reading and writing become the bound. */
+const MAX_AUTO_THREADS = 4;
+
+function autoThreads(inputBytes: number | undefined): number {
+  if (inputBytes === undefined || inputBytes < AUTO_THREADS_MIN_BYTES) return 1;
+  return Math.min(availableParallelism(), MAX_AUTO_THREADS);
+}
+
+/**
+ * Rows rendered as one piece: on a worker, enough that a message's cost is small and few enough that the threads share
+ * the work evenly; in this thread, an output piece small enough to die young (a chunk's 500 rows of prompts, held as one
+ * string, lived long enough to be copied by the garbage collector).
+ */
+const ROWS_PER_BATCH = 64;
+
+async function* inProcess(groups: AsyncIterable<DatasetRecord[]>, run: (records: DatasetRecord[]) => RenderBatchResult): AsyncGenerator<RenderBatchResult> {
+  for await (const group of groups) yield run(group);
+}
+
+async function onWorkers(batches: AsyncIterable<DatasetRecord[]>, options: RenderRowsOptions, threads: number, asked: boolean): Promise<AsyncIterable<RenderBatchResult>> {
+  // Loaded only here: a render on one thread starts without the pool and node:worker_threads.
+  const [{ runBatchesShared }, { renderOutcomes }] = await Promise.all([import('../../validate/shared-runner.js'), import('../../validate/render-outcomes.js')]);
+  return runBatchesShared(batches, { threads, task: { kind: 'render', options }, outcomes: renderOutcomes, here: await createRowRenderer(options), poolFromStart: asked });
+}
+
+/** The reader's batches (a chunk's worth of rows each) cut into pieces of at most `size` rows. */
+async function* regrouped(head: DatasetRecord[], rest: AsyncIterator<DatasetRecord[]> | undefined, size: number): AsyncGenerator<DatasetRecord[]> {
+  for (let batch: DatasetRecord[] | undefined = head; batch !== undefined; ) {
+    for (let start = 0; start < batch.length; start += size) yield batch.slice(start, start + size);
+    const next = rest ? await rest.next() : undefined;
+    batch = next && !next.done ? next.value : undefined;
+  }
+}
+
 const KEEP_IDS = '; --args keep renders the ids as given';
-
-interface RewriteTally {
-  ids: number;
-  rows: number;
-  first: string;
-}
-
-/** Ids the family's syntax could not carry as given (Kimi-K2's `functions.NAME:IDX`, Mistral's 9 characters). */
-function idRewrites(warnings: RenderWarning[]): RenderWarning[] {
-  return warnings.filter((warning) => warning.code === 'CALL_IDS_REWRITTEN');
-}
-
-function where(record: DatasetRecord): string {
-  return record.line > 0 ? `line ${record.line}` : `row ${record.row}`;
-}
-
-/** One JSONL output line per input row: `{"text"}` (with spans under --json), or `{"error"}` naming the row. */
-function rowRenderer(
-  loaded: LoadedTemplate,
-  readConversation: (text: string, line: number) => Conversation,
-  options: RenderOptions,
-  flags: RenderFlags,
-  rewritten: RewriteTally,
-): (record: DatasetRecord) => { text: string; failed: boolean } {
-  return (record) => {
-    try {
-      if (record.problem) throw new ChatfmtError('INPUT_INVALID', record.problem.message);
-      const result = renderConversation(loaded, readConversation(record.text, record.line), options);
-      const rewrites = idRewrites(result.warnings);
-      if (rewrites.length > 0) {
-        rewritten.ids += rewrites.length;
-        rewritten.rows++;
-        rewritten.first ||= `${where(record)}, ${rewrites[0]!.path}: ${escapeLineBreaks(rewrites[0]!.message)}`;
-      }
-      return { text: `${JSON.stringify(flags.json ? resultLine(result, flags.offsets) : { text: result.text })}\n`, failed: false };
-    } catch (error) {
-      // A template that does not compile fails every row alike: the whole run stops with it.
-      if (error instanceof ChatfmtError && (error.code === 'TEMPLATE_SYNTAX' || error.code === 'TEMPLATE_SOURCE')) throw error;
-      return { text: `${JSON.stringify({ error: escapeLineBreaks(inContext(where(record), error instanceof Error ? error.message : String(error))) })}\n`, failed: true };
-    }
-  };
-}
-
-function resultLine(result: { text: string; generationSpans: Array<[number, number]> }, offsets: OffsetUnit): { text: string; generation_spans: Array<[number, number]> } {
-  return { text: result.text, generation_spans: convertSpans(result.text, result.generationSpans, offsets) };
-}

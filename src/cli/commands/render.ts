@@ -13,6 +13,8 @@ or JSONL with one such object per line (rows of a dataset shape with --from shar
 then one JSON line is printed per input:
 {"text": ...} or {"error": ...}), or a JSON array of them; gzip is detected. Without a file,
 or with "-", stdin is read. JSONL is streamed: memory stays flat whatever the input size.
+With --workers, this thread keeps rendering while the workers start; each worker loads the template
+again, which costs CPU time that only large inputs repay.
 Generation spans (--json) count UTF-16 units; --offsets codepoint gives Python str indices.
 
 The text is printed exactly as the template renders it, with no newline added.
@@ -43,6 +45,7 @@ export const register: CommandRegistrar = (program, io, state) => {
     .option('--json', 'print {text, generation_spans} instead of the bare text')
     .addOption(new Option('--offsets <unit>', 'how generation_spans count: utf16 (JS), codepoint (Python str), byte (UTF-8)').choices([...offsetUnits]).default('utf16'))
     .option('-o, --output <file>', 'write the result here instead of stdout')
+    .option('--workers <n>', 'render JSONL rows on n threads, this one and n-1 workers; the output is the same bytes in the same order (default: 1, or up to 4 for an input file of 8 MB or more)')
     .addOption(new Option('--from <shape>', 'input rows in this dataset shape, imported as `convert --from` imports them (default: openai, passed through)').choices([...importShapes]))
     .addOption(new Option('--input-format <shape>', 'the same as --from, as validate spells it').choices([...importShapes]))
     .addHelpText('after', HELP)

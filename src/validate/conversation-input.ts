@@ -1,5 +1,5 @@
 import type { ImportShape } from '../convert/importers/types.js';
-import { foreignShapeHint } from '../validate/foreign-shapes.js';
+import { foreignShapeHint } from './foreign-shapes.js';
 import { ChatfmtError } from '../errors.js';
 import { parsePythonJson } from '../jinja/index.js';
 import type { Conversation } from '../types.js';
