@@ -110,7 +110,14 @@ class Driver implements StreamParser {
     if (this.total > MAX_INPUT_CHARS) {
       throw new ChatfmtError('INPUT_TOO_LARGE', `completion longer than ${MAX_INPUT_CHARS} characters`);
     }
-    return this.toDeltas(this.core.push(chunk));
+    // Most small chunks only extend the current text or argument run: their delta is made here, with no events.
+    const run = this.core.extend(chunk);
+    if (run === undefined) return this.toDeltas(this.core.push(chunk));
+    if (run.length === 0) return [];
+    const kind = this.core.runKind;
+    if (kind === 'content') return [{ content: run }];
+    if (kind === 'reasoning') return [{ reasoning_content: run }];
+    return [{ tool_calls: [{ index: this.current, function: { arguments: run } }] }];
   }
 
   finish(): Delta[] {

@@ -123,6 +123,13 @@ export class MarkerSet {
     return buf.length;
   }
 
+  /** Whether some character of `text` starts a marker: when none does, no marker (or part of one) is in it. */
+  mayStartIn(text: string): boolean {
+    const leads = this.leadCodes;
+    for (let i = 0; i < text.length; i++) if (leads.has(text.charCodeAt(i))) return true;
+    return false;
+  }
+
   /** True when buf[at..] is a proper prefix of some marker (more text could complete it). */
   couldStartAt(buf: string, at: number): boolean {
     const candidates = this.byLead.get(buf[at] ?? '');

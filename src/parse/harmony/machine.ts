@@ -4,7 +4,7 @@
 // where the chunks split, so streaming and batch agree.
 
 import type { Diagnostic, ParseCode, Severity } from '../../types.js';
-import type { CoreOptions, ParseEvent, ParserCore } from '../core.js';
+import type { CoreOptions, ParseEvent, ParserCore, RunKind } from '../core.js';
 import { isStructureOnly, parseHeader, routeMessage, type Problem, type Route } from './header.js';
 import { DOUBLE_ENCODED } from '../engine/codecs/json-args.js';
 import { JsonObjectScanner } from '../engine/json-object-scan.js';
@@ -72,6 +72,13 @@ class HarmonyMachine implements ParserCore {
     this.content = new TextSink('content', emit);
     this.reasoning = new TextSink('reasoning', emit);
     this.state = this.stateFromPrefix(options.prefix);
+  }
+
+  readonly runKind: RunKind = 'content';
+
+  /** No fast lane yet: every chunk goes through push. */
+  extend(): string | undefined {
+    return undefined;
   }
 
   push(chunk: string): ParseEvent[] {

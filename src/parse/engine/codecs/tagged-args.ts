@@ -393,6 +393,13 @@ class TaggedArgsCodec implements ArgsCodec {
     return true;
   }
 
+  /** The fast lane: a chunk inside a streamed string value, with no character that could start a marker there. */
+  extend(chunk: string): string | undefined {
+    if (this.state !== 'value' || !this.streamString || !this.nestedRead || this.skipValue || this.valueFresh) return undefined;
+    if (this.nesting.mayStartIn(chunk)) return undefined;
+    return this.streamedFragment(chunk);
+  }
+
   private addValueText(text: string, sink: CallSink): void {
     if (this.skipValue) return;
     if (this.valueFresh && this.syntax.stripOneNewline && text.charCodeAt(0) === 10) text = text.slice(1);
@@ -401,6 +408,12 @@ class TaggedArgsCodec implements ArgsCodec {
       this.rawParts.push(text);
       return;
     }
+    const fragment = this.streamedFragment(text);
+    if (fragment.length > 0) sink.args(fragment);
+  }
+
+  /** A string value's next text as JSON-escaped argument text ('' when all of it is held). */
+  private streamedFragment(text: string): string {
     text = this.heldTail + text;
     // Hold a newline that may be the wrapping one, and half a surrogate pair (escaping it alone would
     // differ from escaping the whole character, so stream and batch would disagree).
@@ -408,7 +421,7 @@ class TaggedArgsCodec implements ArgsCodec {
     const hold = (this.syntax.stripOneNewline && last === 10) || (last >= 0xd800 && last <= 0xdbff);
     this.heldTail = hold ? text.slice(-1) : '';
     if (hold) text = text.slice(0, -1);
-    if (text.length > 0) sink.args(escapeFragment(text));
+    return text.length > 0 ? escapeFragment(text) : '';
   }
 
   private endValue(sink: CallSink, at: number): void {
