@@ -74,11 +74,24 @@ class HarmonyMachine implements ParserCore {
     this.state = this.stateFromPrefix(options.prefix);
   }
 
-  readonly runKind: RunKind = 'content';
+  runKind: RunKind = 'content';
 
-  /** No fast lane yet: every chunk goes through push. */
-  extend(): string | undefined {
-    return undefined;
+  extend(chunk: string): string | undefined {
+    // Only with nothing held; every marker starts with `<`, so a chunk without one inside a message's text is text.
+    if (this.finished || this.buffer.length > 0) return undefined;
+    const state = this.state;
+    if (state.kind === 'call') {
+      if (!state.scanner.extendString(chunk)) return undefined;
+      state.raw.push(chunk);
+      this.runKind = 'call-args';
+    } else if (state.kind === 'text' && !chunk.includes('<')) {
+      parseWork.chars += chunk.length;
+      this.runKind = state.sink.kind;
+      this.base += chunk.length;
+      return state.sink.take(chunk);
+    } else return undefined;
+    this.base += chunk.length;
+    return chunk;
   }
 
   push(chunk: string): ParseEvent[] {
