@@ -123,10 +123,16 @@ export class MarkerSet {
     return buf.length;
   }
 
-  /** Whether some character of `text` starts a marker: when none does, no marker (or part of one) is in it. */
+  /**
+   * Whether a marker, or the start of one that more text could complete, begins somewhere in `text`: when not, `find`
+   * finds nothing in it and `partialStart` holds nothing back. A lead that is text (`<b>` in code) does not count.
+   */
   mayStartIn(text: string): boolean {
     const leads = this.leadCodes;
-    for (let i = 0; i < text.length; i++) if (leads.has(text.charCodeAt(i))) return true;
+    for (let i = 0; i < text.length; i++) {
+      if (!leads.has(text.charCodeAt(i))) continue;
+      if (this.at(text, i) !== undefined || isPrefixOfAny(text, i, this.byLead.get(text[i]!)!)) return true;
+    }
     return false;
   }
 

@@ -207,9 +207,9 @@ class ObjectNotationCodec implements ArgsCodec {
     return close + this.delimiter.length;
   }
 
-  /** The fast lane: a chunk inside a string value that cannot hold (part of) its closing delimiter. */
+  /** The fast lane: a chunk inside a string value that holds neither its closing delimiter nor the start of one. */
   extend(chunk: string): string | undefined {
-    if (this.state !== 'string' || chunk.includes(this.delimiter[0]!)) return undefined;
+    if (this.state !== 'string' || chunk.includes(this.delimiter) || this.partialDelimiter(chunk, 0) > 0) return undefined;
     parseWork.chars += chunk.length;
     return this.openFragment(chunk);
   }
