@@ -70,6 +70,9 @@ export function createStreamParser(options: ParseOptions | ResponseTemplateParse
   return new Driver(core, family.id, options.idGenerator ?? family.idGenerator ?? randomCallId, options.reportCallEnds === true);
 }
 
+/** Longest chunk offered to the core's fast lane (ParserCore.extend). */
+const FAST_LANE_CHUNK = 256;
+
 /** The input limit and the push-after-finish rule, for parsers that are not the Driver. */
 class LimitedParser implements StreamParser {
   private total = 0;
@@ -110,7 +113,15 @@ class Driver implements StreamParser {
     if (this.total > MAX_INPUT_CHARS) {
       throw new ChatfmtError('INPUT_TOO_LARGE', `completion longer than ${MAX_INPUT_CHARS} characters`);
     }
-    return this.toDeltas(this.core.push(chunk));
+    // Most small chunks only extend the current text or argument run: their delta is made here, with no events. A
+    // large chunk (a batch slice) nearly always holds structure, and the lane would only scan it twice.
+    const run = chunk.length <= FAST_LANE_CHUNK ? this.core.extend(chunk) : undefined;
+    if (run === undefined) return this.toDeltas(this.core.push(chunk));
+    if (run.length === 0) return [];
+    const kind = this.core.runKind;
+    if (kind === 'content') return [{ content: run }];
+    if (kind === 'reasoning') return [{ reasoning_content: run }];
+    return [{ tool_calls: [{ index: this.current, function: { arguments: run } }] }];
   }
 
   finish(): Delta[] {

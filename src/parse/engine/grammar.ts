@@ -50,6 +50,12 @@ export interface Wake {
 export interface ArgsCodec {
   /** Consumes from `buf[pos..]` and returns how far it got; `final` = no more text will come. */
   feed(buf: string, pos: number, final: boolean, sink: CallSink): CodecResult;
+  /**
+   * The fast lane (ParserCore.extend), asked only when the machine holds no text: when all of `chunk` continues the
+   * value being streamed and decides nothing (no close, no marker, nothing invalid), consumes it and returns the
+   * argument text it settles ('' for none). Otherwise undefined, with nothing changed: the chunk then goes to feed.
+   */
+  extend?(chunk: string): string | undefined;
 }
 
 export interface CodecContext {

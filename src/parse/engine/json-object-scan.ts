@@ -38,6 +38,11 @@ export class JsonObjectScanner {
     return this.closed;
   }
 
+  /** Consumes all of `text` when it stays inside a string of the open object (JsonValueScanner.extendString). */
+  extendString(text: string): boolean {
+    return this.value !== undefined && !this.closed && this.value.extendString(text);
+  }
+
   scan(text: string, from: number, to: number): ScanResult {
     const result = this.scanFrom(text, from, to);
     parseWork.chars += result.at - from;

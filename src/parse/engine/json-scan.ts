@@ -88,6 +88,30 @@ export class JsonValueScanner {
     return end;
   }
 
+  /**
+   * Consumes all of `chunk` when it stays inside the string being read (no closing quote, nothing invalid, escapes
+   * may end split); else returns false with nothing changed, for scan to decide. The streaming fast lane.
+   */
+  extendString(chunk: string): boolean {
+    if (this.state !== STRING) return false;
+    let escape = this.escape;
+    for (let i = 0; i < chunk.length; i++) {
+      const c = chunk.charCodeAt(i);
+      if (escape === 0) {
+        if (c === 92) escape = 1;
+        else if (c === 34 || c < 32) return false;
+      } else if (escape === 1) {
+        if (c === 117) escape = 2;
+        else if (c < 128 && SIMPLE_ESCAPES[c]) escape = 0;
+        else return false;
+      } else if (isHex(c)) escape = escape === 5 ? 0 : escape + 1;
+      else return false;
+    }
+    this.escape = escape;
+    parseWork.chars += chunk.length;
+    return true;
+  }
+
   private scanFrom(buf: string, from: number, final: boolean): number {
     const n = buf.length;
     let i = from;

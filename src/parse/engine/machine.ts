@@ -1,5 +1,5 @@
 import type { Diagnostic, ParseCode } from '../../types.js';
-import type { CoreFactory, CoreOptions, ParseEvent, ParserCore, ToolIndex } from '../core.js';
+import type { CoreFactory, CoreOptions, ParseEvent, ParserCore, RunKind, ToolIndex } from '../core.js';
 import { compileGrammar, prefixOpensReasoning, type CompiledGrammar } from './compiled.js';
 import type { ArgsCodec, CallSink, Grammar, Wake } from './grammar.js';
 import type { MarkerSet } from './markers.js';
@@ -117,6 +117,46 @@ class GrammarMachine implements ParserCore, CallSink {
       const endsAtOpener = this.grammar.reasoning!.open.some((opener) => options.prefix.endsWith(opener));
       this.labelPending = endsAtOpener && this.grammar.reasoningLabel !== undefined;
     }
+  }
+
+  runKind: RunKind = 'content';
+
+  extend(chunk: string): string | undefined {
+    // Only when no text is held: then nothing before the chunk is undecided, and the chunk alone decides.
+    if (this.pos < this.buf.length || this.wake !== undefined || this.tentative !== undefined) return undefined;
+    let text: string | undefined;
+    switch (this.mode) {
+      case 'args':
+        text = this.codec!.extend?.(chunk);
+        if (text === undefined) return undefined;
+        this.runKind = 'call-args';
+        break;
+      case 'content': {
+        const markers = this.reasoningMayOpen && !this.content.hasText ? this.m.contentAtStart : this.m.content;
+        if (markers.mayStartIn(chunk)) return undefined;
+        text = this.content.push(chunk);
+        if (text.length > 0) this.justClosedCall = false;
+        this.runKind = 'content';
+        break;
+      }
+      case 'reasoning': {
+        if (this.labelPending) return undefined;
+        if (this.reasoning.hasText) this.absorbOpener = false;
+        if ((this.absorbOpener ? this.m.reasoningAtStart : this.m.reasoning).mayStartIn(chunk)) return undefined;
+        text = this.reasoning.push(chunk);
+        this.runKind = 'reasoning';
+        break;
+      }
+      default:
+        return undefined;
+    }
+    // The chunk is consumed whole: as `consume` would, the buffer moves past it and an open call keeps its raw text.
+    parseWork.chars += chunk.length;
+    this.base += this.buf.length + chunk.length;
+    this.buf = '';
+    this.pos = 0;
+    this.raw?.push(chunk);
+    return text;
   }
 
   push(chunk: string): ParseEvent[] {

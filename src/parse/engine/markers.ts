@@ -23,6 +23,8 @@ export class MarkerSet {
   private readonly byLead: Map<string, string[]>;
   /** First code units of the markers, for a quick reject before any string work. */
   private readonly leadCodes: Set<number>;
+  /** The same for ASCII leads, as a table: the streaming fast lane asks it for every character. */
+  private readonly asciiLeads = new Uint8Array(128);
   /**
    * Markers of two or more code units by their first two (longest first). Text often holds the lead
    * without a marker (`<b>` in code arguments): one lookup rejects it instead of a startsWith per marker.
@@ -50,6 +52,7 @@ export class MarkerSet {
     }
     this.leads = [...this.byLead.keys()];
     this.leadCodes = new Set(this.leads.map((lead) => lead.charCodeAt(0)));
+    for (const code of this.leadCodes) if (code < 128) this.asciiLeads[code] = 1;
     this.pattern = unique.length === 0 ? undefined : new RegExp(unique.map(escapeRegExp).join('|'), 'g');
     for (const marker of unique) {
       if (marker.length === 1) this.single.set(marker.charCodeAt(0), marker);
@@ -121,6 +124,20 @@ export class MarkerSet {
       if (isPrefixOfAny(buf, i, this.byLead.get(buf[i]!)!)) return i;
     }
     return buf.length;
+  }
+
+  /**
+   * Whether a marker, or the start of one that more text could complete, begins somewhere in `text`: when not, `find`
+   * finds nothing in it and `partialStart` holds nothing back. A lead that is text (`<b>` in code) does not count.
+   */
+  mayStartIn(text: string): boolean {
+    const ascii = this.asciiLeads;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c < 128 ? ascii[c] === 0 : !this.leadCodes.has(c)) continue;
+      if (this.at(text, i) !== undefined || isPrefixOfAny(text, i, this.byLead.get(text[i]!)!)) return true;
+    }
+    return false;
   }
 
   /** True when buf[at..] is a proper prefix of some marker (more text could complete it). */

@@ -4,7 +4,7 @@
 // where the chunks split, so streaming and batch agree.
 
 import type { Diagnostic, ParseCode, Severity } from '../../types.js';
-import type { CoreOptions, ParseEvent, ParserCore } from '../core.js';
+import type { CoreOptions, ParseEvent, ParserCore, RunKind } from '../core.js';
 import { isStructureOnly, parseHeader, routeMessage, type Problem, type Route } from './header.js';
 import { DOUBLE_ENCODED } from '../engine/codecs/json-args.js';
 import { JsonObjectScanner } from '../engine/json-object-scan.js';
@@ -72,6 +72,26 @@ class HarmonyMachine implements ParserCore {
     this.content = new TextSink('content', emit);
     this.reasoning = new TextSink('reasoning', emit);
     this.state = this.stateFromPrefix(options.prefix);
+  }
+
+  runKind: RunKind = 'content';
+
+  extend(chunk: string): string | undefined {
+    // Only with nothing held; every marker starts with `<`, so a chunk without one inside a message's text is text.
+    if (this.finished || this.buffer.length > 0) return undefined;
+    const state = this.state;
+    if (state.kind === 'call') {
+      if (!state.scanner.extendString(chunk)) return undefined;
+      state.raw.push(chunk);
+      this.runKind = 'call-args';
+    } else if (state.kind === 'text' && !chunk.includes('<')) {
+      parseWork.chars += chunk.length;
+      this.runKind = state.sink.kind;
+      this.base += chunk.length;
+      return state.sink.take(chunk);
+    } else return undefined;
+    this.base += chunk.length;
+    return chunk;
   }
 
   push(chunk: string): ParseEvent[] {

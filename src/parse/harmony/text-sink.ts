@@ -17,7 +17,7 @@ export class TextSink {
   private separate = false;
 
   constructor(
-    private readonly kind: 'content' | 'reasoning',
+    readonly kind: 'content' | 'reasoning',
     private readonly emit: (event: ParseEvent) => void,
   ) {}
 

@@ -32,6 +32,9 @@ export function firstMatching(choices: readonly CodecChoice[], otherwise: CodecF
         }
         return chosen.feed(buf, pos, final, sink);
       },
+      extend(chunk) {
+        return chosen?.extend?.(chunk);
+      },
     };
   };
 }

@@ -165,6 +165,10 @@ function callObjectCodec(options: CallObjectOptions): ArgsCodec {
         }
       }
     },
+    extend(chunk) {
+      // Only the streamed arguments of a started call: anything else is held or decides something.
+      return started && streamingArgs && value !== undefined && value.extendString(chunk) ? chunk : undefined;
+    },
   };
 
   /** A complete non-streamed value: the name, serialised arguments, or an ignored key. */

@@ -26,6 +26,9 @@ export function jsonArgs(context: CodecContext): ArgsCodec {
       }
       return streamValue(scanner, buf, pos, final, (piece) => sink.args(piece));
     },
+    extend(chunk) {
+      return scanner !== undefined && scanner.extendString(chunk) ? chunk : undefined;
+    },
   };
 }
 

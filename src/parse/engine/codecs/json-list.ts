@@ -47,6 +47,9 @@ export function jsonList(element: CodecFactory): CodecFactory {
           }
         }
       },
+      extend(chunk) {
+        return state === 'element' ? current!.extend?.(chunk) : undefined;
+      },
     };
   };
 }

@@ -190,18 +190,13 @@ class ObjectNotationCodec implements ArgsCodec {
     const close = buf.indexOf(this.delimiter, pos);
     const stop = close >= 0 ? close : buf.length - this.partialDelimiter(buf, pos);
     parseWork.chars += stop - pos;
-    let text = this.held + buf.slice(pos, stop);
-    this.held = '';
     if (close < 0) {
-      const last = text.charCodeAt(text.length - 1);
-      // Half a surrogate pair escaped alone would differ from the whole character escaped at once.
-      if (last >= 0xd800 && last <= 0xdbff) {
-        this.held = text.slice(-1);
-        text = text.slice(0, -1);
-      }
-      if (text.length > 0) sink.args(escapeFragment(text));
+      const fragment = this.openFragment(buf.slice(pos, stop));
+      if (fragment.length > 0) sink.args(fragment);
       return -stop - 1;
     }
+    const text = this.held + buf.slice(pos, close);
+    this.held = '';
     if (this.state === 'quoted-key') {
       sink.args(`${escapeFragment(text)}":`);
       this.state = 'colon';
@@ -210,6 +205,26 @@ class ObjectNotationCodec implements ArgsCodec {
     sink.args(`${escapeFragment(text)}"`);
     this.state = 'after';
     return close + this.delimiter.length;
+  }
+
+  /** The fast lane: a chunk inside a string value that holds neither its closing delimiter nor the start of one. */
+  extend(chunk: string): string | undefined {
+    if (this.state !== 'string' || chunk.includes(this.delimiter) || this.partialDelimiter(chunk, 0) > 0) return undefined;
+    parseWork.chars += chunk.length;
+    return this.openFragment(chunk);
+  }
+
+  /** Text of a string whose close is not in sight, as its escaped fragment ('' when all of it is held). */
+  private openFragment(piece: string): string {
+    let text = this.held + piece;
+    this.held = '';
+    const last = text.charCodeAt(text.length - 1);
+    // Half a surrogate pair escaped alone would differ from the whole character escaped at once.
+    if (last >= 0xd800 && last <= 0xdbff) {
+      this.held = text.slice(-1);
+      text = text.slice(0, -1);
+    }
+    return text.length > 0 ? escapeFragment(text) : '';
   }
 
   /**
