@@ -1,21 +1,24 @@
 // AST → closures, built once per template.
 import type { CallArgs, Expr, Param, Stmt, Target } from './ast.js';
 import { chargeChars } from './budget.js';
-import { LimitError, PyError, TemplateSyntaxError, typeError } from './errors.js';
+import { PyError, TemplateSyntaxError, typeError } from './errors.js';
 import { FILTERS, hasFilter, type FilterFn } from './filters.js';
 import { unmark } from './markup.js';
 import { methodImpl } from './methods.js';
 import { negate } from './numbers.js';
 import {
-  SliceValue, arith, attrReader, callValue, compareOp, concatStr, getAttr, getItem, itemReader, iterate, pyEq, undefinedError,
+  SliceValue, attrPresence, attrReader, callValue, compareOp, concatStr, getAttr, getItem, itemReader, iterate, pyEq, undefinedError,
 } from './ops.js';
 import { pyStr } from './repr.js';
-import { Frame, LoopContext, RenderState } from './runtime.js';
+import { Frame, RenderState } from './runtime.js';
 import { TESTS, hasTest, type TestFn } from './tests.js';
 import { Callable, Namespace, Undefined, buildDict, dictEntries, isDict, isNumeric, makeTuple, pyTypeName, truthy } from './values.js';
-import { assignsInScope, capture, enter, invoke, runBody, usesName, type Ex, type Kwargs } from './compile-support.js';
-
-type Ev = (s: RenderState, f: Frame) => unknown;
+import {
+  assignsInScope, boundNames, capture, definesClosures, invoke, runBody, usesName, type Assign, type Ev, type Ex, type Kwargs,
+} from './compile-support.js';
+import { forLoop } from './compile-loop.js';
+import { macroBuilder } from './compile-macro.js';
+import { arithmetic, plusChain } from './compile-fused.js';
 
 export class Compiler {
   /**
@@ -23,8 +26,15 @@ export class Compiler {
    * test there raises only when reached. Loop, macro, call, set and filter block bodies start a hard frame again.
    */
   private soft = false;
+  /** Every name a statement of this template can bind; any other name is read from the render's root scope. */
+  private readonly bound: Set<string>;
 
-  constructor(private readonly source: string) {}
+  constructor(
+    private readonly source: string,
+    template: Stmt[],
+  ) {
+    this.bound = boundNames(template);
+  }
 
   private withSoft<T>(soft: boolean, build: () => T): T {
     const saved = this.soft;
@@ -57,6 +67,11 @@ export class Compiler {
     for (const stmt of stmts) {
       if (stmt.k === 'text') {
         text += stmt.value;
+        continue;
+      }
+      // `{{ 'literal' }}` prints its own text: it joins the text around it.
+      if (stmt.k === 'print' && stmt.expr.k === 'const' && typeof stmt.expr.value === 'string') {
+        text += stmt.expr.value;
         continue;
       }
       if (text) out.push(this.text(text));
@@ -167,7 +182,7 @@ export class Compiler {
     }
   }
 
-  private assign(target: Target): (f: Frame, value: unknown) => void {
+  private assign(target: Target): Assign {
     switch (target.k) {
       case 'name': {
         const name = target.name;
@@ -199,78 +214,13 @@ export class Compiler {
     const [test, body, otherwise] = this.withSoft(false, () => [
       stmt.test ? this.expr(stmt.test) : null, block(this.body(stmt.body)), this.body(stmt.otherwise),
     ] as const);
-    const usesLoop = usesName(stmt.body, 'loop') || stmt.recursive;
-    const recursive = stmt.recursive;
-    const bodyAssigns = assignsInScope(stmt.body);
-
-    const run = (s: RenderState, f: Frame, iterable: unknown, depth0: number): void => {
-      let items = iterate(iterable);
-      const inner = f.child();
-      // jinja2 filters lazily: each item's condition is evaluated just before its body runs, so a body that changes
-      // what the condition reads (a namespace) decides which later items pass. Only `loop` (length, last) needs the
-      // filtered list up front.
-      if (test && !usesLoop) {
-        let ran = 0;
-        let scope = inner.child();
-        for (const item of items) {
-          assign(inner, item);
-          if (!truthy(test(s, inner))) continue;
-          if (++s.iterations > s.limits.loopIterations) throw tooManyIterations(s);
-          if (bodyAssigns && ran > 0) scope = inner.child();
-          ran++;
-          assign(scope, item);
-          if (body(s, scope) === 1) break;
-        }
-        if (ran === 0) runBody(otherwise, s, inner);
-        return;
-      }
-      if (test) {
-        const kept: unknown[] = [];
-        for (const item of items) {
-          assign(inner, item);
-          if (truthy(test(s, inner))) kept.push(item);
-        }
-        items = kept;
-      }
-      if (items.length === 0) {
-        runBody(otherwise, s, inner);
-        return;
-      }
-      let loop: LoopContext | null = null;
-      if (usesLoop) {
-        const recurse = recursive
-          ? (args: unknown[]) => {
-              enter(s);
-              const saved = s.out;
-              s.out = '';
-              s.capture++;
-              try {
-                run(s, f, args[0], depth0 + 1);
-                return s.out;
-              } finally {
-                s.capture--;
-                s.out = saved;
-                s.depth--;
-              }
-            }
-          : null;
-        loop = new LoopContext(items, depth0, recurse);
-        inner.set('loop', loop);
-      }
-      if ((s.iterations += items.length) > s.limits.loopIterations) throw tooManyIterations(s);
-      // Each iteration gets its own scope: a `set` in the body never leaks into the next iteration (jinja2).
-      let scope = inner.child();
-      for (let i = 0; i < items.length; i++) {
-        if (bodyAssigns && i > 0) scope = inner.child();
-        if (loop) loop.index0 = i;
-        assign(scope, items[i]);
-        if (body(s, scope) === 1) break;
-      }
-    };
-    return (s, f) => {
-      run(s, f, iter(s, f), 0);
-      return 0;
-    };
+    return forLoop({
+      iter, assign, test, body, otherwise,
+      usesLoop: usesName(stmt.body, 'loop') || stmt.recursive,
+      recursive: stmt.recursive,
+      bodyAssigns: assignsInScope(stmt.body),
+      bodyCapturesScope: definesClosures(stmt.body),
+    });
   }
 
   /** Builds the Callable for a macro (or a caller block) closing over the defining frame. */
@@ -278,50 +228,13 @@ export class Compiler {
     const [body, defaults] = this.withSoft(false, () => [
       this.body(stmts), params.map((p) => (p.default ? this.expr(p.default) : null)),
     ] as const);
-    const names = params.map((p) => p.name);
-    const usesVarargs = usesName(stmts, 'varargs');
-    const usesKwargs = usesName(stmts, 'kwargs');
-    const usesCaller = usesName(stmts, 'caller');
-    return (s, f) =>
-      new Callable(
-        name,
-        (args, kwargs) => {
-          enter(s);
-          try {
-            const inner = f.child();
-            if (args.length > names.length && !usesVarargs) {
-              throw typeError(`macro '${name}' takes not more than ${names.length} argument(s)`);
-            }
-            const extra: Record<string, unknown> = Object.create(null);
-            if (kwargs) {
-              for (const key of Object.keys(kwargs)) {
-                if (names.includes(key)) continue;
-                if (key === 'caller' && usesCaller) inner.set('caller', kwargs[key]);
-                else if (usesKwargs) extra[key] = kwargs[key];
-                else throw typeError(`macro '${name}' takes no keyword argument '${key}'`);
-              }
-            }
-            for (let i = 0; i < names.length; i++) {
-              const pname = names[i]!;
-              let v: unknown;
-              if (i < args.length) {
-                if (kwargs && Object.prototype.hasOwnProperty.call(kwargs, pname)) throw typeError(`macro '${name}' got multiple values for argument '${pname}'`);
-                v = args[i];
-              } else if (kwargs && Object.prototype.hasOwnProperty.call(kwargs, pname)) v = kwargs[pname];
-              else if (defaults[i]) v = defaults[i]!(s, inner);
-              else v = new Undefined(pname, undefined, `parameter '${pname}' was not provided`);
-              inner.set(pname, v);
-            }
-            if (usesCaller && !inner.has('caller')) inner.set('caller', new Undefined('caller', undefined, 'No caller defined'));
-            if (usesVarargs) inner.set('varargs', makeTuple(args.slice(names.length)));
-            if (usesKwargs) inner.set('kwargs', buildDict(Object.keys(extra).map((k) => [k, extra[k]])));
-            return capture(body, s, inner);
-          } finally {
-            s.depth--;
-          }
-        },
-        'Macro',
-      );
+    return macroBuilder({
+      name, body, defaults,
+      names: params.map((p) => p.name),
+      usesVarargs: usesName(stmts, 'varargs'),
+      usesKwargs: usesName(stmts, 'kwargs'),
+      usesCaller: usesName(stmts, 'caller'),
+    });
   }
 
   private callBlock(stmt: Extract<Stmt, { k: 'callblock' }>): Ex {
@@ -426,8 +339,14 @@ export class Compiler {
       }
       case 'name': {
         const name = node.name;
-        return (_s, f) => {
-          const v = f.get(name);
+        if (this.bound.has(name)) {
+          return (_s, f) => {
+            const v = f.get(name);
+            return v === undefined ? new Undefined(name) : v;
+          };
+        }
+        return (s) => {
+          const v = s.root.get(name);
           return v === undefined ? new Undefined(name) : v;
         };
       }
@@ -453,8 +372,16 @@ export class Compiler {
         };
       }
       case 'getattr': {
-        const obj = this.expr(node.obj);
         const read = attrReader(node.attr);
+        if (node.obj.k === 'name' && this.bound.has(node.obj.name)) {
+          // `message.role`: the scope read and the attribute read in one closure.
+          const name = node.obj.name;
+          return (_s, f) => {
+            const v = f.get(name);
+            return read(v === undefined ? new Undefined(name) : v);
+          };
+        }
+        const obj = this.expr(node.obj);
         return (s, f) => read(obj(s, f));
       }
       case 'getitem': {
@@ -504,22 +431,18 @@ export class Compiler {
         };
       }
       case 'bin': {
-        const left = this.expr(node.left);
-        const right = this.expr(node.right);
-        const op = node.op;
-        if (op === '+') {
-          // String concatenation is most of what `+` does in chat templates.
-          return (s, f) => {
-            const a = left(s, f);
-            const b = right(s, f);
-            if (typeof a === 'string' && typeof b === 'string') {
-              chargeChars(a.length + b.length);
-              return a + b;
-            }
-            return arith(op, a, b);
-          };
+        if (node.op === '+') {
+          // `a + b + c` is a left spine of `+`: one closure runs it, left to right as Python adds.
+          const terms: Expr[] = [];
+          let left: Expr = node;
+          while (left.k === 'bin' && left.op === '+') {
+            terms.push(left.right);
+            left = left.left;
+          }
+          terms.push(left);
+          return plusChain(terms.reverse().map((t) => this.expr(t)));
         }
-        return (s, f) => arith(op, left(s, f), right(s, f));
+        return arithmetic(node.op, this.expr(node.left), this.expr(node.right));
       }
       case 'and': {
         const left = this.expr(node.left);
@@ -612,6 +535,29 @@ export class Compiler {
     };
   }
 
+  /** The raw value of a name (JS undefined when unset): from the scope chain, or the root for names nothing binds. */
+  private lookup(name: string): (s: RenderState, f: Frame) => unknown {
+    if (this.bound.has(name)) return (_s, f) => f.get(name);
+    return (s) => s.root.get(name);
+  }
+
+  /** Whether a name or an attribute exists, for the shapes that can answer without building an Undefined. */
+  private presence(node: Expr): ((s: RenderState, f: Frame) => boolean) | null {
+    if (node.k === 'name') {
+      const lookup = this.lookup(node.name);
+      return (s, f) => {
+        const v = lookup(s, f);
+        return v !== undefined && !(v instanceof Undefined);
+      };
+    }
+    if (node.k === 'getattr') {
+      const obj = this.expr(node.obj);
+      const has = attrPresence(node.attr);
+      return (s, f) => has(obj(s, f));
+    }
+    return null;
+  }
+
   private test(node: Extract<Expr, { k: 'test' }>): Ev {
     const operand = this.expr(node.node);
     const { positional, keywords } = this.callArgs(node);
@@ -626,7 +572,17 @@ export class Compiler {
       const raise = this.missing('test', node);
       return (s, f) => raise(operand(s, f), positional(s, f), keywords?.(s, f));
     }
+    const noArgs = node.args.length === 0 && node.kwargs.length === 0 && !node.dynArgs && !node.dynKwargs;
+    if (noArgs && (node.name === 'defined' || node.name === 'undefined')) {
+      // `x is defined` asks whether the value exists: no Undefined is built to find out.
+      const present = this.presence(node.node);
+      if (present !== null) {
+        const wanted = node.name === 'defined';
+        return (s, f) => present(s, f) === wanted;
+      }
+    }
     const fn: TestFn = TESTS[node.name]!;
+    if (noArgs) return (s, f) => fn(unmark(operand(s, f)), NO_ARGS);
     return (s, f) => {
       const v = operand(s, f);
       const a = positional(s, f);
@@ -642,10 +598,6 @@ const NOTHING: Ex = () => 0;
 
 /** The arguments of every call without any: callees read them, never change them (frozen, so one that did would throw). */
 const NO_ARGS: unknown[] = Object.freeze([]) as unknown as unknown[];
-
-function tooManyIterations(s: RenderState): LimitError {
-  return new LimitError(`more than ${s.limits.loopIterations} loop iterations (limits.loopIterations)`);
-}
 
 /** One closure for a statement list: no wrapper for the common empty and single-statement bodies. */
 function block(body: Ex[]): Ex {

@@ -58,6 +58,22 @@ export function attrReader(name: string): (obj: unknown) => unknown {
 }
 const hasOwnProperty = Object.prototype.hasOwnProperty;
 
+/** Whether `obj.name` is defined (what `obj.name is defined` asks), without building the Undefined when it is not. */
+export function attrPresence(name: string): (obj: unknown) => boolean {
+  const read = attrReader(name);
+  if (isDunder(name) || isDictMethodName(name)) return (obj) => !(read(obj) instanceof Undefined);
+  return (obj) => {
+    if (obj !== null && typeof obj === 'object') {
+      const proto = Object.getPrototypeOf(obj);
+      if (proto === Object.prototype || proto === null) {
+        const value = hasOwnProperty.call(obj, name) ? (obj as Record<string, unknown>)[name] : undefined;
+        return value !== undefined && !(value instanceof Undefined);
+      }
+    }
+    return !(read(obj) instanceof Undefined);
+  };
+}
+
 /** A namespace's attribute; the sandbox refuses names starting with `_` (jinja2's is_safe_attribute). */
 function namespaceAttr(ns: Namespace, name: string): unknown {
   const value = hasOwnProperty.call(ns.attrs, name) ? ns.attrs[name] : undefined;

@@ -18,6 +18,8 @@ export class RenderState {
   constructor(
     readonly now: Date | undefined,
     readonly limits: RenderLimits,
+    /** The render's variables over the globals: where a name no template statement binds is looked up. */
+    readonly root: Frame,
   ) {
     this.budget = new Budget(limits.buildBytes);
   }
@@ -74,6 +76,13 @@ export class Frame {
 
   child(): Frame {
     return new Frame(this);
+  }
+
+  /** Forgets every name of this scope (a loop's iteration scope, reused for the next iteration). */
+  clear(): void {
+    this.firstName = null;
+    this.firstValue = undefined;
+    if (this.vars !== null) this.vars.clear();
   }
 }
 
