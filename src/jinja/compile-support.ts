@@ -76,11 +76,12 @@ export function definesClosures(stmts: Stmt[]): boolean {
 }
 
 /**
- * Names the template can bind somewhere: assignment and loop targets, macros and their parameters, caller
- * parameters, and the names the engine binds itself. A name outside this set can only be a render variable or a
- * global, so its reads go straight to the render's root scope.
+ * Names a read must look up through the scope chain: those some statement binds in a scope other than the root
+ * (loop targets, anything set inside a loop, macro, caller, with or scope block, macro parameters) and the names the
+ * engine binds itself. Any other name lives in the render's root scope (a variable, a global, or set by a top-level
+ * statement), where its reads go straight.
  */
-export function boundNames(stmts: Stmt[], into = new Set<string>(['loop', 'caller', 'varargs', 'kwargs'])): Set<string> {
+export function scopedNames(stmts: Stmt[], nested = false, into = new Set<string>(['loop', 'caller', 'varargs', 'kwargs'])): Set<string> {
   const addTarget = (target: Target): void => {
     if (target.k === 'name') into.add(target.name);
     else if (target.k === 'tuple') for (const item of target.items) addTarget(item);
@@ -89,22 +90,38 @@ export function boundNames(stmts: Stmt[], into = new Set<string>(['loop', 'calle
     switch (stmt.k) {
       case 'set':
       case 'setblock':
+        if (nested) addTarget(stmt.target);
+        break;
+      case 'macro':
+        if (nested) into.add(stmt.name);
+        for (const param of stmt.params) into.add(param.name);
+        scopedNames(stmt.body, true, into);
+        break;
       case 'for':
         addTarget(stmt.target);
+        scopedNames(stmt.body, true, into);
+        scopedNames(stmt.otherwise, true, into);
         break;
       case 'with':
         for (const target of stmt.targets) addTarget(target);
-        break;
-      case 'macro':
-        into.add(stmt.name);
-        for (const param of stmt.params) into.add(param.name);
+        scopedNames(stmt.body, true, into);
         break;
       case 'callblock':
         for (const param of stmt.params) into.add(param.name);
+        scopedNames(stmt.body, true, into);
+        break;
+      case 'scope':
+        scopedNames(stmt.body, true, into);
+        break;
+      case 'if':
+        scopedNames(stmt.body, nested, into);
+        scopedNames(stmt.otherwise, nested, into);
+        break;
+      case 'generation':
+      case 'filterblock':
+        scopedNames(stmt.body, nested, into);
         break;
     }
-    if ('body' in stmt) boundNames(stmt.body, into);
-    if ('otherwise' in stmt) boundNames(stmt.otherwise, into);
   }
   return into;
 }

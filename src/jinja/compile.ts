@@ -14,7 +14,7 @@ import { Frame, RenderState } from './runtime.js';
 import { TESTS, hasTest, type TestFn } from './tests.js';
 import { Callable, Namespace, Undefined, buildDict, dictEntries, isDict, isNumeric, makeTuple, pyTypeName, truthy } from './values.js';
 import {
-  assignsInScope, boundNames, capture, definesClosures, invoke, runBody, usesName, type Assign, type Ev, type Ex, type Kwargs,
+  assignsInScope, scopedNames, capture, definesClosures, invoke, runBody, usesName, type Assign, type Ev, type Ex, type Kwargs,
 } from './compile-support.js';
 import { forLoop } from './compile-loop.js';
 import { macroBuilder } from './compile-macro.js';
@@ -26,14 +26,14 @@ export class Compiler {
    * test there raises only when reached. Loop, macro, call, set and filter block bodies start a hard frame again.
    */
   private soft = false;
-  /** Every name a statement of this template can bind; any other name is read from the render's root scope. */
+  /** The names read through the scope chain (see scopedNames); any other name is read from the root scope. */
   private readonly bound: Set<string>;
 
   constructor(
     private readonly source: string,
     template: Stmt[],
   ) {
-    this.bound = boundNames(template);
+    this.bound = scopedNames(template);
   }
 
   private withSoft<T>(soft: boolean, build: () => T): T {
@@ -373,9 +373,15 @@ export class Compiler {
       }
       case 'getattr': {
         const read = attrReader(node.attr);
-        if (node.obj.k === 'name' && this.bound.has(node.obj.name)) {
+        if (node.obj.k === 'name') {
           // `message.role`: the scope read and the attribute read in one closure.
           const name = node.obj.name;
+          if (!this.bound.has(name)) {
+            return (s) => {
+              const v = s.root.get(name);
+              return read(v === undefined ? new Undefined(name) : v);
+            };
+          }
           return (_s, f) => {
             const v = f.get(name);
             return read(v === undefined ? new Undefined(name) : v);
@@ -391,7 +397,16 @@ export class Compiler {
           return (s, f) => read(obj(s, f));
         }
         const arg = this.expr(node.arg);
-        return (s, f) => getItem(obj(s, f), arg(s, f));
+        return (s, f) => {
+          const o = obj(s, f);
+          const key = arg(s, f);
+          // `messages[i]` with i in range: the list's own item.
+          if (Array.isArray(o) && typeof key === 'number' && key >= 0 && key < o.length && Number.isInteger(key)) {
+            const v: unknown = o[key];
+            if (v !== undefined) return v;
+          }
+          return getItem(o, key);
+        };
       }
       case 'slice': {
         const start = node.start ? this.expr(node.start) : null;
@@ -449,7 +464,7 @@ export class Compiler {
         const right = this.expr(node.right);
         return (s, f) => {
           const v = left(s, f);
-          return truthy(v) ? right(s, f) : v;
+          return v === true || (v !== false && truthy(v)) ? right(s, f) : v;
         };
       }
       case 'or': {
@@ -457,7 +472,7 @@ export class Compiler {
         const right = this.expr(node.right);
         return (s, f) => {
           const v = left(s, f);
-          return truthy(v) ? v : right(s, f);
+          return v === true || (v !== false && truthy(v)) ? v : right(s, f);
         };
       }
       case 'concat': {
@@ -603,5 +618,21 @@ const NO_ARGS: unknown[] = Object.freeze([]) as unknown as unknown[];
 function block(body: Ex[]): Ex {
   if (body.length === 0) return NOTHING;
   if (body.length === 1) return body[0]!;
+  if (body.length === 2) {
+    const [first, second] = body as [Ex, Ex];
+    return (s, f) => {
+      const r = first(s, f);
+      return r !== 0 ? r : second(s, f);
+    };
+  }
+  if (body.length === 3) {
+    const [first, second, third] = body as [Ex, Ex, Ex];
+    return (s, f) => {
+      let r = first(s, f);
+      if (r !== 0) return r;
+      r = second(s, f);
+      return r !== 0 ? r : third(s, f);
+    };
+  }
   return (s, f) => runBody(body, s, f);
 }

@@ -40,6 +40,20 @@ function isDunder(name: string): boolean {
  */
 export function attrReader(name: string): (obj: unknown) => unknown {
   if (isDunder(name) || isDictMethodName(name)) return (obj) => getAttr(obj, name);
+  if (!(name in Object.prototype)) {
+    // A name Object.prototype lacks is on a plain object only as its own property (templates cannot write to
+    // prototypes, and JSON readers make `__proto__` an own key), so one keyed read answers, without an own-check.
+    return (obj) => {
+      if (obj !== null && typeof obj === 'object') {
+        const proto = Object.getPrototypeOf(obj);
+        if (proto === Object.prototype || proto === null) {
+          const value = (obj as Record<string, unknown>)[name];
+          return value === undefined ? new Undefined(name, obj) : value;
+        }
+      }
+      return otherAttr(obj, name);
+    };
+  }
   return (obj) => {
     if (obj !== null && typeof obj === 'object') {
       const proto = Object.getPrototypeOf(obj);
@@ -47,14 +61,19 @@ export function attrReader(name: string): (obj: unknown) => unknown {
         const value = hasOwnProperty.call(obj, name) ? (obj as Record<string, unknown>)[name] : undefined;
         return value === undefined ? new Undefined(name, obj) : value;
       }
-      if (obj instanceof Namespace) return namespaceAttr(obj, name);
-      if (obj instanceof AttrObject) {
-        const value = obj.attr(name);
-        return value === MISSING ? new Undefined(name, obj) : value;
-      }
     }
-    return getAttr(obj, name);
+    return otherAttr(obj, name);
   };
+}
+
+/** `obj.name` on anything but a plain object. */
+function otherAttr(obj: unknown, name: string): unknown {
+  if (obj instanceof Namespace) return namespaceAttr(obj, name);
+  if (obj instanceof AttrObject) {
+    const value = obj.attr(name);
+    return value === MISSING ? new Undefined(name, obj) : value;
+  }
+  return getAttr(obj, name);
 }
 const hasOwnProperty = Object.prototype.hasOwnProperty;
 
