@@ -1,6 +1,6 @@
 // Closures for the operator shapes chat templates run most, each doing in one call what nested closures did.
 import { chargeChars } from './budget.js';
-import { arith } from './ops.js';
+import { arith, compareOp } from './ops.js';
 import type { Ev } from './compile-support.js';
 
 /**
@@ -27,9 +27,55 @@ function add(a: unknown, b: unknown): unknown {
     chargeChars(a.length + b.length);
     return a + b;
   }
+  if (typeof a === 'number' && typeof b === 'number' && Number.isInteger(a) && Number.isInteger(b)) {
+    const sum = a + b;
+    if (Number.isSafeInteger(sum)) return sum;
+  }
   return arith('+', a, b);
 }
 
 export function arithmetic(op: string, left: Ev, right: Ev): Ev {
+  if (op === '-') {
+    // `messages|length - 1`, `loop.index0 - 1`: int minus int is a JS subtraction while the result stays exact.
+    return (s, f) => {
+      const a = left(s, f);
+      const b = right(s, f);
+      if (typeof a === 'number' && typeof b === 'number' && Number.isInteger(a) && Number.isInteger(b)) {
+        const difference = a - b;
+        if (Number.isSafeInteger(difference)) return difference;
+      }
+      return arith(op, a, b);
+    };
+  }
   return (s, f) => arith(op, left(s, f), right(s, f));
+}
+
+/** `a < b` and the like: two JS numbers (ints within 2^53 and floats alike) compare as Python compares them. */
+export function ordering(op: '<' | '>' | '<=' | '>=', left: Ev, right: Ev): Ev {
+  switch (op) {
+    case '<':
+      return (s, f) => {
+        const a = left(s, f);
+        const b = right(s, f);
+        return typeof a === 'number' && typeof b === 'number' ? a < b : compareOp(op, a, b);
+      };
+    case '>':
+      return (s, f) => {
+        const a = left(s, f);
+        const b = right(s, f);
+        return typeof a === 'number' && typeof b === 'number' ? a > b : compareOp(op, a, b);
+      };
+    case '<=':
+      return (s, f) => {
+        const a = left(s, f);
+        const b = right(s, f);
+        return typeof a === 'number' && typeof b === 'number' ? a <= b : compareOp(op, a, b);
+      };
+    case '>=':
+      return (s, f) => {
+        const a = left(s, f);
+        const b = right(s, f);
+        return typeof a === 'number' && typeof b === 'number' ? a >= b : compareOp(op, a, b);
+      };
+  }
 }
