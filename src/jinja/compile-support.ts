@@ -1,5 +1,5 @@
 // Runtime helpers of the compiled closures: statement bodies, capture buffers, call depth, callee dispatch.
-import type { Stmt } from './ast.js';
+import type { Stmt, Target } from './ast.js';
 import { LimitError, typeError } from './errors.js';
 import { AttrObject, callValue } from './ops.js';
 import { LoopContext, type Frame, type RenderState } from './runtime.js';
@@ -7,6 +7,10 @@ import { pyTypeName } from './values.js';
 
 /** Statement closures return 0 (next), 1 (break) or 2 (continue). */
 export type Ex = (s: RenderState, f: Frame) => number;
+/** Expression closures. */
+export type Ev = (s: RenderState, f: Frame) => unknown;
+/** Assignment to a target (name, tuple, namespace attribute) in a scope. */
+export type Assign = (f: Frame, value: unknown) => void;
 export type Kwargs = Record<string, unknown> | null;
 
 export function runBody(body: Ex[], s: RenderState, f: Frame): number {
@@ -59,6 +63,67 @@ export function assignsInScope(stmts: Stmt[]): boolean {
     if ((stmt.k === 'generation' || stmt.k === 'filterblock') && assignsInScope(stmt.body)) return true;
   }
   return false;
+}
+
+/** Whether any statement, at any depth, defines a macro or a caller block (each closes over its scope). */
+export function definesClosures(stmts: Stmt[]): boolean {
+  for (const stmt of stmts) {
+    if (stmt.k === 'macro' || stmt.k === 'callblock') return true;
+    if ('body' in stmt && definesClosures(stmt.body)) return true;
+    if ('otherwise' in stmt && definesClosures(stmt.otherwise)) return true;
+  }
+  return false;
+}
+
+/**
+ * Names a read must look up through the scope chain: those some statement binds in a scope other than the root
+ * (loop targets, anything set inside a loop, macro, caller, with or scope block, macro parameters) and the names the
+ * engine binds itself. Any other name lives in the render's root scope (a variable, a global, or set by a top-level
+ * statement), where its reads go straight.
+ */
+export function scopedNames(stmts: Stmt[], nested = false, into = new Set<string>(['loop', 'caller', 'varargs', 'kwargs'])): Set<string> {
+  const addTarget = (target: Target): void => {
+    if (target.k === 'name') into.add(target.name);
+    else if (target.k === 'tuple') for (const item of target.items) addTarget(item);
+  };
+  for (const stmt of stmts) {
+    switch (stmt.k) {
+      case 'set':
+      case 'setblock':
+        if (nested) addTarget(stmt.target);
+        break;
+      case 'macro':
+        if (nested) into.add(stmt.name);
+        for (const param of stmt.params) into.add(param.name);
+        scopedNames(stmt.body, true, into);
+        break;
+      case 'for':
+        addTarget(stmt.target);
+        scopedNames(stmt.body, true, into);
+        scopedNames(stmt.otherwise, true, into);
+        break;
+      case 'with':
+        for (const target of stmt.targets) addTarget(target);
+        scopedNames(stmt.body, true, into);
+        break;
+      case 'callblock':
+        for (const param of stmt.params) into.add(param.name);
+        scopedNames(stmt.body, true, into);
+        break;
+      case 'scope':
+        scopedNames(stmt.body, true, into);
+        break;
+      case 'if':
+        scopedNames(stmt.body, nested, into);
+        scopedNames(stmt.otherwise, nested, into);
+        break;
+      case 'generation':
+      case 'filterblock':
+        scopedNames(stmt.body, nested, into);
+        break;
+    }
+  }
+  return into;
 }
 
 export function invoke(callee: unknown, args: unknown[], kwargs: Kwargs): unknown {

@@ -1,62 +1,27 @@
-// AST → closures, built once per template.
-import type { CallArgs, Expr, Param, Stmt, Target } from './ast.js';
-import { chargeChars } from './budget.js';
-import { LimitError, PyError, TemplateSyntaxError, typeError } from './errors.js';
-import { FILTERS, hasFilter, type FilterFn } from './filters.js';
-import { unmark } from './markup.js';
-import { methodImpl } from './methods.js';
-import { negate } from './numbers.js';
-import {
-  SliceValue, arith, attrReader, callValue, compareOp, concatStr, getAttr, getItem, itemReader, iterate, pyEq, undefinedError,
-} from './ops.js';
+// AST → closures, built once per template: statements (expressions in compile-expr.ts, calls in compile-calls.ts).
+import type { Expr, Param, Stmt, Target } from './ast.js';
+import { PyError, typeError } from './errors.js';
+import { callValue, iterate } from './ops.js';
 import { pyStr } from './repr.js';
-import { Frame, LoopContext, RenderState } from './runtime.js';
-import { TESTS, hasTest, type TestFn } from './tests.js';
-import { Callable, Namespace, Undefined, buildDict, dictEntries, isDict, isNumeric, makeTuple, pyTypeName, truthy } from './values.js';
-import { assignsInScope, capture, enter, invoke, runBody, usesName, type Ex, type Kwargs } from './compile-support.js';
+import { Frame, RenderState } from './runtime.js';
+import { Callable, Namespace, truthy } from './values.js';
+import { assignsInScope, capture, definesClosures, runBody, usesName, type Assign, type Ex } from './compile-support.js';
+import { forLoop } from './compile-loop.js';
+import { macroBuilder } from './compile-macro.js';
+import { ExprCompiler } from './compile-expr.js';
 
-type Ev = (s: RenderState, f: Frame) => unknown;
-
-export class Compiler {
-  /**
-   * True while compiling an if statement or a conditional expression (jinja2's "soft frame"): an unknown filter or
-   * test there raises only when reached. Loop, macro, call, set and filter block bodies start a hard frame again.
-   */
-  private soft = false;
-
-  constructor(private readonly source: string) {}
-
-  private withSoft<T>(soft: boolean, build: () => T): T {
-    const saved = this.soft;
-    this.soft = soft;
-    try {
-      return build();
-    } finally {
-      this.soft = saved;
-    }
-  }
-
-  /** An unknown filter or test: a compile error, or in a soft frame an error when (if ever) it runs. */
-  private missing(kind: 'filter' | 'test', node: { name: string; pos: number }): (...evaluatedArgs: unknown[]) => never {
-    if (!this.soft) this.fail(`No ${kind} named '${node.name}'.`, node.pos, 'TemplateAssertionError');
-    const message = `No ${kind} named '${node.name}' found.`;
-    return () => {
-      throw new PyError('TemplateRuntimeError', message);
-    };
-  }
-
-  private fail(message: string, pos: number, pyType: string): never {
-    let line = 1;
-    for (let i = 0; i < pos && i < this.source.length; i++) if (this.source.charCodeAt(i) === 10) line++;
-    throw new TemplateSyntaxError(message, line, pyType);
-  }
-
+export class Compiler extends ExprCompiler {
   body(stmts: Stmt[]): Ex[] {
     const out: Ex[] = [];
     let text = '';
     for (const stmt of stmts) {
       if (stmt.k === 'text') {
         text += stmt.value;
+        continue;
+      }
+      // `{{ 'literal' }}` prints its own text: it joins the text around it.
+      if (stmt.k === 'print' && stmt.expr.k === 'const' && typeof stmt.expr.value === 'string') {
+        text += stmt.expr.value;
         continue;
       }
       if (text) out.push(this.text(text));
@@ -167,7 +132,7 @@ export class Compiler {
     }
   }
 
-  private assign(target: Target): (f: Frame, value: unknown) => void {
+  private assign(target: Target): Assign {
     switch (target.k) {
       case 'name': {
         const name = target.name;
@@ -199,78 +164,13 @@ export class Compiler {
     const [test, body, otherwise] = this.withSoft(false, () => [
       stmt.test ? this.expr(stmt.test) : null, block(this.body(stmt.body)), this.body(stmt.otherwise),
     ] as const);
-    const usesLoop = usesName(stmt.body, 'loop') || stmt.recursive;
-    const recursive = stmt.recursive;
-    const bodyAssigns = assignsInScope(stmt.body);
-
-    const run = (s: RenderState, f: Frame, iterable: unknown, depth0: number): void => {
-      let items = iterate(iterable);
-      const inner = f.child();
-      // jinja2 filters lazily: each item's condition is evaluated just before its body runs, so a body that changes
-      // what the condition reads (a namespace) decides which later items pass. Only `loop` (length, last) needs the
-      // filtered list up front.
-      if (test && !usesLoop) {
-        let ran = 0;
-        let scope = inner.child();
-        for (const item of items) {
-          assign(inner, item);
-          if (!truthy(test(s, inner))) continue;
-          if (++s.iterations > s.limits.loopIterations) throw tooManyIterations(s);
-          if (bodyAssigns && ran > 0) scope = inner.child();
-          ran++;
-          assign(scope, item);
-          if (body(s, scope) === 1) break;
-        }
-        if (ran === 0) runBody(otherwise, s, inner);
-        return;
-      }
-      if (test) {
-        const kept: unknown[] = [];
-        for (const item of items) {
-          assign(inner, item);
-          if (truthy(test(s, inner))) kept.push(item);
-        }
-        items = kept;
-      }
-      if (items.length === 0) {
-        runBody(otherwise, s, inner);
-        return;
-      }
-      let loop: LoopContext | null = null;
-      if (usesLoop) {
-        const recurse = recursive
-          ? (args: unknown[]) => {
-              enter(s);
-              const saved = s.out;
-              s.out = '';
-              s.capture++;
-              try {
-                run(s, f, args[0], depth0 + 1);
-                return s.out;
-              } finally {
-                s.capture--;
-                s.out = saved;
-                s.depth--;
-              }
-            }
-          : null;
-        loop = new LoopContext(items, depth0, recurse);
-        inner.set('loop', loop);
-      }
-      if ((s.iterations += items.length) > s.limits.loopIterations) throw tooManyIterations(s);
-      // Each iteration gets its own scope: a `set` in the body never leaks into the next iteration (jinja2).
-      let scope = inner.child();
-      for (let i = 0; i < items.length; i++) {
-        if (bodyAssigns && i > 0) scope = inner.child();
-        if (loop) loop.index0 = i;
-        assign(scope, items[i]);
-        if (body(s, scope) === 1) break;
-      }
-    };
-    return (s, f) => {
-      run(s, f, iter(s, f), 0);
-      return 0;
-    };
+    return forLoop({
+      iter, assign, test, body, otherwise,
+      usesLoop: usesName(stmt.body, 'loop') || stmt.recursive,
+      recursive: stmt.recursive,
+      bodyAssigns: assignsInScope(stmt.body),
+      bodyCapturesScope: definesClosures(stmt.body),
+    });
   }
 
   /** Builds the Callable for a macro (or a caller block) closing over the defining frame. */
@@ -278,50 +178,13 @@ export class Compiler {
     const [body, defaults] = this.withSoft(false, () => [
       this.body(stmts), params.map((p) => (p.default ? this.expr(p.default) : null)),
     ] as const);
-    const names = params.map((p) => p.name);
-    const usesVarargs = usesName(stmts, 'varargs');
-    const usesKwargs = usesName(stmts, 'kwargs');
-    const usesCaller = usesName(stmts, 'caller');
-    return (s, f) =>
-      new Callable(
-        name,
-        (args, kwargs) => {
-          enter(s);
-          try {
-            const inner = f.child();
-            if (args.length > names.length && !usesVarargs) {
-              throw typeError(`macro '${name}' takes not more than ${names.length} argument(s)`);
-            }
-            const extra: Record<string, unknown> = Object.create(null);
-            if (kwargs) {
-              for (const key of Object.keys(kwargs)) {
-                if (names.includes(key)) continue;
-                if (key === 'caller' && usesCaller) inner.set('caller', kwargs[key]);
-                else if (usesKwargs) extra[key] = kwargs[key];
-                else throw typeError(`macro '${name}' takes no keyword argument '${key}'`);
-              }
-            }
-            for (let i = 0; i < names.length; i++) {
-              const pname = names[i]!;
-              let v: unknown;
-              if (i < args.length) {
-                if (kwargs && Object.prototype.hasOwnProperty.call(kwargs, pname)) throw typeError(`macro '${name}' got multiple values for argument '${pname}'`);
-                v = args[i];
-              } else if (kwargs && Object.prototype.hasOwnProperty.call(kwargs, pname)) v = kwargs[pname];
-              else if (defaults[i]) v = defaults[i]!(s, inner);
-              else v = new Undefined(pname, undefined, `parameter '${pname}' was not provided`);
-              inner.set(pname, v);
-            }
-            if (usesCaller && !inner.has('caller')) inner.set('caller', new Undefined('caller', undefined, 'No caller defined'));
-            if (usesVarargs) inner.set('varargs', makeTuple(args.slice(names.length)));
-            if (usesKwargs) inner.set('kwargs', buildDict(Object.keys(extra).map((k) => [k, extra[k]])));
-            return capture(body, s, inner);
-          } finally {
-            s.depth--;
-          }
-        },
-        'Macro',
-      );
+    return macroBuilder({
+      name, body, defaults,
+      names: params.map((p) => p.name),
+      usesVarargs: usesName(stmts, 'varargs'),
+      usesKwargs: usesName(stmts, 'kwargs'),
+      usesCaller: usesName(stmts, 'caller'),
+    });
   }
 
   private callBlock(stmt: Extract<Stmt, { k: 'callblock' }>): Ex {
@@ -344,312 +207,32 @@ export class Compiler {
   }
 
   /** A filter expression whose innermost operand is supplied at run time (filter blocks, set blocks). */
-  private filterChain(expr: Expr): (s: RenderState, f: Frame, input: unknown) => unknown {
-    const chain: Array<Extract<Expr, { k: 'filter' }>> = [];
-    let node: Expr | null = expr;
-    while (node && node.k === 'filter') {
-      chain.unshift(node);
-      node = node.node;
-    }
-    const steps = chain.map((fnode) => this.filterStep(fnode));
-    return (s, f, input) => {
-      let v = input;
-      for (const step of steps) v = step(s, f, v);
-      return v;
-    };
-  }
-
-  private filterStep(node: Extract<Expr, { k: 'filter' }>): (s: RenderState, f: Frame, value: unknown) => unknown {
-    const { positional, keywords } = this.callArgs(node);
-    if (!hasFilter(node.name)) {
-      const raise = this.missing('filter', node);
-      return (s, f) => raise(positional(s, f), keywords?.(s, f));
-    }
-    const fn: FilterFn = FILTERS[node.name]!;
-    if (node.args.length === 0 && node.kwargs.length === 0 && !node.dynArgs && !node.dynKwargs) {
-      return (_s, _f, v) => fn(v, NO_ARGS, null);
-    }
-    if (keywords === null) return (s, f, v) => fn(v, positional(s, f), null);
-    return (s, f, v) => {
-      const a = positional(s, f);
-      return fn(v, a, keywords(s, f));
-    };
-  }
-
-  /**
-   * Call arguments as two closures, positional first (evaluation order); `keywords` is null when the call has none.
-   * Calls with up to two plain positional arguments get closures without loops: they run on every render.
-   */
-  private callArgs(node: CallArgs): { positional: (s: RenderState, f: Frame) => unknown[]; keywords: ((s: RenderState, f: Frame) => Kwargs) | null } {
-    const args = node.args.map((a) => this.expr(a));
-    const kwargs = node.kwargs.map(([k, v]) => [k, this.expr(v)] as const);
-    const dynArgs = node.dynArgs ? this.expr(node.dynArgs) : null;
-    const dynKwargs = node.dynKwargs ? this.expr(node.dynKwargs) : null;
-    let positional: (s: RenderState, f: Frame) => unknown[];
-    if (dynArgs === null && args.length === 0) positional = () => NO_ARGS;
-    else if (dynArgs === null && args.length === 1) {
-      const [a0] = args as [Ev];
-      positional = (s, f) => [a0(s, f)];
-    } else if (dynArgs === null && args.length === 2) {
-      const [a0, a1] = args as [Ev, Ev];
-      positional = (s, f) => {
-        const v0 = a0(s, f);
-        return [v0, a1(s, f)];
-      };
-    } else {
-      positional = (s, f) => {
-        const a: unknown[] = [];
-        for (let i = 0; i < args.length; i++) a.push(args[i]!(s, f));
-        if (dynArgs) a.push(...iterate(dynArgs(s, f)));
-        return a;
-      };
-    }
-    if (kwargs.length === 0 && !dynKwargs) return { positional, keywords: null };
-    const keywords = (s: RenderState, f: Frame): Kwargs => {
-      const k = Object.create(null) as Record<string, unknown>;
-      for (const [name, e] of kwargs) k[name] = e(s, f);
-      if (dynKwargs) {
-        const d = dynKwargs(s, f);
-        if (!isDict(d)) throw typeError(`argument after ** must be a mapping, not ${pyTypeName(d)}`);
-        for (const [key, v] of dictEntries(d)) k[pyStr(key)] = v;
-      }
-      return k;
-    };
-    return { positional, keywords };
-  }
-
-  expr(node: Expr): Ev {
-    switch (node.k) {
-      case 'const': {
-        const value = node.value;
-        return () => value;
-      }
-      case 'name': {
-        const name = node.name;
-        return (_s, f) => {
-          const v = f.get(name);
-          return v === undefined ? new Undefined(name) : v;
-        };
-      }
-      case 'list': {
-        const items = node.items.map((e) => this.expr(e));
-        return (s, f) => items.map((e) => e(s, f));
-      }
-      case 'tuple': {
-        const items = node.items.map((e) => this.expr(e));
-        return (s, f) => makeTuple(items.map((e) => e(s, f)));
-      }
-      case 'dict': {
-        const pairs = node.pairs.map(([k, v]) => [this.expr(k), this.expr(v)] as const);
-        return (s, f) => {
-          const entries: Array<[unknown, unknown]> = [];
-          for (const [k, v] of pairs) {
-            const key = k(s, f);
-            if (Array.isArray(key) || isDict(key)) throw typeError(`unhashable type: '${pyTypeName(key)}'`);
-            // A Markup key hashes as its text.
-            entries.push([unmark(key), v(s, f)]);
-          }
-          return buildDict(entries);
-        };
-      }
-      case 'getattr': {
-        const obj = this.expr(node.obj);
-        const read = attrReader(node.attr);
-        return (s, f) => read(obj(s, f));
-      }
-      case 'getitem': {
-        const obj = this.expr(node.obj);
-        if (node.arg.k === 'const' && typeof node.arg.value === 'string') {
-          const read = itemReader(node.arg.value);
-          return (s, f) => read(obj(s, f));
-        }
-        const arg = this.expr(node.arg);
-        return (s, f) => getItem(obj(s, f), arg(s, f));
-      }
-      case 'slice': {
-        const start = node.start ? this.expr(node.start) : null;
-        const stop = node.stop ? this.expr(node.stop) : null;
-        const step = node.step ? this.expr(node.step) : null;
-        return (s, f) => new SliceValue(start ? start(s, f) : null, stop ? stop(s, f) : null, step ? step(s, f) : null);
-      }
-      case 'call':
-        return this.call(node);
-      case 'filter': {
-        if (node.node === null) this.fail('filter without operand', node.pos, 'TemplateSyntaxError');
-        const operand = this.expr(node.node);
-        const step = this.filterStep(node);
-        return (s, f) => step(s, f, operand(s, f));
-      }
-      case 'test':
-        return this.test(node);
-      case 'not': {
-        const e = this.expr(node.node);
-        return (s, f) => !truthy(e(s, f));
-      }
-      case 'neg': {
-        const e = this.expr(node.node);
-        return (s, f) => {
-          const v = e(s, f);
-          if (v instanceof Undefined) throw undefinedError(v);
-          return negate(v);
-        };
-      }
-      case 'pos': {
-        const e = this.expr(node.node);
-        return (s, f) => {
-          const v = e(s, f);
-          if (v instanceof Undefined) throw undefinedError(v);
-          if (!isNumeric(v)) throw typeError(`bad operand type for unary +: '${pyTypeName(v)}'`);
-          return typeof v === 'boolean' ? (v ? 1 : 0) : v;
-        };
-      }
-      case 'bin': {
-        const left = this.expr(node.left);
-        const right = this.expr(node.right);
-        const op = node.op;
-        if (op === '+') {
-          // String concatenation is most of what `+` does in chat templates.
-          return (s, f) => {
-            const a = left(s, f);
-            const b = right(s, f);
-            if (typeof a === 'string' && typeof b === 'string') {
-              chargeChars(a.length + b.length);
-              return a + b;
-            }
-            return arith(op, a, b);
-          };
-        }
-        return (s, f) => arith(op, left(s, f), right(s, f));
-      }
-      case 'and': {
-        const left = this.expr(node.left);
-        const right = this.expr(node.right);
-        return (s, f) => {
-          const v = left(s, f);
-          return truthy(v) ? right(s, f) : v;
-        };
-      }
-      case 'or': {
-        const left = this.expr(node.left);
-        const right = this.expr(node.right);
-        return (s, f) => {
-          const v = left(s, f);
-          return truthy(v) ? v : right(s, f);
-        };
-      }
-      case 'concat': {
-        const parts = node.nodes.map((e) => this.expr(e));
-        return (s, f) => {
-          const strings = parts.map((p) => concatStr(p(s, f)));
-          let length = 0;
-          for (const str of strings) length += str.length;
-          chargeChars(length);
-          return strings.join('');
-        };
-      }
-      case 'compare': {
-        const first = this.expr(node.first);
-        const ops = node.ops.map(([op, e]) => [op, this.expr(e)] as const);
-        if (ops.length === 1) {
-          const [op, right] = ops[0]!;
-          const constant = node.ops[0]![1];
-          if ((op === '==' || op === '!=') && constant.k === 'const' && typeof constant.value === 'string') {
-            // `message.role == 'user'`: a string equals a string constant only when identical; pyEq for the rest.
-            const text = constant.value;
-            const equal = op === '==';
-            return (s, f) => {
-              const v = first(s, f);
-              return (v === text || (typeof v !== 'string' && pyEq(v, text))) === equal;
-            };
-          }
-          return (s, f) => compareOp(op, first(s, f), right(s, f));
-        }
-        return (s, f) => {
-          let left = first(s, f);
-          for (const [op, e] of ops) {
-            const right = e(s, f);
-            if (!compareOp(op, left, right)) return false;
-            left = right;
-          }
-          return true;
-        };
-      }
-      case 'cond': {
-        const [test, then, otherwise] = this.withSoft(true, () => [
-          this.expr(node.test), this.expr(node.then), node.otherwise ? this.expr(node.otherwise) : null,
-        ] as const);
-        return (s, f) => {
-          if (truthy(test(s, f))) return then(s, f);
-          if (otherwise) return otherwise(s, f);
-          return new Undefined(null, undefined, 'the inline if-expression evaluated to false and no else section was defined.');
-        };
-      }
-    }
-  }
-
-  private call(node: Extract<Expr, { k: 'call' }>): Ev {
-    const { positional, keywords } = this.callArgs(node);
-    if (node.fn.k === 'getattr') {
-      // Method calls skip building a bound-method object.
-      const obj = this.expr(node.fn.obj);
-      const attr = node.fn.attr;
-      return (s, f) => {
-        const self = obj(s, f);
-        if (self instanceof Undefined) throw undefinedError(self);
-        const impl = methodImpl(self, attr);
-        const a = positional(s, f);
-        const k = keywords === null ? null : keywords(s, f);
-        if (impl !== undefined && impl !== 'unsafe') return impl(self as never, a, k);
-        return invoke(getAttr(self, attr), a, k);
-      };
-    }
-    const fn = this.expr(node.fn);
-    return (s, f) => {
-      const callee = fn(s, f);
-      const a = positional(s, f);
-      const k = keywords === null ? null : keywords(s, f);
-      return invoke(callee, a, k);
-    };
-  }
-
-  private test(node: Extract<Expr, { k: 'test' }>): Ev {
-    const operand = this.expr(node.node);
-    const { positional, keywords } = this.callArgs(node);
-    if (node.name === 'filter' || node.name === 'test') {
-      const lookup = node.name === 'filter' ? hasFilter : hasTest;
-      return (s, f) => {
-        const v = operand(s, f);
-        return typeof v === 'string' && lookup(v);
-      };
-    }
-    if (!hasTest(node.name)) {
-      const raise = this.missing('test', node);
-      return (s, f) => raise(operand(s, f), positional(s, f), keywords?.(s, f));
-    }
-    const fn: TestFn = TESTS[node.name]!;
-    return (s, f) => {
-      const v = operand(s, f);
-      const a = positional(s, f);
-      if (keywords !== null) keywords(s, f);
-      return fn(unmark(v), a);
-    };
-  }
 }
 
 export { runBody };
 
 const NOTHING: Ex = () => 0;
 
-/** The arguments of every call without any: callees read them, never change them (frozen, so one that did would throw). */
-const NO_ARGS: unknown[] = Object.freeze([]) as unknown as unknown[];
-
-function tooManyIterations(s: RenderState): LimitError {
-  return new LimitError(`more than ${s.limits.loopIterations} loop iterations (limits.loopIterations)`);
-}
-
 /** One closure for a statement list: no wrapper for the common empty and single-statement bodies. */
 function block(body: Ex[]): Ex {
   if (body.length === 0) return NOTHING;
   if (body.length === 1) return body[0]!;
+  if (body.length === 2) {
+    const [first, second] = body as [Ex, Ex];
+    return (s, f) => {
+      const r = first(s, f);
+      return r !== 0 ? r : second(s, f);
+    };
+  }
+  if (body.length === 3) {
+    const [first, second, third] = body as [Ex, Ex, Ex];
+    return (s, f) => {
+      let r = first(s, f);
+      if (r !== 0) return r;
+      r = second(s, f);
+      return r !== 0 ? r : third(s, f);
+    };
+  }
   return (s, f) => runBody(body, s, f);
 }
+

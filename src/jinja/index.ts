@@ -93,20 +93,20 @@ class Template implements CompiledTemplate {
       const src = normalizeSource(source);
       const ast = new Parser(tokenize(src), src).parseTemplate();
       this.hasGenerationBlocks = containsGeneration(ast);
-      this.body = new Compiler(src).body(ast);
+      this.body = new Compiler(src, ast).body(ast);
     } catch (error) {
       throw toJinjaError(error, name);
     }
   }
 
   render(variables: Record<string, unknown>, options: JinjaRenderOptions = {}): JinjaRenderResult {
-    const state = new RenderState(options.now, resolveLimits(options.limits));
-    const clock: RenderClock = { now: options.now, readings: [] };
     const root = GLOBALS.child();
     for (const key of Object.keys(variables ?? {})) {
       const value = variables[key];
       if (value !== undefined) root.set(key, value);
     }
+    const state = new RenderState(options.now, resolveLimits(options.limits), root);
+    const clock: RenderClock = { now: options.now, readings: [] };
     try {
       withBudget(state.budget, () => withClock(clock, () => runBody(this.body, state, root)));
     } catch (error) {

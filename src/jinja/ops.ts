@@ -40,6 +40,20 @@ function isDunder(name: string): boolean {
  */
 export function attrReader(name: string): (obj: unknown) => unknown {
   if (isDunder(name) || isDictMethodName(name)) return (obj) => getAttr(obj, name);
+  if (!(name in Object.prototype)) {
+    // A name Object.prototype lacks is on a plain object only as its own property (templates cannot write to
+    // prototypes, and JSON readers make `__proto__` an own key), so one keyed read answers, without an own-check.
+    return (obj) => {
+      if (obj !== null && typeof obj === 'object') {
+        const proto = Object.getPrototypeOf(obj);
+        if (proto === Object.prototype || proto === null) {
+          const value = (obj as Record<string, unknown>)[name];
+          return value === undefined ? new Undefined(name, obj) : value;
+        }
+      }
+      return otherAttr(obj, name);
+    };
+  }
   return (obj) => {
     if (obj !== null && typeof obj === 'object') {
       const proto = Object.getPrototypeOf(obj);
@@ -47,16 +61,37 @@ export function attrReader(name: string): (obj: unknown) => unknown {
         const value = hasOwnProperty.call(obj, name) ? (obj as Record<string, unknown>)[name] : undefined;
         return value === undefined ? new Undefined(name, obj) : value;
       }
-      if (obj instanceof Namespace) return namespaceAttr(obj, name);
-      if (obj instanceof AttrObject) {
-        const value = obj.attr(name);
-        return value === MISSING ? new Undefined(name, obj) : value;
-      }
     }
-    return getAttr(obj, name);
+    return otherAttr(obj, name);
   };
 }
+
+/** `obj.name` on anything but a plain object. */
+function otherAttr(obj: unknown, name: string): unknown {
+  if (obj instanceof Namespace) return namespaceAttr(obj, name);
+  if (obj instanceof AttrObject) {
+    const value = obj.attr(name);
+    return value === MISSING ? new Undefined(name, obj) : value;
+  }
+  return getAttr(obj, name);
+}
 const hasOwnProperty = Object.prototype.hasOwnProperty;
+
+/** Whether `obj.name` is defined (what `obj.name is defined` asks), without building the Undefined when it is not. */
+export function attrPresence(name: string): (obj: unknown) => boolean {
+  const read = attrReader(name);
+  if (isDunder(name) || isDictMethodName(name)) return (obj) => !(read(obj) instanceof Undefined);
+  return (obj) => {
+    if (obj !== null && typeof obj === 'object') {
+      const proto = Object.getPrototypeOf(obj);
+      if (proto === Object.prototype || proto === null) {
+        const value = hasOwnProperty.call(obj, name) ? (obj as Record<string, unknown>)[name] : undefined;
+        return value !== undefined && !(value instanceof Undefined);
+      }
+    }
+    return !(read(obj) instanceof Undefined);
+  };
+}
 
 /** A namespace's attribute; the sandbox refuses names starting with `_` (jinja2's is_safe_attribute). */
 function namespaceAttr(ns: Namespace, name: string): unknown {

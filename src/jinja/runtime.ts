@@ -18,6 +18,8 @@ export class RenderState {
   constructor(
     readonly now: Date | undefined,
     readonly limits: RenderLimits,
+    /** The render's variables over the globals: where a name no template statement binds is looked up. */
+    readonly root: Frame,
   ) {
     this.budget = new Budget(limits.buildBytes);
   }
@@ -36,10 +38,15 @@ export class RenderState {
 
 /** A variable scope: template root, loop iteration, macro call, with-block. */
 export class Frame {
-  // Most scopes hold one variable (a loop iteration's item, a macro's only parameter): it lives in two fields, and the
-  // Map is created only for a second name.
+  // Most scopes hold one variable (a loop iteration's item, a macro's only parameter): it lives in two fields. A few
+  // more go to two short arrays, searched in order (cheaper than hashing at this size and emptied by a length reset);
+  // past SMALL_SCOPE names (the root scope of a template with many variables) a Map takes over.
   private firstName: string | null = null;
   private firstValue: unknown = undefined;
+  private names: string[] | null = null;
+  private values: unknown[] | null = null;
+  /** How many entries of names/values are live: clearing resets it and keeps the arrays for the next iteration. */
+  private count = 0;
   private vars: Map<string, unknown> | null = null;
   constructor(readonly parent: Frame | null) {}
 
@@ -50,9 +57,17 @@ export class Frame {
         const v = scope.firstValue;
         if (v !== undefined) return v;
       }
-      const vars: Map<string, unknown> | null = scope.vars;
-      if (vars !== null) {
-        const v = vars.get(name);
+      const names: string[] | null = scope.names;
+      if (names !== null) {
+        for (let i = 0, n = scope.count; i < n; i++) {
+          if (names[i] === name) {
+            const v = scope.values![i];
+            if (v !== undefined) return v;
+            break;
+          }
+        }
+      } else if (scope.vars !== null) {
+        const v = scope.vars.get(name);
         if (v !== undefined) return v;
       }
       scope = scope.parent;
@@ -62,20 +77,60 @@ export class Frame {
 
   /** Whether this scope itself (not a parent) holds name. */
   has(name: string): boolean {
-    return this.firstName === name || (this.vars !== null && this.vars.has(name));
+    if (this.firstName === name) return true;
+    if (this.names !== null) {
+      for (let i = 0; i < this.count; i++) if (this.names[i] === name) return true;
+      return false;
+    }
+    return this.vars !== null && this.vars.has(name);
   }
 
   set(name: string, value: unknown): void {
     if (this.firstName === null || this.firstName === name) {
       this.firstName = name;
       this.firstValue = value;
-    } else (this.vars ??= new Map()).set(name, value);
+      return;
+    }
+    if (this.vars !== null) {
+      this.vars.set(name, value);
+      return;
+    }
+    const names = (this.names ??= []);
+    const values = (this.values ??= []);
+    const count = this.count;
+    for (let i = 0; i < count; i++) {
+      if (names[i] === name) {
+        values[i] = value;
+        return;
+      }
+    }
+    if (count < SMALL_SCOPE) {
+      names[count] = name;
+      values[count] = value;
+      this.count = count + 1;
+    } else {
+      this.vars = new Map(names.map((n, i) => [n, values[i]]));
+      this.vars.set(name, value);
+      this.names = null;
+      this.values = null;
+      this.count = 0;
+    }
   }
 
   child(): Frame {
     return new Frame(this);
   }
+
+  /** Forgets every name of this scope (a loop's iteration scope, reused for the next iteration). */
+  clear(): void {
+    this.firstName = null;
+    this.firstValue = undefined;
+    // Entries past count are never read; they are overwritten as names are set again.
+    this.count = 0;
+    this.vars = null;
+  }
 }
+const SMALL_SCOPE = 8;
 
 export class LoopContext extends AttrObject {
   index0 = -1;

@@ -1,0 +1,305 @@
+// AST → closures: expressions.
+import type { Expr } from './ast.js';
+import { chargeChars } from './budget.js';
+import { typeError } from './errors.js';
+import { hasFilter } from './filters.js';
+import { unmark } from './markup.js';
+import { methodImpl } from './methods.js';
+import { negate } from './numbers.js';
+import { SliceValue, attrPresence, attrReader, compareOp, concatStr, getAttr, getItem, itemReader, pyEq, undefinedError } from './ops.js';
+import { Frame, LoopContext, RenderState } from './runtime.js';
+import { TESTS, hasTest, type TestFn } from './tests.js';
+import { MISSING, Undefined, buildDict, isDict, isNumeric, makeTuple, pyTypeName, truthy } from './values.js';
+import { invoke, type Ev } from './compile-support.js';
+import { arithmetic, ordering, plusChain } from './compile-fused.js';
+import { CallCompiler, NO_ARGS } from './compile-calls.js';
+
+export abstract class ExprCompiler extends CallCompiler {
+  expr(node: Expr): Ev {
+    switch (node.k) {
+      case 'const': {
+        const value = node.value;
+        return () => value;
+      }
+      case 'name': {
+        const name = node.name;
+        if (this.bound.has(name)) {
+          return (_s, f) => {
+            const v = f.get(name);
+            return v === undefined ? new Undefined(name) : v;
+          };
+        }
+        return (s) => {
+          const v = s.root.get(name);
+          return v === undefined ? new Undefined(name) : v;
+        };
+      }
+      case 'list': {
+        const items = node.items.map((e) => this.expr(e));
+        return (s, f) => items.map((e) => e(s, f));
+      }
+      case 'tuple': {
+        const items = node.items.map((e) => this.expr(e));
+        return (s, f) => makeTuple(items.map((e) => e(s, f)));
+      }
+      case 'dict': {
+        const pairs = node.pairs.map(([k, v]) => [this.expr(k), this.expr(v)] as const);
+        return (s, f) => {
+          const entries: Array<[unknown, unknown]> = [];
+          for (const [k, v] of pairs) {
+            const key = k(s, f);
+            if (Array.isArray(key) || isDict(key)) throw typeError(`unhashable type: '${pyTypeName(key)}'`);
+            // A Markup key hashes as its text.
+            entries.push([unmark(key), v(s, f)]);
+          }
+          return buildDict(entries);
+        };
+      }
+      case 'getattr': {
+        const read = attrReader(node.attr);
+        if (node.obj.k === 'name') {
+          // `message.role`: the scope read and the attribute read in one closure.
+          const name = node.obj.name;
+          if (!this.bound.has(name)) {
+            return (s) => {
+              const v = s.root.get(name);
+              return read(v === undefined ? new Undefined(name) : v);
+            };
+          }
+          if (name === 'loop') {
+            const attr = node.attr;
+            return (_s, f) => {
+              const v = f.get(name);
+              if (v instanceof LoopContext) {
+                const field = v.attr(attr);
+                if (field !== MISSING) return field;
+              }
+              return read(v === undefined ? new Undefined(name) : v);
+            };
+          }
+          return (_s, f) => {
+            const v = f.get(name);
+            return read(v === undefined ? new Undefined(name) : v);
+          };
+        }
+        const obj = this.expr(node.obj);
+        return (s, f) => read(obj(s, f));
+      }
+      case 'getitem': {
+        const obj = this.expr(node.obj);
+        if (node.arg.k === 'const' && typeof node.arg.value === 'string') {
+          const read = itemReader(node.arg.value);
+          return (s, f) => read(obj(s, f));
+        }
+        const arg = this.expr(node.arg);
+        return (s, f) => {
+          const o = obj(s, f);
+          const key = arg(s, f);
+          // `messages[i]` with i in range: the list's own item.
+          if (Array.isArray(o) && typeof key === 'number' && key >= 0 && key < o.length && Number.isInteger(key)) {
+            const v: unknown = o[key];
+            if (v !== undefined) return v;
+          }
+          return getItem(o, key);
+        };
+      }
+      case 'slice': {
+        const start = node.start ? this.expr(node.start) : null;
+        const stop = node.stop ? this.expr(node.stop) : null;
+        const step = node.step ? this.expr(node.step) : null;
+        return (s, f) => new SliceValue(start ? start(s, f) : null, stop ? stop(s, f) : null, step ? step(s, f) : null);
+      }
+      case 'call':
+        return this.call(node);
+      case 'filter': {
+        if (node.node === null) this.fail('filter without operand', node.pos, 'TemplateSyntaxError');
+        const operand = this.expr(node.node);
+        const step = this.filterStep(node);
+        return (s, f) => step(s, f, operand(s, f));
+      }
+      case 'test':
+        return this.test(node);
+      case 'not': {
+        const e = this.expr(node.node);
+        return (s, f) => !truthy(e(s, f));
+      }
+      case 'neg': {
+        const e = this.expr(node.node);
+        return (s, f) => {
+          const v = e(s, f);
+          if (v instanceof Undefined) throw undefinedError(v);
+          return negate(v);
+        };
+      }
+      case 'pos': {
+        const e = this.expr(node.node);
+        return (s, f) => {
+          const v = e(s, f);
+          if (v instanceof Undefined) throw undefinedError(v);
+          if (!isNumeric(v)) throw typeError(`bad operand type for unary +: '${pyTypeName(v)}'`);
+          return typeof v === 'boolean' ? (v ? 1 : 0) : v;
+        };
+      }
+      case 'bin': {
+        if (node.op === '+') {
+          // `a + b + c` is a left spine of `+`: one closure runs it, left to right as Python adds.
+          const terms: Expr[] = [];
+          let left: Expr = node;
+          while (left.k === 'bin' && left.op === '+') {
+            terms.push(left.right);
+            left = left.left;
+          }
+          terms.push(left);
+          return plusChain(terms.reverse().map((t) => this.expr(t)));
+        }
+        return arithmetic(node.op, this.expr(node.left), this.expr(node.right));
+      }
+      case 'and': {
+        const left = this.expr(node.left);
+        const right = this.expr(node.right);
+        return (s, f) => {
+          const v = left(s, f);
+          return v === true || (v !== false && truthy(v)) ? right(s, f) : v;
+        };
+      }
+      case 'or': {
+        const left = this.expr(node.left);
+        const right = this.expr(node.right);
+        return (s, f) => {
+          const v = left(s, f);
+          return v === true || (v !== false && truthy(v)) ? v : right(s, f);
+        };
+      }
+      case 'concat': {
+        const parts = node.nodes.map((e) => this.expr(e));
+        return (s, f) => {
+          const strings = parts.map((p) => concatStr(p(s, f)));
+          let length = 0;
+          for (const str of strings) length += str.length;
+          chargeChars(length);
+          return strings.join('');
+        };
+      }
+      case 'compare': {
+        const first = this.expr(node.first);
+        const ops = node.ops.map(([op, e]) => [op, this.expr(e)] as const);
+        if (ops.length === 1) {
+          const [op, right] = ops[0]!;
+          const constant = node.ops[0]![1];
+          if ((op === '==' || op === '!=') && constant.k === 'const' && typeof constant.value === 'string') {
+            // `message.role == 'user'`: a string equals a string constant only when identical; pyEq for the rest.
+            const text = constant.value;
+            const equal = op === '==';
+            return (s, f) => {
+              const v = first(s, f);
+              return (v === text || (typeof v !== 'string' && pyEq(v, text))) === equal;
+            };
+          }
+          if (op === '<' || op === '>' || op === '<=' || op === '>=') return ordering(op, first, right);
+          return (s, f) => compareOp(op, first(s, f), right(s, f));
+        }
+        return (s, f) => {
+          let left = first(s, f);
+          for (const [op, e] of ops) {
+            const right = e(s, f);
+            if (!compareOp(op, left, right)) return false;
+            left = right;
+          }
+          return true;
+        };
+      }
+      case 'cond': {
+        const [test, then, otherwise] = this.withSoft(true, () => [
+          this.expr(node.test), this.expr(node.then), node.otherwise ? this.expr(node.otherwise) : null,
+        ] as const);
+        return (s, f) => {
+          if (truthy(test(s, f))) return then(s, f);
+          if (otherwise) return otherwise(s, f);
+          return new Undefined(null, undefined, 'the inline if-expression evaluated to false and no else section was defined.');
+        };
+      }
+    }
+  }
+
+
+  protected call(node: Extract<Expr, { k: 'call' }>): Ev {
+    const { positional, keywords } = this.callArgs(node);
+    if (node.fn.k === 'getattr') {
+      // Method calls skip building a bound-method object.
+      const obj = this.expr(node.fn.obj);
+      const attr = node.fn.attr;
+      return (s, f) => {
+        const self = obj(s, f);
+        if (self instanceof Undefined) throw undefinedError(self);
+        const impl = methodImpl(self, attr);
+        const a = positional(s, f);
+        const k = keywords === null ? null : keywords(s, f);
+        if (impl !== undefined && impl !== 'unsafe') return impl(self as never, a, k);
+        return invoke(getAttr(self, attr), a, k);
+      };
+    }
+    const fn = this.expr(node.fn);
+    return (s, f) => {
+      const callee = fn(s, f);
+      const a = positional(s, f);
+      const k = keywords === null ? null : keywords(s, f);
+      return invoke(callee, a, k);
+    };
+  }
+
+  /** The raw value of a name (JS undefined when unset): from the scope chain, or the root for names nothing binds. */
+  protected lookup(name: string): (s: RenderState, f: Frame) => unknown {
+    if (this.bound.has(name)) return (_s, f) => f.get(name);
+    return (s) => s.root.get(name);
+  }
+
+  /** Whether a name or an attribute exists, for the shapes that can answer without building an Undefined. */
+  protected presence(node: Expr): ((s: RenderState, f: Frame) => boolean) | null {
+    if (node.k === 'name') {
+      const lookup = this.lookup(node.name);
+      return (s, f) => {
+        const v = lookup(s, f);
+        return v !== undefined && !(v instanceof Undefined);
+      };
+    }
+    if (node.k === 'getattr') {
+      const obj = this.expr(node.obj);
+      const has = attrPresence(node.attr);
+      return (s, f) => has(obj(s, f));
+    }
+    return null;
+  }
+
+  protected test(node: Extract<Expr, { k: 'test' }>): Ev {
+    const operand = this.expr(node.node);
+    const { positional, keywords } = this.callArgs(node);
+    if (node.name === 'filter' || node.name === 'test') {
+      const lookup = node.name === 'filter' ? hasFilter : hasTest;
+      return (s, f) => {
+        const v = operand(s, f);
+        return typeof v === 'string' && lookup(v);
+      };
+    }
+    if (!hasTest(node.name)) {
+      const raise = this.missing('test', node);
+      return (s, f) => raise(operand(s, f), positional(s, f), keywords?.(s, f));
+    }
+    const noArgs = node.args.length === 0 && node.kwargs.length === 0 && !node.dynArgs && !node.dynKwargs;
+    if (noArgs && (node.name === 'defined' || node.name === 'undefined')) {
+      // `x is defined` asks whether the value exists: no Undefined is built to find out.
+      const present = this.presence(node.node);
+      if (present !== null) {
+        const wanted = node.name === 'defined';
+        return (s, f) => present(s, f) === wanted;
+      }
+    }
+    const fn: TestFn = TESTS[node.name]!;
+    if (noArgs) return (s, f) => fn(unmark(operand(s, f)), NO_ARGS);
+    return (s, f) => {
+      const v = operand(s, f);
+      const a = positional(s, f);
+      if (keywords !== null) keywords(s, f);
+      return fn(unmark(v), a);
+    };
+  }
+}

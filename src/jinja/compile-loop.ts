@@ -1,0 +1,107 @@
+// The for loop at run time: iteration scopes, the loop object, inline filters, recursion.
+import { LimitError } from './errors.js';
+import { iterate } from './ops.js';
+import { Frame, LoopContext, RenderState } from './runtime.js';
+import { truthy } from './values.js';
+import { enter, runBody, type Assign, type Ev, type Ex } from './compile-support.js';
+
+export interface LoopParts {
+  iter: Ev;
+  assign: Assign;
+  /** The inline `if` of `{% for x in xs if cond %}`. */
+  test: Ev | null;
+  body: Ex;
+  otherwise: Ex[];
+  usesLoop: boolean;
+  recursive: boolean;
+  /** The body assigns in its own scope (set, set block): each iteration must start from an empty scope. */
+  bodyAssigns: boolean;
+  /**
+   * The body can keep its scope past the iteration (a macro or caller closes over it): each iteration then gets a new
+   * scope object; otherwise one scope object is emptied between iterations, which jinja2 cannot tell apart.
+   */
+  bodyCapturesScope: boolean;
+}
+
+export function tooManyIterations(s: RenderState): LimitError {
+  return new LimitError(`more than ${s.limits.loopIterations} loop iterations (limits.loopIterations)`);
+}
+
+export function forLoop(parts: LoopParts): Ex {
+  const { iter, assign, test, body, otherwise, usesLoop, recursive, bodyAssigns, bodyCapturesScope } = parts;
+  /** The scope of the next iteration: a set in one iteration never leaks into the next (jinja2). */
+  const nextScope = (inner: Frame, scope: Frame): Frame => {
+    if (!bodyAssigns) return scope;
+    if (bodyCapturesScope) return inner.child();
+    scope.clear();
+    return scope;
+  };
+
+  const run = (s: RenderState, f: Frame, iterable: unknown, depth0: number): void => {
+    let items = iterate(iterable);
+    const inner = f.child();
+    // jinja2 filters lazily: each item's condition is evaluated just before its body runs, so a body that changes
+    // what the condition reads (a namespace) decides which later items pass. Only `loop` (length, last) needs the
+    // filtered list up front.
+    if (test && !usesLoop) {
+      let ran = 0;
+      let scope = inner.child();
+      for (const item of items) {
+        assign(inner, item);
+        if (!truthy(test(s, inner))) continue;
+        if (++s.iterations > s.limits.loopIterations) throw tooManyIterations(s);
+        if (ran > 0) scope = nextScope(inner, scope);
+        ran++;
+        assign(scope, item);
+        if (body(s, scope) === 1) break;
+      }
+      if (ran === 0) runBody(otherwise, s, inner);
+      return;
+    }
+    if (test) {
+      const kept: unknown[] = [];
+      for (const item of items) {
+        assign(inner, item);
+        if (truthy(test(s, inner))) kept.push(item);
+      }
+      items = kept;
+    }
+    if (items.length === 0) {
+      runBody(otherwise, s, inner);
+      return;
+    }
+    let loop: LoopContext | null = null;
+    if (usesLoop) {
+      const recurse = recursive
+        ? (args: unknown[]) => {
+            enter(s);
+            const saved = s.out;
+            s.out = '';
+            s.capture++;
+            try {
+              run(s, f, args[0], depth0 + 1);
+              return s.out;
+            } finally {
+              s.capture--;
+              s.out = saved;
+              s.depth--;
+            }
+          }
+        : null;
+      loop = new LoopContext(items, depth0, recurse);
+      inner.set('loop', loop);
+    }
+    if ((s.iterations += items.length) > s.limits.loopIterations) throw tooManyIterations(s);
+    let scope = inner.child();
+    for (let i = 0; i < items.length; i++) {
+      if (i > 0) scope = nextScope(inner, scope);
+      if (loop) loop.index0 = i;
+      assign(scope, items[i]);
+      if (body(s, scope) === 1) break;
+    }
+  };
+  return (s, f) => {
+    run(s, f, iter(s, f), 0);
+    return 0;
+  };
+}
