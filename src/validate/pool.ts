@@ -4,6 +4,7 @@ import { Worker } from 'node:worker_threads';
 import { ChatfmtError, type ErrorCode } from '../errors.js';
 import type { DatasetRecord } from '../readers/jsonl.js';
 import type { WorkerReply, WorkerRequest, WorkerTask } from './worker.js';
+import { packTask } from './task-transport.js';
 
 /**
  * Where the compiled worker entry is. Installed (dist/) it sits next to this module. Under a TS runner
@@ -97,7 +98,7 @@ export class WorkerPool<R> {
     return new Promise((resolve, reject) => {
       // Workers inherit the parent's node flags; --input-type (from `node -e`) is rejected for a file entry.
       const execArgv = process.execArgv.filter((arg) => !arg.startsWith('--input-type'));
-      const worker = new Worker(this.script, { workerData: this.task, execArgv, resourceLimits: { maxOldGenerationSizeMb: this.heapMb } });
+      const worker = new Worker(this.script, { workerData: packTask(this.task), execArgv, resourceLimits: { maxOldGenerationSizeMb: this.heapMb } });
       this.workers.push(worker);
       const slot: Slot = { worker, busy: false };
       let ready = false;

@@ -2,7 +2,6 @@
 // in the CLI's own thread and on render workers (worker.ts), so both give the same bytes. It sits beside convert's
 // row work because the worker pool lives here; it uses neither validate's checks nor its dataset verdicts.
 import { ChatfmtError, inContext, isChatfmtError, type ErrorCode } from '../errors.js';
-import { parsePythonJson } from '../jinja/index.js';
 import { loadTemplate } from '../node/load.js';
 import type { ImportShape } from '../convert/importers/types.js';
 import { convertSpans, type OffsetUnit } from '../convert/text-offsets.js';
@@ -20,11 +19,8 @@ export interface RenderRowsOptions {
   from?: ImportShape;
   addGenerationPrompt?: boolean;
   continueFinalMessage?: boolean;
-  /**
-   * --var values written as Python's json.dumps writes them (dumpJson), read back with parsePythonJson: a structured
-   * clone to a worker would turn a float like 1.0 (PyFloat) into a plain object.
-   */
-  variablesJson?: string;
+  /** Template variables (`--var`); they reach worker threads as they are (task-transport.ts). */
+  variables?: Record<string, unknown>;
   args: ArgsMode;
   now?: Date;
   /** `{text, generation_spans}` lines instead of `{text}`. */
@@ -56,7 +52,7 @@ export async function createRowRenderer(options: RenderRowsOptions): Promise<(re
   const renderOptions: RenderOptions = {
     addGenerationPrompt: options.addGenerationPrompt,
     continueFinalMessage: options.continueFinalMessage,
-    variables: templateVariables(options.variablesJson),
+    variables: options.variables,
     args: options.args,
     now: options.now,
   };
@@ -95,13 +91,6 @@ export function callIdRewrites(warnings: RenderWarning[]): RenderWarning[] {
 /** A render result as `--json` prints it. */
 export function resultLine(result: Pick<RenderResult, 'text' | 'generationSpans'>, offsets: OffsetUnit): { text: string; generation_spans: Array<[number, number]> } {
   return { text: result.text, generation_spans: convertSpans(result.text, result.generationSpans, offsets) };
-}
-
-function templateVariables(json: string | undefined): Record<string, unknown> | undefined {
-  if (json === undefined) return undefined;
-  const value = parsePythonJson(json);
-  // Integer-like keys (--var 1=x) come back as a Map, which keeps their order.
-  return value instanceof Map ? Object.fromEntries(value) : (value as Record<string, unknown>);
 }
 
 /** Where a row is, for its error line: its line, or its index where the line says nothing. */

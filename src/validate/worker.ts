@@ -6,6 +6,7 @@ import { isChatfmtError } from '../errors.js';
 import type { DatasetRecord } from '../readers/jsonl.js';
 import type { RenderRowsOptions } from './render-rows.js';
 import type { RowCheckOptions } from './row.js';
+import { unpackTask, type PackedTask } from './task-transport.js';
 
 /** What the pool's workers run, as plain data. */
 export type WorkerTask = { kind: 'validate'; options: RowCheckOptions } | { kind: 'convert'; options: ConvertRowsOptions } | { kind: 'render'; options: RenderRowsOptions };
@@ -25,7 +26,7 @@ async function batchRunner(task: WorkerTask): Promise<(records: DatasetRecord[])
 const port = parentPort;
 if (port) {
   try {
-    const run = await batchRunner(workerData as WorkerTask);
+    const run = await batchRunner(unpackTask(workerData as PackedTask));
     port.on('message', (request: WorkerRequest) => {
       port.postMessage({ type: 'result', seq: request.seq, result: run(request.records) } satisfies WorkerReply);
     });

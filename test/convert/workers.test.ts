@@ -61,6 +61,15 @@ describe.skipIf(!built)('convert --workers', () => {
     // Each worker reads the 11 MB tokenizer itself: slow on two loaded cores, hence the longer limit.
   }, 240_000);
 
+  it('--var values reach the workers as they are: a float written 1.0 and integer-like keys render as on one thread', async () => {
+    const template = tmp.write('vars.jinja', "{% for m in messages %}{{ m.role }}|{% endfor %}x={{ x }} y={{ y }}{{ '\\n' }}");
+    const vars = ['--var', 'x=1.0', '--var', 'y={"2": "b", "1": "a"}'];
+    const one = await convert(['--template', template, ...vars, '--workers', '1', big]);
+    const two = await convert(['--template', template, ...vars, '--workers', '2', big]);
+    expect(one.out).toContain("x=1.0 y={'2': 'b', '1': 'a'}");
+    expect(two).toEqual(one);
+  });
+
   it('a template that cannot load is one usage error, before any output', async () => {
     const result = await convert(['--template', join(tmp.path, 'missing.jinja'), '--workers', '2', big]);
     expect(result.code).toBe(2);

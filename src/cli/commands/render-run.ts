@@ -3,7 +3,6 @@
 import { availableParallelism } from 'node:os';
 import { readDatasetBatches, type DatasetRecord } from '../../readers/jsonl.js';
 import { ChatfmtError, inContext } from '../../errors.js';
-import { pythonJsonDumps } from '../../jinja/index.js';
 import { loadTemplate } from '../../node/load.js';
 import { renderConversation, type ArgsMode } from '../../render/index.js';
 import type { ImportShape } from '../../convert/importers/types.js';
@@ -44,7 +43,7 @@ export async function runRender(file: string | undefined, flags: RenderFlags, io
     from: flags.from ?? flags.inputFormat,
     addGenerationPrompt: flags.generationPrompt ? true : undefined,
     continueFinalMessage: flags.continueFinalMessage,
-    variablesJson: variables === undefined ? undefined : pythonJsonDumps(variables),
+    variables,
     args: flags.args,
     now: parseNow(flags.now),
     json: flags.json,
