@@ -30,10 +30,28 @@ let newlines: string[] = [];
 let items = 0;
 let leafChars = 0;
 
-/** Whether s needs no escaping: a loop for short strings (cheaper than a regex call), the exact writer's regex otherwise. */
-function quote(s: string): string {
+/**
+ * Quoted short strings by their text. Dict keys and enum-like values ("type", "string", "object") recur in every
+ * tool and every render; a lookup is cheaper than checking and concatenating them again. Keys are kept with the key
+ * separator already appended. Both caches hold one setting's text: a pass with another ensure_ascii or key separator
+ * empties them. Bounded: emptied when full.
+ */
+const MAX_CACHED_LENGTH = 32;
+const MAX_CACHED_ENTRIES = 1024;
+const quotedValues = new Map<string, string>();
+const quotedKeys = new Map<string, string>();
+let cachedAscii = false;
+let cachedKeySep = ': ';
+
+function remember(cache: Map<string, string>, s: string, text: string): string {
+  if (cache.size >= MAX_CACHED_ENTRIES) cache.clear();
+  cache.set(s, text);
+  return text;
+}
+
+/** Short strings are checked by a loop (cheaper than a regex call), longer ones by the exact writer's regex. */
+function quoteUncached(s: string): string {
   const n = s.length;
-  leafChars += n;
   if (n <= 24) {
     for (let i = 0; i < n; i++) {
       const c = s.charCodeAt(i);
@@ -42,6 +60,19 @@ function quote(s: string): string {
     return '"' + s + '"';
   }
   return jsonString(s, ascii);
+}
+
+function quote(s: string): string {
+  leafChars += s.length;
+  if (s.length > MAX_CACHED_LENGTH) return quoteUncached(s);
+  return quotedValues.get(s) ?? remember(quotedValues, s, quoteUncached(s));
+}
+
+/** A dict key quoted and followed by the key separator. */
+function keyText(key: string): string {
+  leafChars += key.length;
+  if (key.length > MAX_CACHED_LENGTH) return quoteUncached(key) + keySep;
+  return quotedKeys.get(key) ?? remember(quotedKeys, key, quoteUncached(key) + keySep);
 }
 
 function number(v: number): string {
@@ -101,7 +132,7 @@ function encode(v: unknown, level: number): string {
     const item = dict[key];
     if (item === undefined) continue;
     if (++items > MAX_ITEMS) throw GIVE_UP;
-    out += (out === '' ? '' : sep) + quote(key) + keySep + encode(item, inner);
+    out += (out === '' ? '' : sep) + keyText(key) + encode(item, inner);
   }
   if (out === '') return '{}';
   return indent === null ? '{' + out + '}' : '{' + newline(inner) + out + newline(level) + '}';
@@ -117,6 +148,12 @@ export function dumpJsonFast(value: unknown, ensureAscii: boolean, indentText: s
   keySep = keySeparator;
   if (indent !== indentText) newlines = [];
   indent = indentText;
+  if (ascii !== cachedAscii || keySep !== cachedKeySep) {
+    quotedValues.clear();
+    quotedKeys.clear();
+    cachedAscii = ascii;
+    cachedKeySep = keySep;
+  }
   items = 0;
   leafChars = 0;
   try {

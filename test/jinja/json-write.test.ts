@@ -40,6 +40,15 @@ describe('pythonJsonDumps: the fast path writes the exact writer\'s bytes', () =
     );
   });
 
+  it('writes the same strings again under another ensure_ascii or separator (short strings are remembered)', () => {
+    const v = { 'é': ['é', 'a"b', 'type'], type: 'string', long: 'ü'.repeat(40) };
+    const settings: PythonJsonDumpsOptions[] = [{}, { ensureAscii: true }, { separators: [',', ':'] }, { ensureAscii: true, separators: [';', '='] }, {}];
+    for (const opts of [...settings, ...[...settings].reverse()]) {
+      expect(pythonJsonDumps(v, opts)).toBe(pythonJsonDumps(new Map(Object.entries(v)), opts));
+    }
+    expect(pythonJsonDumps(v, { ensureAscii: true })).toBe(`{"\\u00e9": ["\\u00e9", "a\\"b", "type"], "type": "string", "long": "${'\\u00fc'.repeat(40)}"}`);
+  });
+
   it('sort_keys (always exact) agrees with the fast path on a value whose keys are already sorted', () => {
     fc.assert(
       fc.property(fc.dictionary(fc.string(), leaf, { maxKeys: 8 }), fc.boolean(), (dict, ensureAscii) => {
