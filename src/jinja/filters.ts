@@ -9,7 +9,7 @@ import { add, getAttr, getItem, iterate, pyCompare, pyEq, pyLen, undefinedError 
 import { pyRepr, pyStr } from './repr.js';
 import { TESTS } from './tests.js';
 import {
-  MISSING, Markup, PyFloat, PyGenerator, Undefined, codePoints, dictEntries, isDict, makeGroup, makeTuple, pyTypeName, truthy,
+  MISSING, Markup, PyFloat, PyGenerator, Undefined, codePoints, dictEntries, hasSurrogates, isDict, makeGroup, makeTuple, pyTypeName, truthy,
 } from './values.js';
 import { arg, type Kwargs } from './filter-args.js';
 import { doRound, parsePyFloat, parsePyInt } from './filters-number.js';
@@ -49,12 +49,25 @@ function attrKey(attribute: unknown, caseSensitive: boolean): (item: unknown) =>
   return attrGetter(attribute, post);
 }
 
+/** Whether every key is a str without surrogates: then UTF-16 order is Python's code point order. */
+function allBmpStrings(keyed: Array<{ key: unknown }>): boolean {
+  for (const { key } of keyed) if (typeof key !== 'string' || hasSurrogates(key)) return false;
+  return true;
+}
+
 function sortedBy(items: unknown[], key: (item: unknown) => unknown, reverse: boolean): unknown[] {
   const keyed = items.map((item, index) => ({ item, key: key(item), index }));
-  keyed.sort((a, b) => {
-    const c = pyCompare(a.key, b.key);
-    return (reverse ? -c : c) || a.index - b.index;
-  });
+  const sign = reverse ? -1 : 1;
+  // Dict keys and names are the common case: compared directly instead of through pyCompare's dispatch, and each
+  // key is scanned for surrogates once instead of on every comparison.
+  if (allBmpStrings(keyed)) {
+    keyed.sort((a, b) => (a.key === b.key ? a.index - b.index : (a.key as string) < (b.key as string) ? -sign : sign));
+  } else {
+    keyed.sort((a, b) => {
+      const c = pyCompare(a.key, b.key);
+      return (reverse ? -c : c) || a.index - b.index;
+    });
+  }
   return keyed.map((k) => k.item);
 }
 
