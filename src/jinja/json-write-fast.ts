@@ -21,7 +21,9 @@ const MAX_SEPARATOR = 16;
 
 const GIVE_UP: unique symbol = Symbol('give up');
 
-// One pass runs at a time (the writer calls no user code), so its settings live here instead of in a closure.
+// One pass runs at a time, so its settings live here instead of in a closure. The writer calls no template code;
+// only a JS getter in a caller's value could start a second pass inside one, and that pass goes to the exact writer.
+let busy = false;
 let ascii = false;
 let itemSep = ', ';
 let keySep = ': ';
@@ -163,7 +165,8 @@ function encode(v: unknown, level: number): string {
 export function dumpJsonFast(value: unknown, ensureAscii: boolean, indentText: string | null, itemSeparator: string, keySeparator: string): string | undefined {
   if (itemSeparator.length > MAX_SEPARATOR || keySeparator.length > MAX_SEPARATOR) return undefined;
   if (indentText !== null && indentText.length > MAX_SEPARATOR) return undefined;
-  const saved = [ascii, itemSep, keySep, indent, newlines, items, leafChars] as const;
+  if (busy) return undefined;
+  busy = true;
   ascii = ensureAscii;
   itemSep = itemSeparator;
   keySep = keySeparator;
@@ -183,6 +186,6 @@ export function dumpJsonFast(value: unknown, ensureAscii: boolean, indentText: s
     if (error === GIVE_UP) return undefined;
     throw error;
   } finally {
-    [ascii, itemSep, keySep, indent, newlines, items, leafChars] = saved;
+    busy = false;
   }
 }

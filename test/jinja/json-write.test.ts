@@ -68,6 +68,9 @@ describe('pythonJsonDumps: the fast path writes the exact writer\'s bytes', () =
     expect(() => pythonJsonDumps(loop)).toThrow(/Circular reference detected/);
     const deep = JSON.parse(`${'['.repeat(100)}1${']'.repeat(100)}`);
     expect(pythonJsonDumps(deep)).toBe(`${'['.repeat(100)}1${']'.repeat(100)}`);
+    // A caller's getter that dumps with other settings in the middle of a dump does not change the outer one's.
+    const reentrant = { get v() { return pythonJsonDumps(['é'], { ensureAscii: true, separators: [',', ':'] }); }, w: ['é', 'x'] };
+    expect(pythonJsonDumps(reentrant)).toBe('{"v": "[\\"\\\\u00e9\\"]", "w": ["é", "x"]}');
     const shared = { k: 'v' };
     const many = Array.from({ length: 5000 }, () => shared);
     expect(pythonJsonDumps(many)).toBe(`[${Array(5000).fill('{"k": "v"}').join(', ')}]`);
