@@ -9,7 +9,7 @@ import { add, getAttr, getItem, iterate, pyCompare, pyEq, pyLen, undefinedError 
 import { pyRepr, pyStr } from './repr.js';
 import { TESTS } from './tests.js';
 import {
-  MISSING, Markup, PyFloat, PyGenerator, Undefined, codePoints, dictEntries, isDict, makeGroup, makeTuple, pyTypeName, truthy,
+  MISSING, Markup, PyFloat, PyGenerator, Undefined, codePoints, dictEntries, hasSurrogates, isDict, makeGroup, makeTuple, pyTypeName, truthy,
 } from './values.js';
 import { arg, type Kwargs } from './filter-args.js';
 import { doRound, parsePyFloat, parsePyInt } from './filters-number.js';
@@ -49,12 +49,25 @@ function attrKey(attribute: unknown, caseSensitive: boolean): (item: unknown) =>
   return attrGetter(attribute, post);
 }
 
+/** Whether every key is a str without surrogates: then UTF-16 order is Python's code point order. */
+function allBmpStrings(keyed: Array<{ key: unknown }>): boolean {
+  for (const { key } of keyed) if (typeof key !== 'string' || hasSurrogates(key)) return false;
+  return true;
+}
+
 function sortedBy(items: unknown[], key: (item: unknown) => unknown, reverse: boolean): unknown[] {
   const keyed = items.map((item, index) => ({ item, key: key(item), index }));
-  keyed.sort((a, b) => {
-    const c = pyCompare(a.key, b.key);
-    return (reverse ? -c : c) || a.index - b.index;
-  });
+  const sign = reverse ? -1 : 1;
+  // Dict keys and names are the common case: compared directly instead of through pyCompare's dispatch, and each
+  // key is scanned for surrogates once instead of on every comparison.
+  if (allBmpStrings(keyed)) {
+    keyed.sort((a, b) => (a.key === b.key ? a.index - b.index : (a.key as string) < (b.key as string) ? -sign : sign));
+  } else {
+    keyed.sort((a, b) => {
+      const c = pyCompare(a.key, b.key);
+      return (reverse ? -c : c) || a.index - b.index;
+    });
+  }
   return keyed.map((k) => k.item);
 }
 
@@ -391,47 +404,44 @@ export const FILTERS: Record<string, FilterFn> = {
 };
 FILTERS.d = FILTERS.default!;
 
-// These jinja2 filters touch the value in a way Undefined refuses (int(), attribute access, ...).
-for (const name of ['int', 'float', 'indent', 'dictsort', 'attr', 'wordwrap', 'xmlattr', 'filesizeformat']) {
-  const inner = FILTERS[name]!;
-  FILTERS[name] = (value, args, kwargs) => {
-    if (value instanceof Undefined) throw undefinedError(value);
-    return inner(value, args, kwargs);
-  };
-}
-
-// A Markup input is its text to a filter; these filters give Markup back (they call its own methods in jinja2).
-// safe, escape, forceescape, format and default handle Markup themselves.
+// Every filter gets one wrapper (not one per concern: each layer was a call on every filter use) that adds:
+// - Undefined refused by the jinja2 filters that touch the value in a way Undefined refuses (int(), attribute access);
+// - Markup: its text is the input; the MARKUP_KEEPING filters give Markup back (they call its own methods in jinja2),
+//   the MARKUP_AWARE ones (safe, escape, forceescape, format, default, pprint) handle Markup themselves;
+// - the budget: a new string or list is paid for once built. Each is at most a small multiple of its input, which
+//   was paid for (or is the caller's data). The amplifiers (join, indent, center, replace, format, batch, slice) pay
+//   before they allocate; tojson pays for its whole output itself (a list repeating one object amplifies).
+const REFUSES_UNDEFINED = new Set(['int', 'float', 'indent', 'dictsort', 'attr', 'wordwrap', 'xmlattr', 'filesizeformat']);
 const MARKUP_KEEPING = new Set(['upper', 'lower', 'trim', 'string', 'center', 'indent', 'capitalize', 'reverse', 'last', 'truncate']);
 const MARKUP_AWARE = new Set(['safe', 'e', 'escape', 'forceescape', 'format', 'default', 'd', 'pprint']);
-for (const name of Object.keys(FILTERS)) {
-  if (MARKUP_AWARE.has(name)) continue;
-  const inner = FILTERS[name]!;
-  const keeps = MARKUP_KEEPING.has(name);
-  FILTERS[name] = (value, args, kwargs) => {
-    if (!(value instanceof Markup)) return inner(value, args, kwargs);
-    const result = inner(value.text, args, kwargs);
-    return keeps && typeof result === 'string' ? new Markup(result) : result;
-  };
+const PAYS_ITSELF = new Set(['tojson']);
+
+function chargeResult(result: unknown): void {
+  if (typeof result === 'string') charge(result.length * BYTES_PER_CHAR);
+  else if (result instanceof Markup) charge(result.text.length * BYTES_PER_CHAR);
+  else if (Array.isArray(result)) charge(result.length * BYTES_PER_ITEM);
 }
 
-// Every other filter's new string or list is paid for once built: each is at most a small multiple of its input,
-// which was paid for (or is the caller's data). The amplifiers (join, indent, center, replace, format, batch, slice)
-// pay before they allocate; tojson pays for its whole output itself (a list repeating one object amplifies).
-const PAYS_ITSELF = new Set(['tojson']);
-for (const name of Object.keys(FILTERS)) {
-  if (PAYS_ITSELF.has(name)) continue;
-  const inner = FILTERS[name]!;
-  FILTERS[name] = (value, args, kwargs) => {
-    const result = inner(value, args, kwargs);
-    if (result !== value) {
-      if (typeof result === 'string') charge(result.length * BYTES_PER_CHAR);
-      else if (result instanceof Markup) charge(result.text.length * BYTES_PER_CHAR);
-      else if (Array.isArray(result)) charge(result.length * BYTES_PER_ITEM);
+function wrapFilter(name: string, inner: FilterFn): FilterFn {
+  const refusesUndefined = REFUSES_UNDEFINED.has(name);
+  const unwrapsMarkup = !MARKUP_AWARE.has(name);
+  const keepsMarkup = MARKUP_KEEPING.has(name);
+  const paysItself = PAYS_ITSELF.has(name);
+  return (value, args, kwargs) => {
+    let result: unknown;
+    if (unwrapsMarkup && value instanceof Markup) {
+      result = inner(value.text, args, kwargs);
+      if (keepsMarkup && typeof result === 'string') result = new Markup(result);
+    } else {
+      if (refusesUndefined && value instanceof Undefined) throw undefinedError(value);
+      result = inner(value, args, kwargs);
     }
+    if (!paysItself && result !== value) chargeResult(result);
     return result;
   };
 }
+
+for (const name of Object.keys(FILTERS)) FILTERS[name] = wrapFilter(name, FILTERS[name]!);
 
 export function hasFilter(name: string): boolean {
   return Object.prototype.hasOwnProperty.call(FILTERS, name);

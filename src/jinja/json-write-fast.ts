@@ -21,7 +21,9 @@ const MAX_SEPARATOR = 16;
 
 const GIVE_UP: unique symbol = Symbol('give up');
 
-// One pass runs at a time (the writer calls no user code), so its settings live here instead of in a closure.
+// One pass runs at a time, so its settings live here instead of in a closure. The writer calls no template code;
+// only a JS getter in a caller's value could start a second pass inside one, and that pass goes to the exact writer.
+let busy = false;
 let ascii = false;
 let itemSep = ', ';
 let keySep = ': ';
@@ -30,10 +32,36 @@ let newlines: string[] = [];
 let items = 0;
 let leafChars = 0;
 
-/** Whether s needs no escaping: a loop for short strings (cheaper than a regex call), the exact writer's regex otherwise. */
-function quote(s: string): string {
+/**
+ * Quoted short strings by their text. Dict keys and enum-like values ("type", "string", "object") recur in every
+ * tool and every render; a lookup is cheaper than checking and concatenating them again. A direct-mapped table
+ * (slot from the length and three characters; a collision just replaces the slot) costs little when strings do not
+ * recur, where a Map's hashing and growth made all-new strings 1.7x slower to write. Keys are kept with the key
+ * separator appended. Both tables hold one setting's text: a pass with another ensure_ascii or key separator empties
+ * them.
+ */
+const MAX_CACHED_LENGTH = 32;
+const SLOTS = 512;
+const valueTexts: string[] = new Array<string>(SLOTS).fill('');
+const valueQuoted: string[] = new Array<string>(SLOTS).fill('');
+const keyTexts: string[] = new Array<string>(SLOTS).fill('');
+const keyQuoted: string[] = new Array<string>(SLOTS).fill('');
+let cachedAscii = false;
+let cachedKeySep = ': ';
+
+/** The table slot of a string of 1 to MAX_CACHED_LENGTH characters. */
+function slot(s: string, n: number): number {
+  return (n * 31 + s.charCodeAt(0) * 7 + s.charCodeAt(n >> 1) * 3 + s.charCodeAt(n - 1)) & (SLOTS - 1);
+}
+
+function forgetQuoted(): void {
+  valueTexts.fill('');
+  keyTexts.fill('');
+}
+
+/** Short strings are checked by a loop (cheaper than a regex call), longer ones by the exact writer's regex. */
+function quoteUncached(s: string): string {
   const n = s.length;
-  leafChars += n;
   if (n <= 24) {
     for (let i = 0; i < n; i++) {
       const c = s.charCodeAt(i);
@@ -42,6 +70,32 @@ function quote(s: string): string {
     return '"' + s + '"';
   }
   return jsonString(s, ascii);
+}
+
+function quote(s: string): string {
+  const n = s.length;
+  leafChars += n;
+  // The empty string never matches a slot: every slot starts (and is reset to) ''.
+  if (n > MAX_CACHED_LENGTH || n === 0) return quoteUncached(s);
+  const at = slot(s, n);
+  if (valueTexts[at] === s) return valueQuoted[at]!;
+  const text = quoteUncached(s);
+  valueTexts[at] = s;
+  valueQuoted[at] = text;
+  return text;
+}
+
+/** A dict key quoted and followed by the key separator. */
+function keyText(key: string): string {
+  const n = key.length;
+  leafChars += n;
+  if (n > MAX_CACHED_LENGTH || n === 0) return quoteUncached(key) + keySep;
+  const at = slot(key, n);
+  if (keyTexts[at] === key) return keyQuoted[at]!;
+  const text = quoteUncached(key) + keySep;
+  keyTexts[at] = key;
+  keyQuoted[at] = text;
+  return text;
 }
 
 function number(v: number): string {
@@ -101,7 +155,7 @@ function encode(v: unknown, level: number): string {
     const item = dict[key];
     if (item === undefined) continue;
     if (++items > MAX_ITEMS) throw GIVE_UP;
-    out += (out === '' ? '' : sep) + quote(key) + keySep + encode(item, inner);
+    out += (out === '' ? '' : sep) + keyText(key) + encode(item, inner);
   }
   if (out === '') return '{}';
   return indent === null ? '{' + out + '}' : '{' + newline(inner) + out + newline(level) + '}';
@@ -111,12 +165,18 @@ function encode(v: unknown, level: number): string {
 export function dumpJsonFast(value: unknown, ensureAscii: boolean, indentText: string | null, itemSeparator: string, keySeparator: string): string | undefined {
   if (itemSeparator.length > MAX_SEPARATOR || keySeparator.length > MAX_SEPARATOR) return undefined;
   if (indentText !== null && indentText.length > MAX_SEPARATOR) return undefined;
-  const saved = [ascii, itemSep, keySep, indent, newlines, items, leafChars] as const;
+  if (busy) return undefined;
+  busy = true;
   ascii = ensureAscii;
   itemSep = itemSeparator;
   keySep = keySeparator;
   if (indent !== indentText) newlines = [];
   indent = indentText;
+  if (ascii !== cachedAscii || keySep !== cachedKeySep) {
+    forgetQuoted();
+    cachedAscii = ascii;
+    cachedKeySep = keySep;
+  }
   items = 0;
   leafChars = 0;
   try {
@@ -126,6 +186,6 @@ export function dumpJsonFast(value: unknown, ensureAscii: boolean, indentText: s
     if (error === GIVE_UP) return undefined;
     throw error;
   } finally {
-    [ascii, itemSep, keySep, indent, newlines, items, leafChars] = saved;
+    busy = false;
   }
 }

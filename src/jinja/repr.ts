@@ -57,7 +57,24 @@ export function pyStr(value: unknown): string {
 // Python's str.isprintable(): these categories are escaped by repr().
 const NON_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u;
 
+/** repr of printable ASCII without backslashes, or undefined when a character needs escaping. */
+function plainAsciiRepr(s: string): string | undefined {
+  let single = false;
+  let double = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 32 || c > 126 || c === 92) return undefined;
+    if (c === 39) single = true;
+    else if (c === 34) double = true;
+  }
+  if (!single) return "'" + s + "'";
+  return double ? undefined : '"' + s + '"';
+}
+
 export function strRepr(s: string): string {
+  // Dict keys and most values: no per-character walk over code points (a string allocated per character).
+  const plain = plainAsciiRepr(s);
+  if (plain !== undefined) return plain;
   const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
   let out = quote;
   for (const ch of s) {

@@ -40,6 +40,15 @@ describe('pythonJsonDumps: the fast path writes the exact writer\'s bytes', () =
     );
   });
 
+  it('writes the same strings again under another ensure_ascii or separator (short strings are remembered)', () => {
+    const v = { 'é': ['é', 'a"b', 'type'], type: 'string', long: 'ü'.repeat(40) };
+    const settings: PythonJsonDumpsOptions[] = [{}, { ensureAscii: true }, { separators: [',', ':'] }, { ensureAscii: true, separators: [';', '='] }, {}];
+    for (const opts of [...settings, ...[...settings].reverse()]) {
+      expect(pythonJsonDumps(v, opts)).toBe(pythonJsonDumps(new Map(Object.entries(v)), opts));
+    }
+    expect(pythonJsonDumps(v, { ensureAscii: true })).toBe(`{"\\u00e9": ["\\u00e9", "a\\"b", "type"], "type": "string", "long": "${'\\u00fc'.repeat(40)}"}`);
+  });
+
   it('sort_keys (always exact) agrees with the fast path on a value whose keys are already sorted', () => {
     fc.assert(
       fc.property(fc.dictionary(fc.string(), leaf, { maxKeys: 8 }), fc.boolean(), (dict, ensureAscii) => {
@@ -59,6 +68,9 @@ describe('pythonJsonDumps: the fast path writes the exact writer\'s bytes', () =
     expect(() => pythonJsonDumps(loop)).toThrow(/Circular reference detected/);
     const deep = JSON.parse(`${'['.repeat(100)}1${']'.repeat(100)}`);
     expect(pythonJsonDumps(deep)).toBe(`${'['.repeat(100)}1${']'.repeat(100)}`);
+    // A caller's getter that dumps with other settings in the middle of a dump does not change the outer one's.
+    const reentrant = { get v() { return pythonJsonDumps(['é'], { ensureAscii: true, separators: [',', ':'] }); }, w: ['é', 'x'] };
+    expect(pythonJsonDumps(reentrant)).toBe('{"v": "[\\"\\\\u00e9\\"]", "w": ["é", "x"]}');
     const shared = { k: 'v' };
     const many = Array.from({ length: 5000 }, () => shared);
     expect(pythonJsonDumps(many)).toBe(`[${Array(5000).fill('{"k": "v"}').join(', ')}]`);
