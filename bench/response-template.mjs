@@ -97,7 +97,7 @@ const CHANGES_NOTES = [
 const CHANGES_EXECUTOR = [
   ['base (this round\'s start)', '8.53', '29.3', '32.1', '9.86', '8.57'],
   ['+ JSON documents read by JSON.parse when json.loads would agree (no -0, ±inf, deep nesting), else the exact decoder', '7.06', '30.5', '34.0', '8.29', '10.2'],
-  ['+ literal prefilter state kept per literal and shared by the delimiters (Qwen3's im_end token was scanned once per delimiter)', '6.95', '27.5', '31.2', '8.45', '10.7'],
+  ["+ literal prefilter state kept per literal and shared by the delimiters (Qwen3's im_end token was scanned once per delimiter)", '6.95', '27.5', '31.2', '8.45', '10.7'],
   ['+ compiled templates cached by exact JSON (64 entries; compiled from the re-read JSON)', '5.76', '32.2', '29.1', '6.75', '5.54'],
   ['+ literal-only patterns searched without the VM; template cache looked up by object first', '6.24', '34.4', '32.1', '6.97', '5.89'],
 ];
