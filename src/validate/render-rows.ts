@@ -6,7 +6,7 @@ import { loadTemplate } from '../node/load.js';
 import type { ImportShape } from '../convert/importers/types.js';
 import { convertSpans, type OffsetUnit } from '../convert/text-offsets.js';
 import type { DatasetRecord } from '../readers/jsonl.js';
-import { renderConversation, type ArgsMode, type RenderOptions, type RenderResult, type RenderWarning } from '../render/index.js';
+import { renderConversation, type ArgsMode, type LoadedTemplate, type RenderOptions, type RenderResult, type RenderWarning } from '../render/index.js';
 import { oneLine } from '../util/one-line.js';
 import { conversationReader } from './conversation-input.js';
 
@@ -45,17 +45,27 @@ export interface RenderBatchResult {
   fatal?: { code: ErrorCode; message: string };
 }
 
-/** Builds the batch renderer (the template loaded once per thread); it never throws for a row. */
-export async function createRowRenderer(options: RenderRowsOptions): Promise<(records: DatasetRecord[]) => RenderBatchResult> {
-  const loaded = loadTemplate({ family: options.family, template: options.template, templateName: options.templateName });
-  const readConversation = await conversationReader(options.from);
-  const renderOptions: RenderOptions = {
+/** What renderConversation takes from the row options: the same for a one-conversation render and for every row. */
+export function renderOptionsOf(options: RenderRowsOptions): RenderOptions {
+  return {
     addGenerationPrompt: options.addGenerationPrompt,
     continueFinalMessage: options.continueFinalMessage,
     variables: options.variables,
     args: options.args,
     now: options.now,
   };
+}
+
+/**
+ * Builds the batch renderer (the template loaded once per thread: a caller that loaded it already passes it in); it
+ * never throws for a row.
+ */
+export async function createRowRenderer(
+  options: RenderRowsOptions,
+  loaded: LoadedTemplate = loadTemplate({ family: options.family, template: options.template, templateName: options.templateName }),
+): Promise<(records: DatasetRecord[]) => RenderBatchResult> {
+  const readConversation = await conversationReader(options.from);
+  const renderOptions = renderOptionsOf(options);
   return (records) => {
     let text = '';
     let failed = 0;

@@ -8,7 +8,7 @@ import { renderConversation, type ArgsMode } from '../../render/index.js';
 import type { ImportShape } from '../../convert/importers/types.js';
 import type { OffsetUnit } from '../../convert/text-offsets.js';
 import { conversationReader } from '../../validate/conversation-input.js';
-import { callIdRewrites, createRowRenderer, resultLine, type RenderBatchResult, type RenderRowsOptions, type RewriteTally } from '../../validate/render-rows.js';
+import { callIdRewrites, createRowRenderer, renderOptionsOf, resultLine, type RenderBatchResult, type RenderRowsOptions, type RewriteTally } from '../../validate/render-rows.js';
 import { EXIT, UserError, escapeLineBreaks, type IO } from '../io.js';
 import { batchedLines } from '../output.js';
 import { parseVariables, positiveInt } from '../options.js';
@@ -35,7 +35,6 @@ export interface RenderFlags {
 export async function runRender(file: string | undefined, flags: RenderFlags, io: IO): Promise<number> {
   if (flags.family !== undefined && flags.template !== undefined) throw new UserError('give either --family or --template, not both');
   if (flags.family === undefined && flags.template === undefined) throw new UserError('no template: give --family <id> or --template <file|dir>');
-  const variables = parseVariables(flags.var);
   const rowOptions: RenderRowsOptions = {
     family: flags.family,
     template: flags.template,
@@ -43,7 +42,7 @@ export async function runRender(file: string | undefined, flags: RenderFlags, io
     from: flags.from ?? flags.inputFormat,
     addGenerationPrompt: flags.generationPrompt ? true : undefined,
     continueFinalMessage: flags.continueFinalMessage,
-    variables,
+    variables: parseVariables(flags.var),
     args: flags.args,
     now: parseNow(flags.now),
     json: flags.json,
@@ -68,14 +67,15 @@ export async function runRender(file: string | undefined, flags: RenderFlags, io
     const record = head[0]!;
     if (record.problem) throw new UserError(inContext(file ?? 'stdin', record.problem.message));
     const readConversation = await conversationReader(rowOptions.from);
-    const result = renderConversation(loaded, readConversation(record.text, record.line), { addGenerationPrompt: rowOptions.addGenerationPrompt, continueFinalMessage: rowOptions.continueFinalMessage, variables, args: rowOptions.args, now: rowOptions.now });
+    const result = renderConversation(loaded, readConversation(record.text, record.line), renderOptionsOf(rowOptions));
     for (const warning of callIdRewrites(result.warnings)) io.stderr.write(`chatfmt: warning: ${warning.code}: at ${warning.path}: ${escapeLineBreaks(warning.message)}${KEEP_IDS}\n`);
     io.stdout.write(flags.json ? `${JSON.stringify(resultLine(result, flags.offsets))}\n` : result.text);
     return EXIT.OK;
   }
   const threads = askedThreads ?? autoThreads(reader.source.totalBytes);
   const groups = regrouped(head, ended ? undefined : batches, ROWS_PER_BATCH);
-  const results = threads > 1 ? await onWorkers(groups, rowOptions, threads, askedThreads !== undefined) : inProcess(groups, await createRowRenderer(rowOptions));
+  const here = await createRowRenderer(rowOptions, loaded);
+  const results = threads > 1 ? await onWorkers(groups, rowOptions, threads, askedThreads !== undefined, here) : inProcess(groups, here);
   const rewritten: RewriteTally = { ids: 0, rows: 0, first: '' };
   const output = batchedLines(io);
   let failed = false;
@@ -125,10 +125,12 @@ async function* inProcess(groups: AsyncIterable<DatasetRecord[]>, run: (records:
   for await (const group of groups) yield run(group);
 }
 
-async function onWorkers(batches: AsyncIterable<DatasetRecord[]>, options: RenderRowsOptions, threads: number, asked: boolean): Promise<AsyncIterable<RenderBatchResult>> {
+async function onWorkers(
+  batches: AsyncIterable<DatasetRecord[]>, options: RenderRowsOptions, threads: number, asked: boolean, here: (records: DatasetRecord[]) => RenderBatchResult,
+): Promise<AsyncIterable<RenderBatchResult>> {
   // Loaded only here: a render on one thread starts without the pool and node:worker_threads.
   const [{ runBatchesShared }, { renderOutcomes }] = await Promise.all([import('../../validate/shared-runner.js'), import('../../validate/render-outcomes.js')]);
-  return runBatchesShared(batches, { threads, task: { kind: 'render', options }, outcomes: renderOutcomes, here: await createRowRenderer(options), poolFromStart: asked });
+  return runBatchesShared(batches, { threads, task: { kind: 'render', options }, outcomes: renderOutcomes, here, poolFromStart: asked });
 }
 
 /** The reader's batches (a chunk's worth of rows each) cut into pieces of at most `size` rows. */
