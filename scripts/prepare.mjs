@@ -27,6 +27,12 @@ function fail(message) {
   process.exit(1);
 }
 
+/** Runs one build step with this Node; a failure ends prepare with `what` and its exit status. */
+function step(what, ...args) {
+  const result = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) fail(`${what} failed (exit ${result.status ?? result.signal})`);
+}
+
 const sources = Math.max(newest(join(root, 'src')), newest(join(root, 'templates')), newest(join(root, 'tsconfig.json')), newest(join(root, 'tsconfig.build.json')));
 const built = existsSync(join(root, 'dist', 'index.js')) ? newest(join(root, 'dist')) : 0;
 if (built >= sources) process.exit(0);
@@ -45,10 +51,8 @@ try {
   );
 }
 // The family templates are compiled into the core as a generated module; regenerate it before compiling.
-const generated = spawnSync(process.execPath, [join(root, 'scripts', 'family-templates.mjs')], { cwd: root, stdio: 'inherit' });
-if (generated.status !== 0) fail(`generating the family templates module failed (exit ${generated.status ?? generated.signal})`);
-const result = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { cwd: root, stdio: 'inherit' });
-if (result.status !== 0) fail(`the TypeScript build failed (exit ${result.status ?? result.signal})`);
+step('generating the family templates module', join(root, 'scripts', 'family-templates.mjs'));
+step('the TypeScript build', tsc, '-p', join(root, 'tsconfig.build.json'));
 // The library's and the CLI's bundles (dist/lib/; dist/bin/, what bin/chatfmt.js runs) and the playground page's
 // script need esbuild, a dev dependency like the compiler; without it the package runs the modules tsc wrote (only
 // slower to start), and `chatfmt playground` says what to run.
@@ -60,10 +64,7 @@ try {
   process.stderr.write('chatfmt prepare: esbuild is not installed here: the CLI runs from dist/cli/ (slower start-up)\n');
 }
 if (esbuildFound) {
-  const library = spawnSync(process.execPath, [join(root, 'scripts', 'bundle-lib.mjs')], { cwd: root, stdio: 'inherit' });
-  if (library.status !== 0) fail(`bundling the library failed (exit ${library.status ?? library.signal})`);
-  const bundled = spawnSync(process.execPath, [join(root, 'scripts', 'bundle-cli.mjs')], { cwd: root, stdio: 'inherit' });
-  if (bundled.status !== 0) fail(`bundling the CLI failed (exit ${bundled.status ?? bundled.signal})`);
-  const page = spawnSync(process.execPath, [join(root, 'scripts', 'build-playground.mjs'), '--quiet'], { cwd: root, stdio: 'inherit' });
-  if (page.status !== 0) fail(`building the playground page failed (exit ${page.status ?? page.signal})`);
+  step('bundling the library', join(root, 'scripts', 'bundle-lib.mjs'));
+  step('bundling the CLI', join(root, 'scripts', 'bundle-cli.mjs'));
+  step('building the playground page', join(root, 'scripts', 'build-playground.mjs'), '--quiet');
 }
