@@ -80,18 +80,20 @@ class HarmonyMachine implements ParserCore {
     // Only with nothing held; every marker starts with `<`, so a chunk without one inside a message's text is text.
     if (this.finished || this.buffer.length > 0) return undefined;
     const state = this.state;
+    let text: string;
     if (state.kind === 'call') {
       if (!state.scanner.extendString(chunk)) return undefined;
       state.raw.push(chunk);
       this.runKind = 'call-args';
+      text = chunk;
     } else if (state.kind === 'text' && !chunk.includes('<')) {
-      parseWork.chars += chunk.length;
       this.runKind = state.sink.kind;
-      this.base += chunk.length;
-      return state.sink.take(chunk);
+      text = state.sink.take(chunk);
     } else return undefined;
+    // Counted as push counts what it reads (work.ts), call bodies included.
+    parseWork.chars += chunk.length;
     this.base += chunk.length;
-    return chunk;
+    return text;
   }
 
   push(chunk: string): ParseEvent[] {
