@@ -1,6 +1,7 @@
 import type { IdGenerator } from '../parse/ids.js';
 import { isPlainObject } from '../util/guards.js';
 import type { ParsedMessage, ParsedToolCall } from '../types.js';
+import { jsonInSourceOrder } from './source-order.js';
 
 /**
  * transformers' dict → chatfmt's OpenAI message. Field names are the template's choice: `content`, `tool_calls`, and
@@ -24,7 +25,7 @@ export function textOf(value: unknown): string {
   if (typeof value === 'string') return value;
   if (value === undefined || value === null) return '';
   if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return value.join('');
-  return JSON.stringify(value);
+  return jsonInSourceOrder(value);
 }
 
 export interface CallShape {
@@ -49,7 +50,7 @@ export function callsOf(value: unknown, problems: string[]): CallShape[] {
     const args = fn.arguments ?? fn.parameters;
     calls.push({
       name: fn.name,
-      arguments: typeof args === 'string' ? args : args === undefined || args === null ? '{}' : JSON.stringify(args),
+      arguments: typeof args === 'string' ? args : args === undefined || args === null ? '{}' : jsonInSourceOrder(args),
       ...(record && typeof record.id === 'string' && record.id.length > 0 ? { id: record.id } : {}),
     });
   }

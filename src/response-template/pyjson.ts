@@ -1,5 +1,7 @@
 import { RegionError } from './errors.js';
 import { pyInt } from './python.js';
+import { keepSourceOrder } from './source-order.js';
+import { isArrayIndexKey } from '../jinja/values.js';
 
 /** Python `json.JSONDecodeError` (a ValueError that `allow_non_json` catches, unlike other ValueErrors). */
 export class JsonDecodeError extends RegionError {
@@ -48,7 +50,10 @@ function nativeLoads(text: string): unknown {
   return value === null || !ordinary(value, 0) ? null : value;
 }
 
-/** No -0 or non-finite number (where Python's int/float reading differs) and no deep nesting. */
+/**
+ * No -0 or non-finite number (where Python's int/float reading differs), no deep nesting, and no object with an
+ * integer-like key (JS moves those to the front, so the decoder records the written order).
+ */
 function ordinary(value: unknown, depth: number): boolean {
   if (typeof value === 'number') return value !== 0 ? Number.isFinite(value) : !Object.is(value, -0);
   if (typeof value !== 'object' || value === null) return true;
@@ -57,7 +62,13 @@ function ordinary(value: unknown, depth: number): boolean {
     for (const item of value) if (!ordinary(item, depth + 1)) return false;
     return true;
   }
-  for (const item of Object.values(value)) if (!ordinary(item, depth + 1)) return false;
+  let first = true;
+  for (const key in value) {
+    // JS lists integer-like keys first, so the first key tells whether there is one.
+    if (first && isArrayIndexKey(key)) return false;
+    first = false;
+    if (!ordinary((value as Record<string, unknown>)[key], depth + 1)) return false;
+  }
   return true;
 }
 
@@ -113,6 +124,7 @@ class Decoder {
 
   private object(depth: number): Record<string, unknown> {
     const out: Record<string, unknown> = {};
+    const keys: string[] = [];
     this.i++;
     this.ws();
     if (this.s[this.i] === '}') { this.i++; return out; }
@@ -123,10 +135,14 @@ class Decoder {
       if (this.s[this.i] !== ':') this.fail("Expecting ':' delimiter");
       this.i++;
       this.ws();
+      if (!Object.hasOwn(out, key)) keys.push(key);
       setKey(out, key, this.value(depth));
       this.ws();
       const c = this.s[this.i++];
-      if (c === '}') return out;
+      if (c === '}') {
+        keepSourceOrder(out, keys);
+        return out;
+      }
       if (c !== ',') this.fail("Expecting ',' delimiter", this.i - 1);
       this.ws();
     }

@@ -134,6 +134,21 @@ describe("output: 'openai'", () => {
     });
   });
 
+  it('writes arguments with their keys in the order the model wrote them, integer-like keys included', () => {
+    // JS objects list "10" before "b"; json.loads keeps b, 10, as the model wrote them.
+    const args = '{"b": 1, "10": {"z": true, "2": [{"9": null, "a": "x"}]}, "a": {"1": 0, "2": 0}, "__proto__": 5}';
+    const text = `<tool_call>\n{"name": "f", "arguments": ${args}}\n</tool_call>\n<|im_end|>`;
+    const written = '{"b":1,"10":{"z":true,"2":[{"9":null,"a":"x"}]},"a":{"1":0,"2":0},"__proto__":5}';
+    expect(JSON.stringify(JSON.parse(args))).not.toBe(written);
+    const message = parse(text, { responseTemplate: template, output: 'openai', idGenerator }) as { tool_calls: { function: { arguments: string } }[] };
+    expect(message.tool_calls[0]!.function.arguments).toBe(written);
+    const streamed = accumulateDeltas(openaiStream(codePointChunks(text), template));
+    expect(streamed.tool_calls?.[0]?.function.arguments).toBe(written);
+    // The dict itself is still a plain object, equal to what JSON.parse gives (no visible extra keys).
+    const dict = parse(text, { responseTemplate: template }) as { tool_calls: { function: { arguments: unknown } }[] };
+    expect(Object.keys(dict.tool_calls[0]!.function.arguments as object)).toEqual(['10', 'b', 'a', '__proto__']);
+  });
+
   it('reads `thinking` as reasoning, gives null for absent keys, and keeps ids the template captured', () => {
     const kimi = exportResponseTemplate('kimi-k2').template;
     const text = '<think>Plan.</think><|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0<|tool_call_argument_begin|>{"city": "Paris"}<|tool_call_end|><|tool_calls_section_end|>';
