@@ -2,6 +2,7 @@
 // Python + jinja2 doing the same first render. Run as `node bench/startup.mjs --first-render ENTRY TEMPLATE ROW.json`
 // it is the Node side of the first-render comparison (ENTRY: index.js or render-entry.js under dist/; prints the
 // in-process milliseconds).
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +26,8 @@ if (process.argv[2] === '--first-render') {
 
 const bin = join(root, 'bin', 'chatfmt.js');
 const pythonDriver = join(root, 'bench', 'jinja2-render-file.py');
+/** The Unicode property classes src/jinja/repr.ts and src/jinja/methods.ts built at load before issue 18. */
+const UNICODE_CLASSES = ['[\\p{Cc}\\p{Cf}\\p{Cs}\\p{Co}\\p{Cn}\\p{Zl}\\p{Zp}\\p{Zs}]', '^\\p{L}$', '^\\p{Nd}$', '^\\p{N}$'];
 
 export function startupSection({ quick = false } = {}) {
   const work = mkdtempSync(join(tmpdir(), 'chatfmt-bench-startup-'));
@@ -183,7 +186,10 @@ function changes(work, quick, cases, timed) {
     imports.push([name === 'index' ? '`chatfmt`' : '`chatfmt/render`', modules, bundled]);
   }
   const heavy = ['ajv', 're2js', '@huggingface/tokenizers'].map((name) => [name, inProcess(`require(${JSON.stringify(name)})`)]);
+  const [esmEntry, cjsEntry, soloBundle] = entryVariants(work, quick ? 5 : 15);
+  const unicodeClasses = inProcess(UNICODE_CLASSES.map((source) => `new RegExp(${JSON.stringify(source)}, 'u')`).join('; '));
   const ms = (value) => `${fmt(value, 1)} ms`;
+  const run = (t) => `${fmt(t.wall, 1)} ms wall (min ${fmt(t.min, 1)}), ${fmt(t.cpu, 1)} ms CPU`;
   return [
     '### What each change bought (this run)',
     '',
@@ -195,7 +201,56 @@ function changes(work, quick, cases, timed) {
         ['the CLI as one CommonJS bundle with a V8 code cache (bin/code-cache.js)', `${fmt(uncached.wall)} ms wall, ${fmt(uncached.cpu)} ms CPU`, `${fmt(render.wall)} ms wall, ${fmt(render.cpu)} ms CPU`, '`chatfmt render` of one row with the cache off, then on (table above)'],
         ['`--version` registers no commands', `${fmt(help.wall)} ms wall, ${fmt(help.cpu)} ms CPU`, `${fmt(version.wall)} ms wall, ${fmt(version.cpu)} ms CPU`, '`--help` (it loads every command\'s definition, as `--version` did), then `--version`; code cache off in both'],
         ['commander\'s node:child_process loaded only by spawn', ms(inProcess("require('node:child_process')")), '0 ms', 'requiring it in a fresh process (it brings net and dgram)'],
+        ['bin/ as CommonJS (bin/package.json), without node:module: no ES module loader', run(esmEntry), run(cjsEntry), '`chatfmt render` of one row, whole bundle and code cache alike: an ES module entry that requires bin/code-cache.js through node:module, as bin/chatfmt.js was, then the CommonJS one'],
+        ['`render` runs its own bundle, dist/bin/render.cjs', run(cjsEntry), run(soloBundle), '`chatfmt render` of one row through the CommonJS entry: the whole CLI\'s bundle, then the render command\'s (bin/chatfmt.js), each with its code cache'],
+        ['Unicode property classes in src/jinja built on first use', ms(unicodeClasses), '0 ms at load', 'building repr\'s non-printable class and str.isalpha/isdigit/isnumeric\'s in a fresh process'],
       ],
     ),
+    '',
+    'CPU in the rows measured as `ms wall (min), ms CPU` is the process\'s own user + system time read at its exit (median), finer than /usr/bin/time\'s 10 ms steps.',
   ];
+}
+
+/**
+ * `chatfmt render` of one row three ways, interleaved: an ES module entry (requiring bin/code-cache.js through
+ * node:module) running the whole CLI bundle, as bin/chatfmt.js did; the same as CommonJS; and bin/chatfmt.js, which
+ * runs the render command's own bundle. Each with a warm code cache. Returns { wall, min, cpu } per way.
+ */
+function entryVariants(work, runs) {
+  const codeCache = JSON.stringify(join(root, 'bin', 'code-cache.js'));
+  const wholeCli = JSON.stringify(join(root, 'dist', 'bin', 'chatfmt.cjs'));
+  const body = [
+    `const { defaultCacheDir, loadWithCodeCache } = require(${codeCache});`,
+    `const cli = loadWithCodeCache(${wholeCli}, { cacheDir: defaultCacheDir(), variant: process.argv[2] });`,
+    "process.once('exit', cli.save);",
+    'cli.exports.main(process.argv.slice(2));',
+  ];
+  const esm = join(work, 'entry-esm.mjs');
+  writeFileSync(esm, ["import { createRequire } from 'node:module';", 'const require = createRequire(import.meta.url);', ...body].join('\n'));
+  const cjs = join(work, 'entry-cjs.cjs');
+  writeFileSync(cjs, body.join('\n'));
+  // The process's CPU time at exit, on stderr: read by timeWithExitCpu.
+  const cpuHook = join(work, 'exit-cpu.cjs');
+  writeFileSync(cpuHook, "process.once('exit', () => { const { user, system } = process.cpuUsage(); process.stderr.write(`\\nCHATFMT-EXIT-CPU ${user + system}\\n`); });\n");
+  const row = join(root, 'fixtures', 'conversations', 'weather.json');
+  const ways = [esm, cjs, bin].map((entry) => ['-r', cpuHook, entry, 'render', '--family', 'qwen3', row]);
+  return timeWithExitCpu(ways, runs);
+}
+
+/** Runs `node ...args` for each of `ways`, once to warm up, then `runs` times interleaved; wall and exit-CPU ms. */
+function timeWithExitCpu(ways, runs) {
+  const samples = ways.map(() => ({ wall: [], cpu: [] }));
+  for (let i = 0; i <= runs; i++) {
+    ways.forEach((args, k) => {
+      const start = performance.now();
+      const result = spawnSync(process.execPath, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      const wall = performance.now() - start;
+      const cpu = /CHATFMT-EXIT-CPU (\d+)/.exec(result.stderr);
+      if (result.status !== 0 || !cpu) throw new Error(`node ${args.join(' ')} failed (${result.status}): ${result.stderr.trim().split('\n').pop()}`);
+      if (i === 0) return;
+      samples[k].wall.push(wall);
+      samples[k].cpu.push(Number(cpu[1]) / 1000);
+    });
+  }
+  return samples.map(({ wall, cpu }) => ({ wall: median(wall), min: Math.min(...wall), cpu: median(cpu) }));
 }

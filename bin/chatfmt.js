@@ -1,21 +1,25 @@
 #!/usr/bin/env node
-// The CLI as one bundled CommonJS file (dist/bin/chatfmt.cjs, scripts/bundle-cli.mjs), run with a V8 code cache kept
-// in the user's cache folder (bin/code-cache.js; CHATFMT_CODE_CACHE=0 turns it off): a run starts from compiled code
-// instead of parsing and compiling the CLI again. A dist/ built without the bundle step runs from dist/cli/.
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { defaultCacheDir, loadWithCodeCache } from './code-cache.js';
+// The CLI as a bundled CommonJS file (dist/bin/chatfmt.cjs, scripts/bundle-cli.mjs), run with a V8 code cache kept in
+// the user's cache folder (bin/code-cache.js; CHATFMT_CODE_CACHE=0 turns it off): a run starts from compiled code
+// instead of parsing and compiling the CLI again. A command with a bundle of its own (dist/bin/render.cjs: that
+// command alone) runs from it when it is the first word. A dist/ built without the bundle step runs from dist/cli/.
+// This file and code-cache.js are CommonJS (bin/package.json): an ES module entry point would start Node's ES module
+// loader, which a run of the bundle never needs otherwise.
+'use strict';
+const { existsSync } = require('node:fs');
+const { join } = require('node:path');
 
 const argv = process.argv.slice(2);
-const bundle = fileURLToPath(new URL('../dist/bin/chatfmt.cjs', import.meta.url));
-let main;
+const command = /^[a-z]+$/.test(argv[0] ?? '') ? argv[0] : undefined;
+const bundles = join(__dirname, '..', 'dist', 'bin');
+const solo = command === undefined ? undefined : join(bundles, `${command}.cjs`);
+const bundle = solo !== undefined && existsSync(solo) ? solo : join(bundles, 'chatfmt.cjs');
 if (existsSync(bundle)) {
+  const { defaultCacheDir, loadWithCodeCache } = require('./code-cache.js');
   // Each command compiles different code: the cache learns each one's on its first run.
-  const variant = /^[a-z]+$/.test(argv[0] ?? '') ? argv[0] : 'other';
-  const cli = loadWithCodeCache(bundle, { cacheDir: defaultCacheDir(), variant });
+  const cli = loadWithCodeCache(bundle, { cacheDir: defaultCacheDir(), variant: command ?? 'other' });
   process.once('exit', cli.save);
-  main = cli.exports.main;
+  cli.exports.main(argv);
 } else {
-  ({ main } = await import('../dist/cli/process.js'));
+  import('../dist/cli/process.js').then(({ main }) => main(argv));
 }
-await main(argv);

@@ -10,23 +10,27 @@
 // whose `variant` (the CLI's command) is not yet among the file's writes it again, now with what that command
 // compiled as well. A file is replaced whole (a temporary file renamed), never written in place, and writing one
 // removes the files of other builds.
-import { mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { homedir } from 'node:os';
-import { basename, dirname, isAbsolute, join } from 'node:path';
-import { Script } from 'node:vm';
+//
+// CommonJS (bin/package.json), as bin/chatfmt.js is: an ES module entry point costs every run Node's ES module loader.
+'use strict';
+const { mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } = require('node:fs');
+const { basename, dirname, isAbsolute, join } = require('node:path');
+const { Script } = require('node:vm');
+// Module.createRequire, without require('node:module'): that public module loads the ES module loader.
+const { createRequire } = module.constructor;
 
 const MAGIC = 'chatfmt-code-cache-1';
 /** Variants a cache file records at most; past that it is not rewritten for new ones (a misspelt command, say). */
 const MAX_VARIANTS = 16;
 
 /** The default cache folder: $XDG_CACHE_HOME/chatfmt or ~/.cache/chatfmt; undefined when CHATFMT_CODE_CACHE=0. */
-export function defaultCacheDir(env = process.env) {
+function defaultCacheDir(env = process.env) {
   if (env.CHATFMT_CODE_CACHE === '0') return undefined;
   // The XDG spec ignores a relative path; so does this, rather than write into the working folder.
   if (env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME)) return join(env.XDG_CACHE_HOME, 'chatfmt');
   try {
-    return join(homedir(), '.cache', 'chatfmt');
+    // os.homedir() answers $HOME when it is set; node:os is loaded only when it is not.
+    return join(env.HOME || require('node:os').homedir(), '.cache', 'chatfmt');
   } catch {
     // No home folder (a user without a passwd entry): no cache.
     return undefined;
@@ -38,7 +42,7 @@ export function defaultCacheDir(env = process.env) {
  * which writes the cache when this run has something to add; call it after the run, when the code it needed is
  * compiled. `status` says what happened to the cache: 'off', 'missing', 'rejected' or 'used'.
  */
-export function loadWithCodeCache(file, { cacheDir, variant = 'default' } = {}) {
+function loadWithCodeCache(file, { cacheDir, variant = 'default' } = {}) {
   const source = readFileSync(file, 'utf8');
   const name = cacheDir === undefined ? undefined : cacheName(file, source);
   const cacheFile = name === undefined ? undefined : join(cacheDir, name);
@@ -48,8 +52,8 @@ export function loadWithCodeCache(file, { cacheDir, variant = 'default' } = {}) 
     cachedData: cached?.data,
   });
   const status = cacheFile === undefined ? 'off' : cached === undefined ? 'missing' : script.cachedDataRejected ? 'rejected' : 'used';
-  const module = { exports: {} };
-  script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
+  const loaded = { exports: {} };
+  script.runInThisContext()(loaded.exports, createRequire(file), loaded, file, dirname(file));
 
   const known = status === 'used' ? cached.variants : [];
   const save = () => {
@@ -62,7 +66,7 @@ export function loadWithCodeCache(file, { cacheDir, variant = 'default' } = {}) 
     }
     writeCache(cacheFile, `${basename(file)}-`, [...known, variant], data);
   };
-  return { exports: module.exports, save, status };
+  return { exports: loaded.exports, save, status };
 }
 
 const BUILD_LINE = /^\/\/ chatfmt build ([0-9a-f]{16,64})\n/;
@@ -122,3 +126,6 @@ function removeOtherBuilds(cacheFile, prefix) {
     }
   }
 }
+
+exports.defaultCacheDir = defaultCacheDir;
+exports.loadWithCodeCache = loadWithCodeCache;

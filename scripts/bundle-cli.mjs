@@ -7,13 +7,22 @@
 // are loaded only by commands that need them and stay in node_modules. The file's first line names the build (a hash
 // of its content), which keys the code cache. bin/chatfmt.js runs dist/cli/ when dist/bin/ is missing (a dist/ built
 // without esbuild).
+//
+// The commands run most often, one row at a time from scripts (SOLO_COMMANDS), also get a bundle of their own,
+// dist/bin/<command>.cjs, holding that command and nothing of the others: bin/chatfmt.js runs it when the command is
+// the first word, as the full CLI would then register that command alone anyway. Half the code to read, and a code
+// cache of its own to read and deserialise, each run.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { nodeBundleOptions, root } from './bundle-options.mjs';
 
-const outdir = `${root}dist/bin`;
-const outfile = `${outdir}/chatfmt.cjs`;
+// `--outdir DIR` (tests) writes elsewhere: DIR must sit two folders below a folder holding templates/, as dist/bin/ does.
+const outdirFlag = process.argv.indexOf('--outdir');
+const outdir = outdirFlag > 0 ? resolve(process.argv[outdirFlag + 1]) : `${root}dist/bin`;
+/** Commands with a bundle of their own (see above); the name is the file's, dist/bin/<command>.cjs. */
+const SOLO_COMMANDS = ['render'];
 
 // commander requires node:child_process (and with it net and dgram) at load, for executable subcommands, which chatfmt
 // has none of: every run paid for loading it. Its one use, spawn, now loads it when called.
@@ -30,8 +39,26 @@ const commanderSpawnOnUse = {
   },
 };
 
-rmSync(outdir, { recursive: true, force: true });
-try {
+/**
+ * A one-command bundle: the command table (src/cli/commands/index.ts) imports every other command's module from this
+ * stand-in instead, so none of their code is in the file. bin/chatfmt.js never runs it for another command.
+ */
+const onlyCommand = (command) => ({
+  name: 'only-command',
+  setup(builder) {
+    builder.onResolve({ filter: /^\.\/[a-z-]+\.js$/ }, ({ path, importer }) =>
+      /[\\/]src[\\/]cli[\\/]commands[\\/]index\.ts$/.test(importer) && path !== `./${command}.js` ? { path, namespace: 'other-command' } : undefined,
+    );
+    builder.onLoad({ filter: /.*/, namespace: 'other-command' }, ({ path }) => ({
+      contents: `export const register = () => { throw new Error(${JSON.stringify(`${path} is not in the ${command} bundle`)}); };`,
+      loader: 'js',
+    }));
+  },
+});
+
+/** Bundles the CLI into dist/bin/<name>.cjs, its first line naming the build. */
+async function bundle(name, plugins) {
+  const outfile = `${outdir}/${name}.cjs`;
   await build({
     ...nodeBundleOptions,
     entryPoints: ['src/cli/process.ts'],
@@ -42,11 +69,17 @@ try {
     // The sources are ES modules: strict, and locating files beside them by import.meta.url.
     banner: { js: "'use strict'; const chatfmtModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
     define: { 'import.meta.url': 'chatfmtModuleUrl' },
-    plugins: [commanderSpawnOnUse],
+    plugins: [commanderSpawnOnUse, ...plugins],
   });
+  const code = readFileSync(outfile, 'utf8');
+  writeFileSync(outfile, `// chatfmt build ${createHash('sha256').update(code).digest('hex').slice(0, 32)}\n${code}`);
+}
+
+rmSync(outdir, { recursive: true, force: true });
+try {
+  await bundle('chatfmt', []);
+  for (const command of SOLO_COMMANDS) await bundle(command, [onlyCommand(command)]);
 } catch {
   // esbuild has printed the errors.
   process.exit(1);
 }
-const code = readFileSync(outfile, 'utf8');
-writeFileSync(outfile, `// chatfmt build ${createHash('sha256').update(code).digest('hex').slice(0, 32)}\n${code}`);

@@ -52,7 +52,7 @@ describe.skipIf(!npmWorks)('installing chatfmt into a project', () => {
     expect(packed.code, packed.err).toBe(0);
     const tarball = join(dir.path, packed.out.trim().split('\n').pop()!);
     const listing = sh('tar', ['tzf', tarball], dir.path).out.split('\n');
-    expect(listing).toEqual(expect.arrayContaining(['package/dist/index.js', 'package/dist/lib/index.js', 'package/dist/cli/main.js', 'package/dist/bin/chatfmt.cjs', 'package/bin/chatfmt.js', 'package/bin/code-cache.js', 'package/templates/qwen3.jinja']));
+    expect(listing).toEqual(expect.arrayContaining(['package/dist/index.js', 'package/dist/lib/index.js', 'package/dist/cli/main.js', 'package/dist/bin/chatfmt.cjs', 'package/bin/chatfmt.js', 'package/bin/code-cache.js', 'package/bin/package.json', 'package/dist/bin/render.cjs', 'package/templates/qwen3.jinja']));
     expect(listing.some((path) => path.startsWith('package/src/') || path.startsWith('package/test/'))).toBe(false);
 
     // No network in tests: the runtime dependencies are put in place first, so npm resolves them from disk.

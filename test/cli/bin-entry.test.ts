@@ -1,0 +1,83 @@
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memoryIO } from '../../src/cli/io.js';
+import { run } from '../../src/cli/main.js';
+import { repoRoot } from '../helpers/shared.js';
+
+// Issue 18 (start-up): what `chatfmt` (bin/chatfmt.js) does before the command runs. It is CommonJS, so a run never
+// starts Node's ES module loader, and `chatfmt render` runs dist/bin/render.cjs, a bundle of that command alone, with
+// a code cache of its own. Checked in real processes on a package laid out as npm installs it: bin/, dist/bin/ built
+// by scripts/bundle-cli.mjs, templates/.
+
+let pkg = '';
+let cacheHome = '';
+const weather = join(repoRoot, 'fixtures', 'conversations', 'weather.json');
+
+beforeAll(() => {
+  // Inside node_modules, so the bundles' external dependencies resolve as they do in an installed package.
+  pkg = mkdtempSync(join(repoRoot, 'node_modules', '.chatfmt-bin-test-'));
+  cacheHome = join(pkg, 'cache');
+  cpSync(join(repoRoot, 'bin'), join(pkg, 'bin'), { recursive: true });
+  writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'chatfmt', type: 'module' }));
+  symlinkSync(join(repoRoot, 'templates'), join(pkg, 'templates'));
+  writeFileSync(join(pkg, 'loaded.cjs'), "process.on('exit', () => process.stderr.write(`\\nLOADED ${JSON.stringify(process.moduleLoadList)}\\n`));\n");
+  writeFileSync(join(pkg, 'empty.cjs'), '');
+  const built = spawnSync(process.execPath, [join(repoRoot, 'scripts', 'bundle-cli.mjs'), '--outdir', join(pkg, 'dist', 'bin')], { cwd: repoRoot, encoding: 'utf8' });
+  if (built.status !== 0) throw new Error(`bundle-cli failed: ${built.stderr}`);
+}, 120_000);
+
+afterAll(() => {
+  if (pkg) rmSync(pkg, { recursive: true, force: true });
+});
+
+/** Runs `node <script> argv` with the module-list hook; returns exit code, stdout, and Node's internal modules loaded. */
+function node(script: string, argv: string[], input = '') {
+  const result = spawnSync(process.execPath, ['-r', join(pkg, 'loaded.cjs'), script, ...argv], {
+    cwd: repoRoot,
+    input,
+    encoding: 'utf8',
+    env: { ...process.env, XDG_CACHE_HOME: cacheHome, CHATFMT_CODE_CACHE: '' },
+  });
+  const marker = result.stderr.lastIndexOf('\nLOADED ');
+  const loaded = JSON.parse(result.stderr.slice(marker + '\nLOADED '.length)) as string[];
+  return { code: result.status, out: result.stdout, err: result.stderr.slice(0, marker), loaded };
+}
+
+const chatfmt = (argv: string[], input = '') => node(join(pkg, 'bin', 'chatfmt.js'), argv, input);
+const cacheFiles = () => readdirSync(join(cacheHome, 'chatfmt')).filter((name) => name.endsWith('.v8'));
+const esmLoader = (loaded: string[]) => loaded.filter((name) => name.startsWith('NativeModule internal/modules/esm/'));
+
+describe('the chatfmt executable', () => {
+  it('starts no ES module loader: it loads no more of it than an empty CommonJS program', () => {
+    const baseline = esmLoader(node(join(pkg, 'empty.cjs'), []).loaded);
+    for (const argv of [['--version'], ['render', '--family', 'qwen3', weather]]) {
+      const { code, loaded } = chatfmt(argv);
+      expect(code).toBe(0);
+      expect(esmLoader(loaded).filter((name) => !baseline.includes(name))).toEqual([]);
+    }
+  });
+
+  it('`render` runs the render bundle with its own code cache; other commands run the whole CLI', () => {
+    rmSync(join(cacheHome, 'chatfmt'), { recursive: true, force: true });
+    expect(chatfmt(['render', '--family', 'qwen3', weather]).code).toBe(0);
+    expect(cacheFiles().map((name) => name.split('-')[0])).toEqual(['render.cjs']);
+    expect(chatfmt(['families']).code).toBe(0);
+    expect(cacheFiles().map((name) => name.split('-')[0]).sort()).toEqual(['chatfmt.cjs', 'render.cjs']);
+  });
+
+  it('the render bundle holds the render command alone, at most 60% of the whole CLI', () => {
+    const size = (name: string) => statSync(join(pkg, 'dist', 'bin', name)).size;
+    expect(size('render.cjs')).toBeLessThan(size('chatfmt.cjs') * 0.6);
+  });
+
+  it('prints what the CLI prints in-process, for render and its help', async () => {
+    const input = '{"messages": [{"role": "user", "content": "hi"}]}';
+    for (const argv of [['render', '--family', 'qwen3', '-g', '-'], ['render', '--help'], ['render', '--family', 'nosuch', '-'], ['--version']]) {
+      const io = memoryIO(input);
+      const code = await run(argv, io);
+      expect(chatfmt(argv, input), argv.join(' ')).toMatchObject({ code, out: io.out(), err: io.err() });
+    }
+  });
+});
