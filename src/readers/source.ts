@@ -1,4 +1,4 @@
-import { createReadStream, statSync } from 'node:fs';
+import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { Readable, pipeline } from 'node:stream';
 import { ChatfmtError } from '../errors.js';
 
@@ -39,17 +39,19 @@ export function openDatasetSource(source: DatasetSource, options: SourceOptions 
     }
     const name = options.name ?? source;
     let size: number;
+    let small = false;
     try {
       const stat = statSync(source);
       if (stat.isDirectory()) throw new ChatfmtError('INPUT_INVALID', `${name}: is a directory, not a dataset file`);
       size = stat.size;
+      small = stat.isFile() && size <= SMALL_FILE_BYTES;
     } catch (error) {
       if (error instanceof ChatfmtError) throw error;
       const code = (error as NodeJS.ErrnoException).code;
       const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : String((error as Error).message);
       throw new ChatfmtError('INPUT_INVALID', `${name}: ${why}`);
     }
-    return openStream(name, createReadStream(source, { highWaterMark: 1 << 20 }), size);
+    return openStream(name, small ? wholeFile(source) : createReadStream(source, { highWaterMark: READ_CHUNK_BYTES }), size);
   }
   if (isReadable(source)) return openStream(options.name ?? '<stream>', source, undefined);
   if (typeof (source as AsyncIterable<string>)[Symbol.asyncIterator] === 'function') {
@@ -60,7 +62,19 @@ export function openDatasetSource(source: DatasetSource, options: SourceOptions 
 
 async function* emptyChunks(): AsyncGenerator<Buffer> {}
 
-function openStream(name: string, stream: NodeJS.ReadableStream, totalBytes: number | undefined): OpenedSource {
+/** What a file stream reads at a time; a regular file no larger is read in one call instead. */
+const READ_CHUNK_BYTES = 1 << 20;
+const SMALL_FILE_BYTES = READ_CHUNK_BYTES;
+
+/**
+ * A small regular file in one synchronous read: a stream would yield it in one chunk all the same, but opening one
+ * starts libuv's thread pool and the promise-based fs machinery, several milliseconds of a one-row command's start.
+ */
+async function* wholeFile(path: string): AsyncGenerator<Buffer> {
+  yield readFileSync(path);
+}
+
+function openStream(name: string, stream: NodeJS.ReadableStream | AsyncIterable<Buffer>, totalBytes: number | undefined): OpenedSource {
   let read = 0;
   async function* raw(): AsyncGenerator<Buffer> {
     try {

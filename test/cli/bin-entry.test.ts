@@ -59,6 +59,13 @@ describe('the chatfmt executable', () => {
     }
   });
 
+  it('reads a small input file in one call: no file stream, no promise-based fs, no thread pool started for it', () => {
+    const { code, out, loaded } = chatfmt(['render', '--family', 'qwen3', weather]);
+    expect(code).toBe(0);
+    expect(out).toContain('<|im_start|>assistant');
+    expect(loaded.filter((name) => /internal\/fs\/(streams|promises)$/.test(name))).toEqual([]);
+  });
+
   it('`render` runs the render bundle with its own code cache; other commands run the whole CLI', () => {
     rmSync(join(cacheHome, 'chatfmt'), { recursive: true, force: true });
     expect(chatfmt(['render', '--family', 'qwen3', weather]).code).toBe(0);
