@@ -5,4 +5,9 @@
  * redo work on text it already saw adds what it touched, so a push that rescans, re-copies or retains its whole
  * history shows up as quadratic growth. Internal; not exported publicly.
  */
-export const parseWork = { chars: 0 };
+export const parseWork = {
+  chars: 0,
+  /** Stream pushes the fast lane took (ParserCore.extend), and those that went the general way (push). */
+  lanePushes: 0,
+  slowPushes: 0,
+};
