@@ -78,3 +78,24 @@ describe('streaming fast lane: chunks that end in a possible marker start', () =
     });
   }
 });
+
+describe("a long call's raw text, kept for a withdraw", () => {
+  // The kept text switches from one rope to flat blocks past a few KB (src/parse/engine/text-buffer.ts): a withdraw
+  // must give back every character, whatever the chunk sizes around those edges.
+  for (const family of ['hermes', 'qwen3-coder', 'gemma-4', 'kimi-k2']) {
+    it(`${family}: a truncated 40 KB call comes back whole as content, streamed as in one batch`, () => {
+      const { text, prefix } = completion(family, 'Writing.', code.repeat(40));
+      const cut = text.slice(0, text.lastIndexOf('# <i>') + 3);
+      const batch = parse(cut, { family, tools, prefix, idGenerator });
+      expect(batch.tool_calls).toEqual([]);
+      expect(batch.content!.length).toBeGreaterThan(40_000);
+      for (const size of [4, 1000, 5000]) {
+        const parser = createStreamParser({ family, tools, prefix, idGenerator });
+        const deltas = [];
+        for (let i = 0; i < cut.length; i += size) deltas.push(...parser.push(cut.slice(i, i + size)));
+        deltas.push(...parser.finish());
+        expect(reconstruct(deltas), `chunks of ${size}`).toEqual(batch);
+      }
+    });
+  }
+});

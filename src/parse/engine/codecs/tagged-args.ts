@@ -508,12 +508,16 @@ export function escapeFragment(text: string): string {
 
 /** `text` escaped from `from` on, where the first character to escape is; surrogates go to JSON.stringify. */
 function escapeShort(text: string, from: number): string {
-  let out = text.slice(0, from);
+  // Runs between escapes are copied as slices: one concatenation per escape, not one per character.
+  let out = '';
+  let copied = 0;
   for (let i = from; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c >= 0xd800 && c <= 0xdfff) return jsonStringFragment(text);
     const escaped = c < 93 ? ESCAPES[c] : undefined;
-    out += escaped ?? text[i]!;
+    if (escaped === undefined) continue;
+    out += i > copied ? text.slice(copied, i) + escaped : escaped;
+    copied = i + 1;
   }
-  return out;
+  return copied < text.length ? out + text.slice(copied) : out;
 }
