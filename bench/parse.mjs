@@ -8,6 +8,10 @@ import { createStreamParser, familyIds, formatTurn, parse } from '../dist/index.
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { fmt, median, rate, root, table } from './lib.mjs';
+// The push counters are internal (src/parse/engine/work.ts): read through tsc's unbundled modules, whose stream parser
+// counts into the same object.
+import { createStreamParser as createCountedStreamParser } from '../dist/parse/stream.js';
+import { parseWork } from '../dist/parse/engine/work.js';
 
 const tools = [
   {
@@ -74,6 +78,7 @@ export async function parseSection({ quick = false } = {}) {
   const size = quick ? 200_000 : 1_000_000;
   const rows = [];
   const streamRows = [];
+  const splitRows = [];
   const floorRatios = [];
   const chunkRatios = [];
   for (const family of familyIds) {
@@ -86,6 +91,7 @@ export async function parseSection({ quick = false } = {}) {
     const ratio = floor.median / batch.median;
     floorRatios.push(ratio);
     rows.push([family, fmt(mb, 2), String(check.tool_calls.length), fmt(batch.median * mb, 1), fmt(floor.median * mb, 1), `${fmt(ratio, 2)}×`]);
+    splitRows.push(laneSplit(family, text, options));
     const chunked = streamCost(text, options, quick ? 2 : 5);
     chunkRatios.push(chunked.cpu[1]);
     streamRows.push([family, ...chunked.wall.map((r) => `${fmt(r, 2)}×`), `${fmt(chunked.cpu[1], 2)}×`]);
@@ -111,6 +117,15 @@ export async function parseSection({ quick = false } = {}) {
     `4-byte chunks cost ${fmt(median(chunkRatios), 2)}× batch (CPU) at the median, ${fmt(Math.max(...chunkRatios), 2)}× at worst (goal ≤ 3×).`,
     '',
     STREAM_CHANGES,
+    '',
+    LANE_CHANGES,
+    '',
+    '#### Where 4-byte pushes go (this build, counted)',
+    '',
+    'Pushes the fast lane took and pushes that went the general way (`push`: buffer join, step loop, events), streaming',
+    'the same completions in 4-byte chunks; the general way costs several times a lane push.',
+    '',
+    table(['family', 'pushes', 'fast lane', 'general way', 'general way %'], splitRows),
     '',
     growth,
     '',
@@ -138,6 +153,17 @@ function streamCost(text, options, rounds) {
     });
   }
   return { wall: best.wall.map((w) => w / best.batchWall), cpu: best.cpu.map((c) => c / best.batchCpu) };
+}
+
+/** How many of a 4-byte stream's pushes the fast lane took, from the engine's push counters. */
+function laneSplit(family, text, options) {
+  const slow = parseWork.slowPushes;
+  const parser = createCountedStreamParser(options);
+  let pushes = 0;
+  for (let i = 0; i < text.length; i += 4, pushes++) parser.push(text.slice(i, i + 4));
+  parser.finish();
+  const general = parseWork.slowPushes - slow;
+  return [family, String(pushes), String(pushes - general), String(general), `${fmt((100 * general) / pushes, 1)}%`];
 }
 
 function timed(fn) {

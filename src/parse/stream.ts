@@ -121,7 +121,6 @@ class Driver implements StreamParser {
       parseWork.slowPushes++;
       return this.toDeltas(this.core.push(chunk));
     }
-    parseWork.lanePushes++;
     if (run.length === 0) return [];
     const kind = this.core.runKind;
     if (kind === 'content') return [{ content: run }];

@@ -134,32 +134,38 @@ class GrammarMachine implements ParserCore, CallSink {
     const text = held === 0 ? chunk : this.buf.slice(this.pos) + chunk;
     this.laneHold.chars = 0;
     let run: string | undefined;
-    switch (this.mode) {
-      case 'args':
-        run = this.codec!.extend?.(text, this.laneHold);
-        if (run === undefined) return undefined;
-        this.runKind = 'call-args';
-        break;
-      case 'content': {
-        const markers = this.reasoningMayOpen && !this.content.hasText ? this.m.contentAtStart : this.m.content;
-        if (!this.laneText(markers, text)) return undefined;
-        run = this.content.push(this.laneHold.chars === 0 ? text : text.slice(0, text.length - this.laneHold.chars));
-        if (run.length > 0) this.justClosedCall = false;
-        this.runKind = 'content';
-        break;
-      }
-      case 'reasoning': {
-        if (this.labelPending) return undefined;
-        if (this.reasoning.hasText) this.absorbOpener = false;
-        if (!this.laneText(this.absorbOpener ? this.m.reasoningAtStart : this.m.reasoning, text)) return undefined;
-        run = this.reasoning.push(this.laneHold.chars === 0 ? text : text.slice(0, text.length - this.laneHold.chars));
-        this.runKind = 'reasoning';
-        break;
-      }
-      default:
-        return undefined;
+    if (this.mode === 'args') {
+      run = this.codec!.extend?.(text, this.laneHold);
+      this.runKind = 'call-args';
+    } else if (this.mode === 'content') {
+      const markers = this.reasoningMayOpen && !this.content.hasText ? this.m.contentAtStart : this.m.content;
+      run = this.extendText(this.content, markers, text);
+      if (run !== undefined && run.length > 0) this.justClosedCall = false;
+      this.runKind = 'content';
+    } else if (this.mode === 'reasoning' && !this.labelPending) {
+      if (this.reasoning.hasText) this.absorbOpener = false;
+      run = this.extendText(this.reasoning, this.absorbOpener ? this.m.reasoningAtStart : this.m.reasoning, text);
+      this.runKind = 'reasoning';
     }
-    // As `consume` would: the buffer moves past what the lane took, and an open call keeps that as raw text.
+    if (run !== undefined) this.laneTook(text);
+    return run;
+  }
+
+  /**
+   * A text channel's lane: `text` holds no marker, at most the start of one at its end (laneHold then says how long,
+   * and that tail is held as `text` would hold it).
+   */
+  private extendText(channel: StreamTrimmer, markers: MarkerSet, text: string): string | undefined {
+    if (!markers.mayStartIn(text)) return channel.push(text);
+    if (markers.find(text, 0) !== undefined) return undefined;
+    const start = markers.partialStart(text, 0);
+    if (start === text.length) return undefined;
+    this.laneHold.chars = text.length - start;
+    return channel.push(text.slice(0, start));
+  }
+
+  /** As `consume` would: the buffer moves past what the lane took, and an open call keeps that as raw text. */
+  private laneTook(text: string): void {
     const kept = this.laneHold.chars;
     parseWork.chars += text.length;
     this.base += this.pos + text.length - kept;
@@ -171,20 +177,6 @@ class GrammarMachine implements ParserCore, CallSink {
       this.buf = text.slice(text.length - kept);
       this.raw?.push(text.slice(0, text.length - kept));
     }
-    return run;
-  }
-
-  /**
-   * Whether the text channel's lane can take `text`: no marker in it, at most the start of one at its end (then
-   * laneHold says how long, and that tail is held as `text` would hold it).
-   */
-  private laneText(markers: MarkerSet, text: string): boolean {
-    if (!markers.mayStartIn(text)) return true;
-    if (markers.find(text, 0) !== undefined) return false;
-    const start = markers.partialStart(text, 0);
-    if (start === text.length) return false;
-    this.laneHold.chars = text.length - start;
-    return true;
   }
 
   push(chunk: string): ParseEvent[] {

@@ -7,7 +7,9 @@
  */
 export const parseWork = {
   chars: 0,
-  /** Stream pushes the fast lane took (ParserCore.extend), and those that went the general way (push). */
-  lanePushes: 0,
+  /**
+   * Stream pushes the fast lane (ParserCore.extend) declined, so they went the general way (push). Only those are
+   * counted: a counter on every lane push would cost the lane a measurable share of its few nanoseconds.
+   */
   slowPushes: 0,
 };

@@ -82,35 +82,36 @@ class HarmonyMachine implements ParserCore {
   extend(chunk: string): string | undefined {
     if (this.finished) return undefined;
     const state = this.state;
-    let text: string;
-    if (state.kind === 'call') {
-      // Only with nothing held: a body holds text back only at a possible marker outside its strings.
-      if (this.buffer.length > 0 || !state.scanner.extendString(chunk)) return undefined;
-      state.raw.push(chunk);
-      this.runKind = 'call-args';
-      text = chunk;
-      this.base += chunk.length;
-    } else if (state.kind === 'text') {
-      // Every marker starts with `<`: a message's text without one is text. A short held tail (a possible marker
-      // start) is read again in front of the chunk, as push would, and the chunk may end by holding one in turn.
-      const held = this.buffer;
-      if (held.length > LANE_HELD) return undefined;
-      const all = held.length === 0 ? chunk : held + chunk;
-      let end = all.length;
-      if (chunk.includes('<') || held.length > 0) {
-        const hit = findMarker(all, 0);
-        if (hit?.marker !== undefined) return undefined;
-        if (hit !== undefined) end = hit.at;
-      }
-      this.runKind = state.sink.kind;
-      text = end === 0 ? '' : state.sink.take(end === all.length ? all : all.slice(0, end));
-      this.buffer = end === all.length ? '' : all.slice(end);
-      this.base += end;
-      parseWork.chars += held.length;
-    } else return undefined;
+    if (state.kind === 'text') return this.extendText(state.sink, chunk);
+    // A body holds text back only at a possible marker outside its strings: the lane needs nothing held.
+    if (state.kind !== 'call' || this.buffer.length > 0 || !state.scanner.extendString(chunk)) return undefined;
+    state.raw.push(chunk);
+    this.runKind = 'call-args';
+    this.base += chunk.length;
     // Counted as push counts what it reads (work.ts), call bodies included.
     parseWork.chars += chunk.length;
-    return text;
+    return chunk;
+  }
+
+  /**
+   * A message's text: every marker starts with `<`, so a chunk without one is text. A short held tail (a possible
+   * marker start) is read again in front of the chunk, as push would, and the chunk may end by holding one in turn.
+   */
+  private extendText(sink: TextSink, chunk: string): string | undefined {
+    const held = this.buffer;
+    if (held.length > LANE_HELD) return undefined;
+    const all = held.length === 0 ? chunk : held + chunk;
+    let end = all.length;
+    if (held.length > 0 || chunk.includes('<')) {
+      const hit = findMarker(all, 0);
+      if (hit?.marker !== undefined) return undefined;
+      if (hit !== undefined) end = hit.at;
+    }
+    this.runKind = sink.kind;
+    this.buffer = end === all.length ? '' : all.slice(end);
+    this.base += end;
+    parseWork.chars += all.length;
+    return end === 0 ? '' : sink.take(end === all.length ? all : all.slice(0, end));
   }
 
   push(chunk: string): ParseEvent[] {
