@@ -243,10 +243,11 @@ const LANE_CHANGES = [
     ['gemma-4', '170–207', '97–103'],
   ]),
   '',
-  'On the 1 MB completions above (calls of ~4 KB, whose ropes die young anyway) the 4-byte CPU time did not move',
-  'beyond the noise of the loaded machine (±15%): a general-way push there settled a few characters cheaply, and the',
-  'lane push that replaces it reads the held tail again. What is left per lane push is spread out: the caller\'s',
-  'slice, the delta objects, the marker and escape checks of a few characters, the raw text, a few counters.',
+  'On the 1 MB completions above (calls of ~4 KB, whose ropes die young anyway) no change in 4-byte CPU time could',
+  'be told from the noise: runs alternating the two builds at load 8–13 ranged from 15% faster to 25% slower, with',
+  'no consistent sign per family (an idle rerun decides). A general-way push there settled a few characters fairly',
+  'cheaply, and the lane push that replaces it reads the held tail again. What is left per lane push is spread out:',
+  "the caller's slice, the delta objects, the marker and escape checks of a few characters, the raw text.",
 ].join('\n');
 
 function growthRows(quick) {
