@@ -1,6 +1,7 @@
 import { ChatfmtError } from '../errors.js';
 import type { Delta, Diagnostic, Tool } from '../types.js';
 import { indexTools, type ParseEvent, type ParserCore } from './core.js';
+import { parseWork } from './engine/work.js';
 import { randomCallId, type IdGenerator } from './ids.js';
 import { parserFamily, type ParserFamily } from '../registry/index.js';
 import {
@@ -116,7 +117,10 @@ class Driver implements StreamParser {
     // Most small chunks only extend the current text or argument run: their delta is made here, with no events. A
     // large chunk (a batch slice) nearly always holds structure, and the lane would only scan it twice.
     const run = chunk.length <= FAST_LANE_CHUNK ? this.core.extend(chunk) : undefined;
-    if (run === undefined) return this.toDeltas(this.core.push(chunk));
+    if (run === undefined) {
+      parseWork.slowPushes++;
+      return this.toDeltas(this.core.push(chunk));
+    }
     if (run.length === 0) return [];
     const kind = this.core.runKind;
     if (kind === 'content') return [{ content: run }];

@@ -51,11 +51,19 @@ export interface ArgsCodec {
   /** Consumes from `buf[pos..]` and returns how far it got; `final` = no more text will come. */
   feed(buf: string, pos: number, final: boolean, sink: CallSink): CodecResult;
   /**
-   * The fast lane (ParserCore.extend), asked only when the machine holds no text: when all of `chunk` continues the
-   * value being streamed and decides nothing (no close, no marker, nothing invalid), consumes it and returns the
-   * argument text it settles ('' for none). Otherwise undefined, with nothing changed: the chunk then goes to feed.
+   * The fast lane (ParserCore.extend): when all of `chunk` continues the value being streamed and decides nothing (no
+   * close, no marker, nothing invalid), consumes it and returns the argument text it settles ('' for none). Otherwise
+   * undefined, with nothing changed: the chunk then goes to feed. Given `hold`, a codec may also take a chunk that
+   * ends in a possible marker start: it consumes the text before it and sets `hold.chars` to the length of that tail,
+   * which the machine keeps (as feed's 'more' would) and offers again in front of the next chunk. A codec that takes
+   * `hold` must accept, at the front of a chunk, text its last feed left unconsumed.
    */
-  extend?(chunk: string): string | undefined;
+  extend?(chunk: string, hold?: LaneHold): string | undefined;
+}
+
+/** What a fast-lane chunk left unconsumed at its end (ArgsCodec.extend). */
+export interface LaneHold {
+  chars: number;
 }
 
 export interface CodecContext {

@@ -1,11 +1,14 @@
 import type { Diagnostic, ParseCode } from '../../types.js';
 import type { CoreFactory, CoreOptions, ParseEvent, ParserCore, RunKind, ToolIndex } from '../core.js';
 import { compileGrammar, prefixOpensReasoning, type CompiledGrammar } from './compiled.js';
-import type { ArgsCodec, CallSink, Grammar, Wake } from './grammar.js';
+import type { ArgsCodec, CallSink, Grammar, LaneHold, Wake } from './grammar.js';
 import type { MarkerSet } from './markers.js';
 import { TextBuffer } from './text-buffer.js';
 import { parseWork } from './work.js';
 import { StreamTrimmer, skipWhitespace } from './trim.js';
+
+/** The most held text the fast lane reads again in front of a chunk (longer holds go to push). */
+const LANE_HELD = 64;
 
 type Mode = 'content' | 'reasoning' | 'section' | 'section-text' | 'header' | 'args' | 'tail' | 'skip' | 'after' | 'failing' | 'aside' | 'separated';
 
@@ -120,43 +123,60 @@ class GrammarMachine implements ParserCore, CallSink {
   }
 
   runKind: RunKind = 'content';
+  private readonly laneHold: LaneHold = { chars: 0 };
 
   extend(chunk: string): string | undefined {
-    // Only when no text is held: then nothing before the chunk is undecided, and the chunk alone decides.
-    if (this.pos < this.buf.length || this.wake !== undefined || this.tentative !== undefined) return undefined;
-    let text: string | undefined;
-    switch (this.mode) {
-      case 'args':
-        text = this.codec!.extend?.(chunk);
-        if (text === undefined) return undefined;
-        this.runKind = 'call-args';
-        break;
-      case 'content': {
-        const markers = this.reasoningMayOpen && !this.content.hasText ? this.m.contentAtStart : this.m.content;
-        if (markers.mayStartIn(chunk)) return undefined;
-        text = this.content.push(chunk);
-        if (text.length > 0) this.justClosedCall = false;
-        this.runKind = 'content';
-        break;
-      }
-      case 'reasoning': {
-        if (this.labelPending) return undefined;
-        if (this.reasoning.hasText) this.absorbOpener = false;
-        if ((this.absorbOpener ? this.m.reasoningAtStart : this.m.reasoning).mayStartIn(chunk)) return undefined;
-        text = this.reasoning.push(chunk);
-        this.runKind = 'reasoning';
-        break;
-      }
-      default:
-        return undefined;
+    if (this.wake !== undefined || this.tentative !== undefined) return undefined;
+    // Text held from the last push (a possible marker start) is read again in front of the chunk, as push would join
+    // it; only a short hold, so the lane stays O(chunk). The lane may itself end by holding such a tail.
+    const held = this.buf.length - this.pos;
+    if (held > LANE_HELD) return undefined;
+    const text = held === 0 ? chunk : this.buf.slice(this.pos) + chunk;
+    this.laneHold.chars = 0;
+    let run: string | undefined;
+    if (this.mode === 'args') {
+      run = this.codec!.extend?.(text, this.laneHold);
+      this.runKind = 'call-args';
+    } else if (this.mode === 'content') {
+      const markers = this.reasoningMayOpen && !this.content.hasText ? this.m.contentAtStart : this.m.content;
+      run = this.extendText(this.content, markers, text);
+      if (run !== undefined && run.length > 0) this.justClosedCall = false;
+      this.runKind = 'content';
+    } else if (this.mode === 'reasoning' && !this.labelPending) {
+      if (this.reasoning.hasText) this.absorbOpener = false;
+      run = this.extendText(this.reasoning, this.absorbOpener ? this.m.reasoningAtStart : this.m.reasoning, text);
+      this.runKind = 'reasoning';
     }
-    // The chunk is consumed whole: as `consume` would, the buffer moves past it and an open call keeps its raw text.
-    parseWork.chars += chunk.length;
-    this.base += this.buf.length + chunk.length;
-    this.buf = '';
+    if (run !== undefined) this.laneTook(text);
+    return run;
+  }
+
+  /**
+   * A text channel's lane: `text` holds no marker, at most the start of one at its end (laneHold then says how long,
+   * and that tail is held as `text` would hold it).
+   */
+  private extendText(channel: StreamTrimmer, markers: MarkerSet, text: string): string | undefined {
+    if (!markers.mayStartIn(text)) return channel.push(text);
+    if (markers.find(text, 0) !== undefined) return undefined;
+    const start = markers.partialStart(text, 0);
+    if (start === text.length) return undefined;
+    this.laneHold.chars = text.length - start;
+    return channel.push(text.slice(0, start));
+  }
+
+  /** As `consume` would: the buffer moves past what the lane took, and an open call keeps that as raw text. */
+  private laneTook(text: string): void {
+    const kept = this.laneHold.chars;
+    parseWork.chars += text.length;
+    this.base += this.pos + text.length - kept;
     this.pos = 0;
-    this.raw?.push(chunk);
-    return text;
+    if (kept === 0) {
+      this.buf = '';
+      this.raw?.push(text);
+    } else {
+      this.buf = text.slice(text.length - kept);
+      this.raw?.push(text.slice(0, text.length - kept));
+    }
   }
 
   push(chunk: string): ParseEvent[] {

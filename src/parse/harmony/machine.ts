@@ -14,6 +14,9 @@ import { isWhitespace } from '../engine/trim.js';
 import { CALL, CHANNEL, CONSTRAIN, couldBeMarker, END, findMarker, isTerminator, markerAt, MESSAGE, RETURN, START, type Marker } from './markers.js';
 import { TextSink } from './text-sink.js';
 
+/** The most held text the fast lane reads again in front of a chunk (a marker is shorter; longer holds go to push). */
+const LANE_HELD = 64;
+
 /** Longer "headers" are taken for free text (real headers are a few dozen characters). */
 export const HEADER_LIMIT = 256;
 
@@ -77,23 +80,38 @@ class HarmonyMachine implements ParserCore {
   runKind: RunKind = 'content';
 
   extend(chunk: string): string | undefined {
-    // Only with nothing held; every marker starts with `<`, so a chunk without one inside a message's text is text.
-    if (this.finished || this.buffer.length > 0) return undefined;
+    if (this.finished) return undefined;
     const state = this.state;
-    let text: string;
-    if (state.kind === 'call') {
-      if (!state.scanner.extendString(chunk)) return undefined;
-      state.raw.push(chunk);
-      this.runKind = 'call-args';
-      text = chunk;
-    } else if (state.kind === 'text' && !chunk.includes('<')) {
-      this.runKind = state.sink.kind;
-      text = state.sink.take(chunk);
-    } else return undefined;
+    if (state.kind === 'text') return this.extendText(state.sink, chunk);
+    // A body holds text back only at a possible marker outside its strings: the lane needs nothing held.
+    if (state.kind !== 'call' || this.buffer.length > 0 || !state.scanner.extendString(chunk)) return undefined;
+    state.raw.push(chunk);
+    this.runKind = 'call-args';
+    this.base += chunk.length;
     // Counted as push counts what it reads (work.ts), call bodies included.
     parseWork.chars += chunk.length;
-    this.base += chunk.length;
-    return text;
+    return chunk;
+  }
+
+  /**
+   * A message's text: every marker starts with `<`, so a chunk without one is text. A short held tail (a possible
+   * marker start) is read again in front of the chunk, as push would, and the chunk may end by holding one in turn.
+   */
+  private extendText(sink: TextSink, chunk: string): string | undefined {
+    const held = this.buffer;
+    if (held.length > LANE_HELD) return undefined;
+    const all = held.length === 0 ? chunk : held + chunk;
+    let end = all.length;
+    if (held.length > 0 || chunk.includes('<')) {
+      const hit = findMarker(all, 0);
+      if (hit?.marker !== undefined) return undefined;
+      if (hit !== undefined) end = hit.at;
+    }
+    this.runKind = sink.kind;
+    this.buffer = end === all.length ? '' : all.slice(end);
+    this.base += end;
+    parseWork.chars += all.length;
+    return end === 0 ? '' : sink.take(end === all.length ? all : all.slice(0, end));
   }
 
   push(chunk: string): ParseEvent[] {

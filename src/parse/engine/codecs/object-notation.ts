@@ -1,5 +1,5 @@
 import type { ParseCode } from '../../../types.js';
-import type { ArgsCodec, CallSink, CodecContext, CodecFactory, CodecResult } from '../grammar.js';
+import type { ArgsCodec, CallSink, CodecContext, CodecFactory, CodecResult, LaneHold } from '../grammar.js';
 import { isJsonNumber } from '../../args/json-text.js';
 import { MarkerSet } from '../markers.js';
 import { parseWork } from '../work.js';
@@ -207,9 +207,18 @@ class ObjectNotationCodec implements ArgsCodec {
     return close + this.delimiter.length;
   }
 
-  /** The fast lane: a chunk inside a string value that holds neither its closing delimiter nor the start of one. */
-  extend(chunk: string): string | undefined {
-    if (this.state !== 'string' || chunk.includes(this.delimiter) || this.partialDelimiter(chunk, 0) > 0) return undefined;
+  /**
+   * The fast lane: a chunk inside a string value that does not hold its closing delimiter; one that ends in the start
+   * of it only with `hold` (that tail is held, as readString holds it).
+   */
+  extend(chunk: string, hold?: LaneHold): string | undefined {
+    if (this.state !== 'string' || chunk.includes(this.delimiter)) return undefined;
+    const partial = this.partialDelimiter(chunk, 0);
+    if (partial > 0) {
+      if (hold === undefined) return undefined;
+      hold.chars = partial;
+      chunk = chunk.slice(0, -partial);
+    }
     parseWork.chars += chunk.length;
     return this.openFragment(chunk);
   }

@@ -1,7 +1,7 @@
 import { coerceValue, declaredKind, jsonStringFragment, type DeclaredType, type UntypedValues } from '../../args/coerce.js';
 import { minifyJson } from '../../args/json-text.js';
 import type { JsonSchema } from '../../../types.js';
-import type { ArgsCodec, CallSink, CodecContext, CodecFactory, CodecResult, Wake } from '../grammar.js';
+import type { ArgsCodec, CallSink, CodecContext, CodecFactory, CodecResult, LaneHold, Wake } from '../grammar.js';
 import { MAX_HEADER } from '../headers.js';
 import { MarkerSet, markerScanWork } from '../markers.js';
 import { skipWhitespace } from '../trim.js';
@@ -393,11 +393,17 @@ class TaggedArgsCodec implements ArgsCodec {
     return true;
   }
 
-  /** The fast lane: a chunk inside a streamed string value, with no character that could start a marker there. */
-  extend(chunk: string): string | undefined {
+  /**
+   * The fast lane: a chunk inside a streamed string value that holds no marker; with `hold`, one that ends in a
+   * possible marker start too (that tail is held, as readNestedValue holds it).
+   */
+  extend(chunk: string, hold?: LaneHold): string | undefined {
     if (this.state !== 'value' || !this.streamString || !this.nestedRead || this.skipValue || this.valueFresh) return undefined;
-    if (this.nesting.mayStartIn(chunk)) return undefined;
-    return this.streamedFragment(chunk);
+    if (!this.nesting.mayStartIn(chunk)) return this.streamedFragment(chunk);
+    const end = hold === undefined || this.nesting.find(chunk, 0) !== undefined ? -1 : this.nesting.partialStart(chunk, 0);
+    if (end < 0 || end === chunk.length) return undefined;
+    hold!.chars = chunk.length - end;
+    return end === 0 ? '' : this.streamedFragment(chunk.slice(0, end));
   }
 
   private addValueText(text: string, sink: CallSink): void {
@@ -502,12 +508,16 @@ export function escapeFragment(text: string): string {
 
 /** `text` escaped from `from` on, where the first character to escape is; surrogates go to JSON.stringify. */
 function escapeShort(text: string, from: number): string {
-  let out = text.slice(0, from);
+  // Runs between escapes are copied as slices: one concatenation per escape, not one per character.
+  let out = '';
+  let copied = 0;
   for (let i = from; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c >= 0xd800 && c <= 0xdfff) return jsonStringFragment(text);
     const escaped = c < 93 ? ESCAPES[c] : undefined;
-    out += escaped ?? text[i]!;
+    if (escaped === undefined) continue;
+    out += i > copied ? text.slice(copied, i) + escaped : escaped;
+    copied = i + 1;
   }
-  return out;
+  return copied < text.length ? out + text.slice(copied) : out;
 }
