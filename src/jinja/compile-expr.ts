@@ -1,17 +1,17 @@
 // AST → closures: expressions.
 import type { Expr } from './ast.js';
-import { chargeChars } from './budget.js';
 import { typeError } from './errors.js';
 import { hasFilter } from './filters.js';
 import { unmark } from './markup.js';
 import { methodImpl } from './methods.js';
 import { negate } from './numbers.js';
-import { SliceValue, attrPresence, attrReader, compareOp, concatStr, getAttr, getItem, itemReader, pyEq, undefinedError } from './ops.js';
+import { SliceValue, attrPresence, attrReader, compareOp, getAttr, getItem, itemReader, pyEq, undefinedError } from './ops.js';
 import { Frame, LoopContext, RenderState } from './runtime.js';
 import { TESTS, hasTest, type TestFn } from './tests.js';
 import { MISSING, Undefined, buildDict, isDict, isNumeric, makeTuple, pyTypeName, truthy } from './values.js';
 import { invoke, type Ev } from './compile-support.js';
 import { arithmetic, ordering, plusChain } from './compile-fused.js';
+import { concatChain } from './compile-shapes.js';
 import { CallCompiler, NO_ARGS } from './compile-calls.js';
 
 export abstract class ExprCompiler extends CallCompiler {
@@ -170,16 +170,8 @@ export abstract class ExprCompiler extends CallCompiler {
           return v === true || (v !== false && truthy(v)) ? v : right(s, f);
         };
       }
-      case 'concat': {
-        const parts = node.nodes.map((e) => this.expr(e));
-        return (s, f) => {
-          const strings = parts.map((p) => concatStr(p(s, f)));
-          let length = 0;
-          for (const str of strings) length += str.length;
-          chargeChars(length);
-          return strings.join('');
-        };
-      }
+      case 'concat':
+        return concatChain(node.nodes, node.nodes.map((e) => this.expr(e)));
       case 'compare': {
         const first = this.expr(node.first);
         const ops = node.ops.map(([op, e]) => [op, this.expr(e)] as const);
