@@ -5,13 +5,13 @@ import { hasFilter } from './filters.js';
 import { unmark } from './markup.js';
 import { methodImpl } from './methods.js';
 import { negate } from './numbers.js';
-import { SliceValue, attrPresence, attrReader, compareOp, getAttr, getItem, itemReader, pyEq, undefinedError } from './ops.js';
+import { SliceValue, attrPresence, attrReader, compareOp, getAttr, getItem, pyEq, undefinedError } from './ops.js';
 import { Frame, LoopContext, RenderState } from './runtime.js';
 import { TESTS, hasTest, type TestFn } from './tests.js';
 import { MISSING, Undefined, buildDict, isDict, isNumeric, makeTuple, pyTypeName, truthy } from './values.js';
 import { invoke, type Ev } from './compile-support.js';
 import { arithmetic, ordering, plusChain } from './compile-fused.js';
-import { concatChain } from './compile-shapes.js';
+import { concatChain, itemPresence, itemRead } from './compile-shapes.js';
 import { CallCompiler, NO_ARGS } from './compile-calls.js';
 
 export abstract class ExprCompiler extends CallCompiler {
@@ -88,7 +88,7 @@ export abstract class ExprCompiler extends CallCompiler {
       case 'getitem': {
         const obj = this.expr(node.obj);
         if (node.arg.k === 'const' && typeof node.arg.value === 'string') {
-          const read = itemReader(node.arg.value);
+          const read = itemRead(node.arg.value);
           return (s, f) => read(obj(s, f));
         }
         const arg = this.expr(node.arg);
@@ -254,9 +254,10 @@ export abstract class ExprCompiler extends CallCompiler {
         return v !== undefined && !(v instanceof Undefined);
       };
     }
-    if (node.k === 'getattr') {
+    const key = node.k === 'getattr' ? node.attr : node.k === 'getitem' && node.arg.k === 'const' ? node.arg.value : null;
+    if (typeof key === 'string' && (node.k === 'getattr' || node.k === 'getitem')) {
       const obj = this.expr(node.obj);
-      const has = attrPresence(node.attr);
+      const has = node.k === 'getattr' ? attrPresence(key) : itemPresence(key);
       return (s, f) => has(obj(s, f));
     }
     return null;

@@ -1,9 +1,48 @@
-// `a ~ b ~ c` as chat templates write it (tags around a value, mostly string literals): one closure per arity,
-// without the array of parts and the join the general form allocates on every evaluation.
+// Closures for expression shapes the slowest official templates run on every message: `a ~ b ~ c`, and
+// `message['key']` where the key is often missing (`message['tool_calls'] is defined`, `message['tool_calls']`).
 import type { Expr } from './ast.js';
 import { chargeChars } from './budget.js';
-import { concatStr } from './ops.js';
+import { attrPresence, attrReader, concatStr, getItem } from './ops.js';
+import { Undefined } from './values.js';
 import type { Ev } from './compile-support.js';
+
+const hasOwnProperty = Object.prototype.hasOwnProperty;
+
+function isPlainObject(obj: unknown): obj is Record<string, unknown> {
+  if (obj === null || typeof obj !== 'object') return false;
+  const proto = Object.getPrototypeOf(obj);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * `obj['key']` for a string key fixed at compile time. jinja2 reads the item first and falls back to the attribute;
+ * on a plain-object dict without the key that fallback is exactly `obj.key` (a dict method, a refused dunder or an
+ * Undefined), so it goes to the compiled attribute read instead of through getItem, dictGet and getAttr.
+ */
+export function itemRead(key: string): (obj: unknown) => unknown {
+  const attribute = attrReader(key);
+  return (obj) => {
+    if (!isPlainObject(obj)) return getItem(obj, key);
+    if (hasOwnProperty.call(obj, key)) {
+      const value = obj[key];
+      if (value !== undefined) return value;
+    }
+    return attribute(obj);
+  };
+}
+
+/** Whether `obj['key']` is defined (`x['key'] is defined`), without building the Undefined when it is not. */
+export function itemPresence(key: string): (obj: unknown) => boolean {
+  const attribute = attrPresence(key);
+  return (obj) => {
+    if (!isPlainObject(obj)) return !(getItem(obj, key) instanceof Undefined);
+    if (hasOwnProperty.call(obj, key)) {
+      const value = obj[key];
+      if (value !== undefined) return !(value instanceof Undefined);
+    }
+    return attribute(obj);
+  };
+}
 
 /**
  * The concatenation of `nodes` (compiled as `parts`): each operand evaluated and turned into a string in order, the
