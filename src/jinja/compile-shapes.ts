@@ -1,10 +1,10 @@
-// Closures for expression shapes the slowest official templates run on every message: `a ~ b ~ c`, and
-// `message['key']` where the key is often missing (`message['tool_calls'] is defined`, `message['tool_calls']`).
-import type { Expr } from './ast.js';
+// Closures for shapes the slowest official templates run on every message: `a ~ b ~ c`, `message['key']` where the
+// key is often missing (`message['tool_calls'] is defined`), and the if/elif chain on `message['role']`.
+import type { Expr, Stmt } from './ast.js';
 import { chargeChars } from './budget.js';
 import { attrPresence, attrReader, concatStr, getItem } from './ops.js';
-import { Undefined } from './values.js';
-import type { Ev } from './compile-support.js';
+import { Undefined, truthy } from './values.js';
+import type { Ev, Ex } from './compile-support.js';
 
 const hasOwnProperty = Object.prototype.hasOwnProperty;
 
@@ -95,4 +95,105 @@ export function concatChain(nodes: readonly Expr[], parts: readonly Ev[]): Ev {
         return out;
       };
   }
+}
+
+/** What the switch needs from the compiler: the closures the plain if statement would have built. */
+export interface BranchCompiler {
+  expr(node: Expr): Ev;
+  block(body: Stmt[]): Ex;
+}
+
+/**
+ * A key naming an expression that reads a value without side effects (a name, then attributes and constant
+ * subscripts): evaluating it again between tests gives the same value. Null for anything else.
+ */
+function readKey(node: Expr): string | null {
+  switch (node.k) {
+    case 'name':
+      return `n:${node.name}`;
+    case 'getattr': {
+      const obj = readKey(node.obj);
+      return obj === null ? null : `${obj}.${node.attr}`;
+    }
+    case 'getitem': {
+      const obj = readKey(node.obj);
+      const key = node.arg.k === 'const' ? node.arg.value : undefined;
+      if (obj === null || !(typeof key === 'string' || (typeof key === 'number' && Number.isInteger(key)))) return null;
+      return `${obj}[${JSON.stringify(key)}]`;
+    }
+    default:
+      return null;
+  }
+}
+
+/** The string constants `test` compares one read against (`x == 'a'`, `x in ['a', 'b']`, joined by `or`), with that read. */
+function choices(test: Expr): { subject: Expr; key: string; values: string[] } | null {
+  if (test.k === 'or') {
+    const left = choices(test.left);
+    const right = choices(test.right);
+    if (left === null || right === null || left.key !== right.key) return null;
+    return { subject: left.subject, key: left.key, values: [...left.values, ...right.values] };
+  }
+  if (test.k !== 'compare' || test.ops.length !== 1) return null;
+  const key = readKey(test.first);
+  if (key === null) return null;
+  const [op, right] = test.ops[0]!;
+  if (op === '==' && right.k === 'const' && typeof right.value === 'string') return { subject: test.first, key, values: [right.value] };
+  if (op === 'in' && (right.k === 'list' || right.k === 'tuple') && right.items.length > 0) {
+    const values: string[] = [];
+    for (const item of right.items) {
+      if (item.k !== 'const' || typeof item.value !== 'string') return null;
+      values.push(item.value);
+    }
+    return { subject: test.first, key, values };
+  }
+  return null;
+}
+
+/**
+ * `{% if x == 'a' %}…{% elif x == 'b' or x == 'c' %}…{% elif x in ['d', 'e'] %}…{% else %}…{% endif %}` over one
+ * side-effect-free read: x is read once and, when it is a str, its branch found in a table (a str equals a str
+ * constant only when identical, and the first matching branch wins, as the chain's order gives). Any other value
+ * (Markup, Undefined, numbers) runs the tests one by one, as the plain chain does. Null when the chain has another
+ * shape or fewer than two tests; a test of another shape after the first ends the switch and runs, with the rest of
+ * the chain, as its else. Each test and body is compiled in the plain chain's order.
+ */
+export function ifSwitch(stmt: Extract<Stmt, { k: 'if' }>, compiler: BranchCompiler): Ex | null {
+  const arms: Array<{ test: Expr; body: Stmt[]; values: string[] }> = [];
+  let key: string | null = null;
+  let subjectNode: Expr | null = null;
+  let at: Stmt = stmt;
+  let rest: Stmt[] = [];
+  for (;;) {
+    const found = at.k === 'if' ? choices(at.test) : null;
+    if (at.k !== 'if' || found === null || (key !== null && found.key !== key)) {
+      // A test of another shape ends the switch: it and what follows run as the last branch's else.
+      if (arms.length === 0) return null;
+      rest = [at];
+      break;
+    }
+    key = found.key;
+    subjectNode ??= found.subject;
+    arms.push({ test: at.test, body: at.body, values: found.values });
+    if (at.otherwise.length === 1 && at.otherwise[0]!.k === 'if') at = at.otherwise[0]!;
+    else {
+      rest = at.otherwise;
+      break;
+    }
+  }
+  if (arms.length < 2 || subjectNode === null) return null;
+  const subject = compiler.expr(subjectNode);
+  const compiled = arms.map((arm) => ({ test: compiler.expr(arm.test), body: compiler.block(arm.body), values: arm.values }));
+  const otherwise = compiler.block(rest);
+  const table = new Map<string, Ex>();
+  for (const arm of compiled) for (const value of arm.values) if (!table.has(value)) table.set(value, arm.body);
+  return (s, f) => {
+    const v = subject(s, f);
+    if (typeof v === 'string') return (table.get(v) ?? otherwise)(s, f);
+    for (let i = 0; i < compiled.length; i++) {
+      const t = compiled[i]!.test(s, f);
+      if (t === true || (t !== false && truthy(t))) return compiled[i]!.body(s, f);
+    }
+    return otherwise(s, f);
+  };
 }
