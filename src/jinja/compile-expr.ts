@@ -11,7 +11,7 @@ import { TESTS, hasTest, type TestFn } from './tests.js';
 import { MISSING, Undefined, buildDict, isDict, isNumeric, makeTuple, pyTypeName, truthy } from './values.js';
 import { invoke, type Ev } from './compile-support.js';
 import { arithmetic, ordering, plusChain } from './compile-fused.js';
-import { concatChain, itemPresence, itemRead } from './compile-shapes.js';
+import { concatChain, itemPresence, itemRead, namespaceCall } from './compile-shapes.js';
 import { CallCompiler, NO_ARGS } from './compile-calls.js';
 
 export abstract class ExprCompiler extends CallCompiler {
@@ -215,6 +215,11 @@ export abstract class ExprCompiler extends CallCompiler {
 
 
   protected call(node: Extract<Expr, { k: 'call' }>): Ev {
+    const namespace = this.bound.has('namespace') ? null : namespaceCall(node, (e) => this.expr(e));
+    return namespace ?? this.generalCall(node);
+  }
+
+  private generalCall(node: Extract<Expr, { k: 'call' }>): Ev {
     const { positional, keywords } = this.callArgs(node);
     if (node.fn.k === 'getattr') {
       // Method calls skip building a bound-method object.

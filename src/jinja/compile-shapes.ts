@@ -1,10 +1,13 @@
 // Closures for shapes the slowest official templates run on every message: `a ~ b ~ c`, `message['key']` where the
-// key is often missing (`message['tool_calls'] is defined`), and the if/elif chain on `message['role']`.
+// key is often missing (`message['tool_calls'] is defined`), the if/elif chain on `message['role']`, and
+// `namespace(found_first=false)`, which some templates build once per tool, message and argument.
 import type { Expr, Stmt } from './ast.js';
 import { chargeChars } from './budget.js';
 import { attrPresence, attrReader, concatStr, getItem } from './ops.js';
-import { Undefined, truthy } from './values.js';
-import type { Ev, Ex } from './compile-support.js';
+import { GLOBALS, type RenderState } from './runtime.js';
+import { Namespace, Undefined, truthy } from './values.js';
+import { invoke, type Ev, type Ex } from './compile-support.js';
+import { NO_ARGS } from './compile-calls.js';
 
 const hasOwnProperty = Object.prototype.hasOwnProperty;
 
@@ -195,5 +198,31 @@ export function ifSwitch(stmt: Extract<Stmt, { k: 'if' }>, compiler: BranchCompi
       if (t === true || (t !== false && truthy(t))) return compiled[i]!.body(s, f);
     }
     return otherwise(s, f);
+  };
+}
+
+const NAMESPACE = GLOBALS.get('namespace');
+
+/**
+ * `namespace(a=x, b=y)` with keyword arguments only, where the template binds no `namespace` of its own: the values
+ * go straight into the Namespace, without the keyword object and entry list of a general call. When the name is not
+ * the builtin at run time (a render variable called `namespace`), it is called as the general call would call it.
+ * Null for other shapes.
+ */
+export function namespaceCall(node: Extract<Expr, { k: 'call' }>, compile: (e: Expr) => Ev): Ev | null {
+  if (node.fn.k !== 'name' || node.fn.name !== 'namespace' || node.args.length > 0 || node.dynArgs || node.dynKwargs) return null;
+  const names = node.kwargs.map(([name]) => name);
+  const values = node.kwargs.map(([, value]) => compile(value));
+  return (s: RenderState, f) => {
+    const callee = s.root.get('namespace');
+    if (callee === NAMESPACE) {
+      const ns = new Namespace();
+      for (let i = 0; i < values.length; i++) ns.attrs[names[i]!] = values[i]!(s, f);
+      return ns;
+    }
+    // The general call: keyword arguments in order, then the call (an unset name fails as an Undefined call).
+    const kwargs: Record<string, unknown> = Object.create(null);
+    for (let i = 0; i < values.length; i++) kwargs[names[i]!] = values[i]!(s, f);
+    return invoke(callee === undefined ? new Undefined('namespace') : callee, NO_ARGS, kwargs);
   };
 }
