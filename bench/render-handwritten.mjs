@@ -159,6 +159,32 @@ const TOJSON_NOTES = [
   '`sort`/`dictsort` compare surrogate-free string keys directly: gemma-4 0.98–1.02×, noise.',
 ];
 
+/**
+ * What each change for the slowest official templates bought (issue 18, round four), measured by hand on 2026-11-26
+ * at a load average of 7–11: each commit's src/ bundled alone (esbuild, unminified) and run in its own process, the
+ * six builds alternated three times, CPU µs per warm render as the best of 60 batches of 40 after 1,500 warm-up
+ * renders, with render.mjs's conversation and variables. Runs move by about ±5% (an outlier batch of the loaded
+ * machine shows as a step back), so read the last row against the first.
+ */
+const WORST_CHANGES = [
+  ['before (main 2bcd300)', '14.4', '81.6', '39.7', '33.7', '6.9', '21.3'],
+  ['+ `a ~ b ~ c` in one closure per arity, adjacent literals joined at compile time', '14.2', '83.0', '35.8', '27.3', '7.4', '21.7'],
+  ['+ `x[\'key\']` missing from a dict goes straight to the attribute read; `x[\'key\'] is defined` builds no Undefined', '13.9', '72.4', '34.1', '26.2', '6.8', '20.8'],
+  ['+ if/elif chains on one read (`message[\'role\'] == \'user\'`) find their branch in a table', '12.3', '71.9', '34.3', '29.5', '5.6', '20.7'],
+  ['+ `dictsort` of small dicts by insertion, flat lists printed without the repr walk', '12.0', '66.2', '33.0', '26.4', '5.8', '21.1'],
+  ['+ `namespace(k=v)` built directly', '12.6', '64.8', '32.6', '25.3', '6.0', '20.1'],
+];
+
+const WORST_NOTES = [
+  'Columns: CPU µs per warm render of mistral/unsloth-mistral-Devstral-Small-2507, gemma-4/google-gemma-4-31B-it.launch,',
+  'qwen3-coder/Qwen-Qwen3-Coder-30B-A3B-Instruct, minimax-m2/unsloth-MiniMax-M2, kimi-k2/moonshotai-Kimi-K2-Instruct-initial',
+  'and deepseek/vllm-tool_chat_template_deepseekv3. First row to last: Devstral 1.14×, gemma-4 launch 1.26×, Qwen3-Coder',
+  '1.22×, MiniMax-M2 1.33×, Kimi-K2 initial 1.14×, DeepSeek vLLM 1.06×; Llama 3.2 and 3.3 stayed within noise.',
+  'Costs found on the way (ns per use, in small loops): a keyword-argument macro call 410 against 100 positional',
+  '(null-prototype keyword objects), `namespace()` 320 before its shape, a `{% set %}` 80, `x is string` 90 with its read;',
+  'Devstral\'s largest remaining piece is `tools|tojson` (a fifth of a render, already at `JSON.stringify` speed).',
+];
+
 /** µs per call of each function over fresh values: each call gets the next of `pool` prebuilt values. */
 function bestOverPool(fns, pool, rounds) {
   const best = fns.map(() => Infinity);
@@ -234,5 +260,11 @@ export function handwrittenSection({ quick = false, only = null } = {}) {
     table(['build', 'tools tojson µs', 'fresh tools µs', 'all-new µs', 'small ns', 'Devstral µs', 'Qwen3 µs'], TOJSON_CHANGES),
     '',
     ...TOJSON_NOTES,
+    '',
+    '#### The slowest official templates: what each change bought (CPU µs per warm render)',
+    '',
+    table(['build', 'Devstral', 'gemma-4 launch', 'Qwen3-Coder', 'MiniMax-M2', 'Kimi-K2 initial', 'DeepSeek vLLM'], WORST_CHANGES),
+    '',
+    ...WORST_NOTES,
   ].join('\n');
 }

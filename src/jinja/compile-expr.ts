@@ -1,17 +1,17 @@
 // AST → closures: expressions.
 import type { Expr } from './ast.js';
-import { chargeChars } from './budget.js';
 import { typeError } from './errors.js';
 import { hasFilter } from './filters.js';
 import { unmark } from './markup.js';
 import { methodImpl } from './methods.js';
 import { negate } from './numbers.js';
-import { SliceValue, attrPresence, attrReader, compareOp, concatStr, getAttr, getItem, itemReader, pyEq, undefinedError } from './ops.js';
+import { SliceValue, attrPresence, attrReader, compareOp, getAttr, getItem, pyEq, undefinedError } from './ops.js';
 import { Frame, LoopContext, RenderState } from './runtime.js';
 import { TESTS, hasTest, type TestFn } from './tests.js';
 import { MISSING, Undefined, buildDict, isDict, isNumeric, makeTuple, pyTypeName, truthy } from './values.js';
 import { invoke, type Ev } from './compile-support.js';
 import { arithmetic, ordering, plusChain } from './compile-fused.js';
+import { concatChain, itemPresence, itemRead, namespaceCall } from './compile-shapes.js';
 import { CallCompiler, NO_ARGS } from './compile-calls.js';
 
 export abstract class ExprCompiler extends CallCompiler {
@@ -88,7 +88,7 @@ export abstract class ExprCompiler extends CallCompiler {
       case 'getitem': {
         const obj = this.expr(node.obj);
         if (node.arg.k === 'const' && typeof node.arg.value === 'string') {
-          const read = itemReader(node.arg.value);
+          const read = itemRead(node.arg.value);
           return (s, f) => read(obj(s, f));
         }
         const arg = this.expr(node.arg);
@@ -170,16 +170,8 @@ export abstract class ExprCompiler extends CallCompiler {
           return v === true || (v !== false && truthy(v)) ? v : right(s, f);
         };
       }
-      case 'concat': {
-        const parts = node.nodes.map((e) => this.expr(e));
-        return (s, f) => {
-          const strings = parts.map((p) => concatStr(p(s, f)));
-          let length = 0;
-          for (const str of strings) length += str.length;
-          chargeChars(length);
-          return strings.join('');
-        };
-      }
+      case 'concat':
+        return concatChain(node.nodes, node.nodes.map((e) => this.expr(e)));
       case 'compare': {
         const first = this.expr(node.first);
         const ops = node.ops.map(([op, e]) => [op, this.expr(e)] as const);
@@ -223,6 +215,11 @@ export abstract class ExprCompiler extends CallCompiler {
 
 
   protected call(node: Extract<Expr, { k: 'call' }>): Ev {
+    const namespace = this.bound.has('namespace') ? null : namespaceCall(node, (e) => this.expr(e));
+    return namespace ?? this.generalCall(node);
+  }
+
+  private generalCall(node: Extract<Expr, { k: 'call' }>): Ev {
     const { positional, keywords } = this.callArgs(node);
     if (node.fn.k === 'getattr') {
       // Method calls skip building a bound-method object.
@@ -262,9 +259,10 @@ export abstract class ExprCompiler extends CallCompiler {
         return v !== undefined && !(v instanceof Undefined);
       };
     }
-    if (node.k === 'getattr') {
+    const key = node.k === 'getattr' ? node.attr : node.k === 'getitem' && node.arg.k === 'const' ? node.arg.value : null;
+    if (typeof key === 'string' && (node.k === 'getattr' || node.k === 'getitem')) {
       const obj = this.expr(node.obj);
-      const has = attrPresence(node.attr);
+      const has = node.k === 'getattr' ? attrPresence(key) : itemPresence(key);
       return (s, f) => has(obj(s, f));
     }
     return null;

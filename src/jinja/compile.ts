@@ -9,6 +9,7 @@ import { assignsInScope, capture, definesClosures, runBody, usesName, type Assig
 import { forLoop } from './compile-loop.js';
 import { macroBuilder } from './compile-macro.js';
 import { ExprCompiler } from './compile-expr.js';
+import { ifSwitch } from './compile-shapes.js';
 
 export class Compiler extends ExprCompiler {
   body(stmts: Stmt[]): Ex[] {
@@ -54,6 +55,8 @@ export class Compiler extends ExprCompiler {
         };
       }
       case 'if': {
+        const chain = this.withSoft(true, () => ifSwitch(stmt, { expr: (e) => this.expr(e), block: (b) => block(this.body(b)) }));
+        if (chain !== null) return chain;
         const [test, body, otherwise] = this.withSoft(true, () => [
           this.expr(stmt.test), block(this.body(stmt.body)), block(this.body(stmt.otherwise)),
         ] as const);

@@ -71,6 +71,56 @@ function sortedBy(items: unknown[], key: (item: unknown) => unknown, reverse: bo
   return keyed.map((k) => k.item);
 }
 
+/**
+ * The key `dictsort` compares: the key itself when case-sensitive or when it has no character lower() changes
+ * (ASCII without capitals, as tool parameter names are), else its lower case. Null when it has surrogates: UTF-16
+ * order is Python's code point order only without them.
+ */
+function sortKeyOf(key: string, caseSensitive: boolean): string | null {
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    if (c > 127 || (c >= 65 && c <= 90 && !caseSensitive)) {
+      const sortKey = caseSensitive ? key : key.toLowerCase();
+      return hasSurrogates(sortKey) ? null : sortKey;
+    }
+  }
+  return key;
+}
+
+/**
+ * `dict|dictsort` of a plain-object dict, by key: an insertion sort of the (key, value) tuples as they are built,
+ * without sortedBy's keyed records (tool parameters and call arguments have a handful of keys). Equal keys keep their
+ * order, as Python's stable sort does. Undefined when a key has surrogates or the dict is large: sortedBy decides.
+ */
+function sortedByKey(dict: Record<string, unknown>, caseSensitive: boolean, reverse: boolean): unknown[] | undefined {
+  const keys = Object.keys(dict);
+  if (keys.length > MAX_INSERTION_SORTED) return undefined;
+  const pairs: unknown[][] = [];
+  const sortKeys: string[] = [];
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    const value = dict[key];
+    if (value === undefined) continue;
+    const sortKey = sortKeyOf(key, caseSensitive);
+    if (sortKey === null) return undefined;
+    let j = pairs.length;
+    pairs.push(NO_PAIR);
+    sortKeys.push(sortKey);
+    while (j > 0 && (reverse ? sortKey > sortKeys[j - 1]! : sortKey < sortKeys[j - 1]!)) {
+      pairs[j] = pairs[j - 1]!;
+      sortKeys[j] = sortKeys[j - 1]!;
+      j--;
+    }
+    pairs[j] = [key, value];
+    sortKeys[j] = sortKey;
+  }
+  for (let i = 0; i < pairs.length; i++) makeTuple(pairs[i]!);
+  return pairs;
+}
+const NO_PAIR: unknown[] = [];
+/** Larger dicts go to sortedBy's O(n log n) sort. */
+const MAX_INSERTION_SORTED = 32;
+
 function minMax(value: unknown, args: unknown[], kwargs: Kwargs, sign: number): unknown {
   const items = iterate(value);
   if (items.length === 0) return new Undefined(null, undefined, 'No aggregated item, sequence was empty.');
@@ -243,9 +293,12 @@ export const FILTERS: Record<string, FilterFn> = {
     const caseSensitive = truthy(arg(a, k, 0, 'case_sensitive', false));
     const by = arg(a, k, 1, 'by', 'key');
     const reverse = truthy(arg(a, k, 2, 'reverse', false));
-    if (!isDict(v)) throw typeError('dictsort requires a mapping');
+    // jinja2 calls value.items(): anything but a mapping lacks it.
+    if (!isDict(v)) throw new PyError('AttributeError', `'${pyTypeName(v)}' object has no attribute 'items'`);
     const pos = by === 'key' ? 0 : by === 'value' ? 1 : -1;
     if (pos === -1) throw new PyError('FilterArgumentError', 'You can only sort by either "key" or "value"');
+    const byKey = pos === 0 && !(v instanceof Map) ? sortedByKey(v, caseSensitive, reverse) : undefined;
+    if (byKey !== undefined) return byKey;
     const items = dictEntries(v).map((e) => makeTuple(e));
     return sortedBy(items, (item) => {
       const x = (item as unknown[])[pos];

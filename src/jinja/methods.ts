@@ -426,10 +426,15 @@ for (const name of ['upper', 'lower', 'casefold', 'swapcase', 'title', 'capitali
   };
 }
 
+function hasMarkup(args: unknown[]): boolean {
+  for (let i = 0; i < args.length; i++) if (args[i] instanceof Markup) return true;
+  return false;
+}
+
 // A Markup argument is its text to a plain str method ('a'.replace(x|safe, 'b') is str.replace).
 for (const name of Object.keys(STR_METHODS)) {
   const inner = STR_METHODS[name]!;
-  STR_METHODS[name] = (s, args, kwargs) => inner(s, args.some((a) => a instanceof Markup) ? args.map(unmark) : args, kwargs);
+  STR_METHODS[name] = (s, args, kwargs) => inner(s, hasMarkup(args) ? args.map(unmark) : args, kwargs);
 }
 
 const MARKUP_METHODS: typeof STR_METHODS = Object.create(null);

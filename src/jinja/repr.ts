@@ -130,7 +130,10 @@ function reprOf(value: unknown, walk: ReprWalk | undefined): string {
   if (value === null) return 'None';
   if (value instanceof PyFloat) return floatRepr(value.value);
   if (value instanceof Undefined) return 'Undefined';
-  if (Array.isArray(value) || isDict(value)) return containerRepr(value, walk ?? { open: new Set(), written: new Map(), cycles: 0 });
+  if (Array.isArray(value) || isDict(value)) {
+    const flat = walk === undefined && Array.isArray(value) ? flatListRepr(value) : undefined;
+    return flat ?? containerRepr(value, walk ?? { open: new Set(), written: new Map(), cycles: 0 });
+  }
   if (value instanceof Markup) return `Markup(${strRepr(value.text)})`;
   // CPython prints the generator's address; a fixed one keeps renders reproducible.
   if (value instanceof PyGenerator) return `<generator object ${value.functionName} at 0x7f0000000000>`;
@@ -140,6 +143,30 @@ function reprOf(value: unknown, walk: ReprWalk | undefined): string {
   }
   if (value instanceof LoopMarker) return '<LoopContext>';
   return '<object>';
+}
+
+/**
+ * A list of str, int, float, bool and None (`enum` and `required` lists printed with `|string`): written in one
+ * pass, without the walk state a nested container needs, and charged as containerRepr charges. Undefined for
+ * tuples and lists holding anything else.
+ */
+function flatListRepr(list: unknown[]): string | undefined {
+  if (isTuple(list)) return undefined;
+  const value: unknown[] = list;
+  let out = '[';
+  for (let i = 0; i < value.length; i++) {
+    const item = value[i];
+    let text: string;
+    if (typeof item === 'string') text = strRepr(item);
+    else if (typeof item === 'number') text = numberStr(item);
+    else if (typeof item === 'boolean') text = item ? 'True' : 'False';
+    else if (item === null) text = 'None';
+    else return undefined;
+    out += i === 0 ? text : ', ' + text;
+  }
+  // containerRepr's charge: two brackets, and two characters after every item.
+  chargeChars(out.length + (value.length > 0 ? 2 : 0));
+  return out + ']';
 }
 
 function containerRepr(value: unknown[] | Parameters<typeof dictEntries>[0], walk: ReprWalk): string {
