@@ -30,9 +30,57 @@ const MAX_FAST_DEPTH = 900;
 /**
  * Whether text holds something JSON.parse would read differently from json.loads: an integral float literal
  * (`1.0`, `1e3`), an integer beyond 2^53, an object key JS objects would reorder ("10"), NaN/Infinity, or
- * nesting deep enough for json.loads' recursion limit. Errs towards true; strings are skipped with indexOf.
+ * nesting deep enough for json.loads' recursion limit. Errs towards true.
  */
 export function needsPythonReader(text: string): boolean {
+  // Most rows are strings, short integers and punctuation: one regular-expression pass (native code) clears them,
+  // where the scan below runs JavaScript per token and, in a short run, mostly unoptimised. Anything else (a float, a
+  // string key that starts with a digit or an escape, a capital letter outside strings, many brackets) gets the scan.
+  const plain = text.length <= MAX_PLAIN_TEST_CHARS && plainTokensUpTo(text) === text.length;
+  if (plain && (text.length <= 2 * MAX_FAST_DEPTH || openingBrackets(text, MAX_FAST_DEPTH) <= MAX_FAST_DEPTH)) return false;
+  return scanForPythonOnly(text);
+}
+
+/**
+ * Tokens JSON.parse reads as json.loads does, from the start: a string that is not a key starting with a digit or an
+ * escape (JS objects move integer-like keys first), characters that start no number and no name but true/false/null,
+ * an integer of at most 15 digits with no fraction or exponent after it. Strings are matched whole from their opening
+ * quote, so their content never counts. Nothing follows the loop, so the match ends at the first other token without
+ * backtracking, in linear time on any input (a `$` after it made a failing row walk every token back: 0.4 s a MB).
+ */
+const PLAIN_TOKENS = new RegExp(
+  [
+    String.raw`(?:"(?![\d\\])[^"\\]*(?:\\[^][^"\\]*)*"`,
+    String.raw`"(?=[\d\\])[^"\\]*(?:\\[^][^"\\]*)*"(?!\s*:)`,
+    String.raw`[^"NI\d-]+`,
+    String.raw`(?:-(?:0|[1-9]\d{0,13})|0|[1-9]\d{0,14})(?![\d.eE]))*`,
+  ].join('|'),
+  'y',
+);
+
+/** Where the plain tokens at the start of text end (the expression always matches, if only the empty string). */
+function plainTokensUpTo(text: string): number {
+  PLAIN_TOKENS.lastIndex = 0;
+  PLAIN_TOKENS.test(text);
+  return PLAIN_TOKENS.lastIndex;
+}
+
+/**
+ * Opening brackets in text, strings included, counted up to just past `max`: an upper bound of the nesting depth. (A
+ * regular expression counting them fails on every row that is not deep, and failing walks all its matches back.)
+ */
+function openingBrackets(text: string, max: number): number {
+  let count = 0;
+  for (let at = text.indexOf('{'); at !== -1 && count <= max; at = text.indexOf('{', at + 1)) count++;
+  for (let at = text.indexOf('['); at !== -1 && count <= max; at = text.indexOf('[', at + 1)) count++;
+  return count;
+}
+
+/** Past this the expression's record of its matches (one entry per token) grows large: the scan takes such rows. */
+const MAX_PLAIN_TEST_CHARS = 1 << 18;
+
+/** needsPythonReader's answer token by token, exactly: strings skipped with indexOf, numbers read and checked. */
+function scanForPythonOnly(text: string): boolean {
   const n = text.length;
   let depth = 0;
   let pos = 0;

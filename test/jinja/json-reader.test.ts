@@ -2,7 +2,7 @@
 // differently; these cases sit on that boundary.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PyFloat, parsePythonJson, pythonJsonDumps } from '../../src/index.js';
+import { PyFloat, needsPythonReader, parsePythonJson, pythonJsonDumps } from '../../src/index.js';
 
 const nested = (depth: number): string => `${'['.repeat(depth)}1${']'.repeat(depth)}`;
 
@@ -66,6 +66,54 @@ describe('parsePythonJson: where JSON.parse and json.loads differ', () => {
         expect(parsePythonJson(text)).toStrictEqual(reference);
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('finds what needs the Python reader next to strings, signs and whitespace', () => {
+    expect(needsPythonReader(String.raw`{"a": "1.0", "b": [-12345678901234, 123456789012345, 0, -0]}`)).toBe(false);
+    expect(needsPythonReader('[-1234567890123456]')).toBe(true);
+    expect(needsPythonReader('[12345678901234567]')).toBe(true);
+    expect(needsPythonReader(String.raw`{"x": "a\\", "1"` + '\t\n :2}')).toBe(true);
+    expect(needsPythonReader(String.raw`{"x": "a\\", "1"` + '\t\n ,2}')).toBe(false);
+    expect(needsPythonReader(String.raw`{"\u0031": 2}`)).toBe(true);
+    expect(needsPythonReader(String.raw`{"x\"1": "10", "y": ["1", "\n", "2.0"]}`)).toBe(false);
+    expect(needsPythonReader('["a", 2e0]')).toBe(true);
+    expect(needsPythonReader('["Infinity", -Infinity]')).toBe(true);
+    expect(needsPythonReader('"unterminated')).toBe(true);
+  });
+
+  it('counts nesting, not brackets inside strings', () => {
+    expect(needsPythonReader(`["${'['.repeat(2000)}", {"a": "${'{'.repeat(2000)}"}]`)).toBe(false);
+    expect(needsPythonReader(`{"a": ${nested(901)}}`)).toBe(true);
+    expect(needsPythonReader(`{"a": ${nested(899)}}`)).toBe(false);
+  });
+
+  it('reads long rows and hostile strings the same as the Python-faithful reader does', () => {
+    const long = `{"k": "${'x'.repeat(300_000)}", "n": [1, 2.0]}`;
+    expect((parsePythonJson(long) as { n: unknown[] }).n).toEqual([1, new PyFloat(2)]);
+    const quotes = `{"k": "${'\\"1'.repeat(50_000)}", "v": 3}`;
+    expect(parsePythonJson(quotes)).toEqual({ k: '"1'.repeat(50_000), v: 3 });
+    expect(() => parsePythonJson(`["${'\\"1'.repeat(50_000)}`)).toThrow(/Unterminated string/);
+  });
+
+  it('reads rows of mixed number forms and keys the same as the Python-faithful reader does', () => {
+    const number = fc.oneof(
+      fc.integer().map(String),
+      fc.bigInt({ min: -(10n ** 20n), max: 10n ** 20n }).map(String),
+      fc.integer({ min: -1000, max: 1000 }).map((n) => `${n}.0`),
+      fc.tuple(fc.integer({ min: -99, max: 99 }), fc.integer({ min: -5, max: 5 })).map(([m, e]) => `${m}e${e}`),
+      fc.double({ noNaN: true, noDefaultInfinity: true }).map(String),
+    );
+    const key = fc.oneof(fc.string(), fc.constantFrom('1', '10', ' 1', '1.0', '\\u0031', 'a"1'));
+    const text = fc.array(fc.tuple(key, fc.oneof(number, fc.string().map((s) => JSON.stringify(s)))), { maxLength: 6 }).map(
+      (entries) => `{${entries.map(([k, v]) => `${JSON.stringify(k).replace('\\\\u0031', '\\u0031')} : ${v}`).join(', ')}}`,
+    );
+    fc.assert(
+      fc.property(text, (row) => {
+        const reference = (parsePythonJson(`[NaN, ${row}]`) as unknown[])[1];
+        expect(parsePythonJson(row)).toStrictEqual(reference);
+      }),
+      { numRuns: 500 },
     );
   });
 });

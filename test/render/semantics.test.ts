@@ -22,6 +22,16 @@ describe('transformers semantics', () => {
       .toBe('E|True|True|True|option');
   });
 
+  it('takes the four named variables from the conversation as transformers does, whatever else the row holds', () => {
+    const source = '{{ messages | length }}|{{ tools is none }}|{{ documents is none }}|{{ add_generation_prompt }}|{{ eos_token }}|{{ flavour }}';
+    const loaded = { ...loadTemplate({ source }), specialTokens: { eos_token: '<e>', messages: 'token' } };
+    const row = { messages: [user, user], tools: undefined, documents: null, add_generation_prompt: true, eos_token: '<row>', flavour: 'row' };
+    expect(renderConversation(loaded, row).text).toBe('2|True|True|True|<row>|row');
+    expect(renderConversation(loaded, row, { addGenerationPrompt: false, variables: { flavour: 'option' } }).text).toBe('2|True|True|False|<row>|option');
+    const withProto = JSON.parse('{"messages": [{"role": "user", "content": "hi"}], "__proto__": {"flavour": "inherited"}, "eos_token": "<p>"}');
+    expect(renderConversation(loaded, withProto).text).toBe('1|True|True|False|<p>|');
+  });
+
   it('turns raise_exception into a TEMPLATE_RAISED error naming the template and its message', () => {
     const error = errorOf(() => render({ source: '{{ raise_exception("Only user and assistant roles!") }}', messages: [user] }));
     expect(error.code).toBe('TEMPLATE_RAISED');
