@@ -7,7 +7,8 @@ import { unmark } from './markup.js';
 import { methodImpl } from './methods.js';
 import { negate } from './numbers.js';
 import { SliceValue, attrPresence, attrReader, compareOp, concatStr, getAttr, getItem, itemReader, pyEq, undefinedError } from './ops.js';
-import { Frame, LoopContext, RenderState } from './runtime.js';
+import { LoopContext, RenderState } from './runtime.js';
+import type { Frame } from './scope.js';
 import { TESTS, hasTest, type TestFn } from './tests.js';
 import { MISSING, Undefined, buildDict, isDict, isNumeric, makeTuple, pyTypeName, truthy } from './values.js';
 import { invoke, type Ev } from './compile-support.js';
@@ -23,14 +24,15 @@ export abstract class ExprCompiler extends CallCompiler {
       }
       case 'name': {
         const name = node.name;
+        const slot = this.slots.slot(name);
         if (this.bound.has(name)) {
           return (_s, f) => {
-            const v = f.get(name);
+            const v = f.get(name, slot);
             return v === undefined ? new Undefined(name) : v;
           };
         }
         return (s) => {
-          const v = s.root.get(name);
+          const v = s.slots[slot];
           return v === undefined ? new Undefined(name) : v;
         };
       }
@@ -60,16 +62,17 @@ export abstract class ExprCompiler extends CallCompiler {
         if (node.obj.k === 'name') {
           // `message.role`: the scope read and the attribute read in one closure.
           const name = node.obj.name;
+          const slot = this.slots.slot(name);
           if (!this.bound.has(name)) {
             return (s) => {
-              const v = s.root.get(name);
+              const v = s.slots[slot];
               return read(v === undefined ? new Undefined(name) : v);
             };
           }
           if (name === 'loop') {
             const attr = node.attr;
             return (_s, f) => {
-              const v = f.get(name);
+              const v = f.get(name, slot);
               if (v instanceof LoopContext) {
                 const field = v.attr(attr);
                 if (field !== MISSING) return field;
@@ -78,7 +81,7 @@ export abstract class ExprCompiler extends CallCompiler {
             };
           }
           return (_s, f) => {
-            const v = f.get(name);
+            const v = f.get(name, slot);
             return read(v === undefined ? new Undefined(name) : v);
           };
         }
@@ -249,8 +252,9 @@ export abstract class ExprCompiler extends CallCompiler {
 
   /** The raw value of a name (JS undefined when unset): from the scope chain, or the root for names nothing binds. */
   protected lookup(name: string): (s: RenderState, f: Frame) => unknown {
-    if (this.bound.has(name)) return (_s, f) => f.get(name);
-    return (s) => s.root.get(name);
+    const slot = this.slots.slot(name);
+    if (this.bound.has(name)) return (_s, f) => f.get(name, slot);
+    return (s) => s.slots[slot];
   }
 
   /** Whether a name or an attribute exists, for the shapes that can answer without building an Undefined. */

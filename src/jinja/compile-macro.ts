@@ -1,5 +1,6 @@
 // Macros and caller blocks at run time: argument binding as Python binds a def's parameters.
-import { Frame, RenderState } from './runtime.js';
+import { RenderState } from './runtime.js';
+import type { Frame } from './scope.js';
 import { Callable, Undefined, buildDict, makeTuple } from './values.js';
 import { typeError } from './errors.js';
 import { capture, enter, type Ev, type Ex } from './compile-support.js';

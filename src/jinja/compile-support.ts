@@ -2,7 +2,8 @@
 import type { Stmt, Target } from './ast.js';
 import { LimitError, typeError } from './errors.js';
 import { AttrObject, callValue } from './ops.js';
-import { LoopContext, type Frame, type RenderState } from './runtime.js';
+import { LoopContext, type RenderState } from './runtime.js';
+import type { Frame } from './scope.js';
 import { pyTypeName } from './values.js';
 
 /** Statement closures return 0 (next), 1 (break) or 2 (continue). */

@@ -3,7 +3,8 @@ import type { Expr, Param, Stmt, Target } from './ast.js';
 import { PyError, typeError } from './errors.js';
 import { callValue, iterate } from './ops.js';
 import { pyStr } from './repr.js';
-import { Frame, RenderState } from './runtime.js';
+import { RenderState } from './runtime.js';
+import type { Frame } from './scope.js';
 import { Callable, Namespace, truthy } from './values.js';
 import { assignsInScope, capture, definesClosures, runBody, usesName, type Assign, type Ex } from './compile-support.js';
 import { forLoop } from './compile-loop.js';
@@ -85,8 +86,9 @@ export class Compiler extends ExprCompiler {
       case 'macro': {
         const macro = this.macro(stmt.name, stmt.params, stmt.body);
         const name = stmt.name;
+        const slot = this.slots.slot(name);
         return (s, f) => {
-          f.set(name, macro(s, f));
+          f.set(name, macro(s, f), slot);
           return 0;
         };
       }
@@ -136,12 +138,14 @@ export class Compiler extends ExprCompiler {
     switch (target.k) {
       case 'name': {
         const name = target.name;
-        return (f, v) => f.set(name, v);
+        const slot = this.slots.slot(name);
+        return (f, v) => f.set(name, v, slot);
       }
       case 'nsref': {
         const { name, attr } = target;
+        const slot = this.slots.slot(name);
         return (f, v) => {
-          const ns = f.get(name);
+          const ns = f.get(name, slot);
           if (!(ns instanceof Namespace)) throw new PyError('TemplateRuntimeError', 'cannot assign attribute on non-namespace object');
           ns.attrs[attr] = v;
         };
