@@ -31,12 +31,12 @@ export function macroBuilder(parts: MacroParts): (s: RenderState, f: Frame) => C
           if (args.length > names.length && !usesVarargs) {
             throw typeError(`macro '${name}' takes not more than ${names.length} argument(s)`);
           }
-          const extra: Record<string, unknown> = Object.create(null);
+          let extra: Record<string, unknown> | null = null;
           if (kwargs) {
             for (const key of Object.keys(kwargs)) {
               if (names.includes(key)) continue;
               if (key === 'caller' && usesCaller) inner.set('caller', kwargs[key]);
-              else if (usesKwargs) extra[key] = kwargs[key];
+              else if (usesKwargs) (extra ??= Object.create(null) as Record<string, unknown>)[key] = kwargs[key];
               else throw typeError(`macro '${name}' takes no keyword argument '${key}'`);
             }
           }
@@ -53,7 +53,7 @@ export function macroBuilder(parts: MacroParts): (s: RenderState, f: Frame) => C
           }
           if (usesCaller && !inner.has('caller')) inner.set('caller', new Undefined('caller', undefined, 'No caller defined'));
           if (usesVarargs) inner.set('varargs', makeTuple(args.slice(names.length)));
-          if (usesKwargs) inner.set('kwargs', buildDict(Object.keys(extra).map((k) => [k, extra[k]])));
+          if (usesKwargs) inner.set('kwargs', buildDict(extra === null ? [] : Object.keys(extra).map((k) => [k, extra![k]])));
           return capture(body, s, inner);
         } finally {
           s.depth--;

@@ -152,6 +152,11 @@ export const GLOBALS = new Map<string, unknown>();
 GLOBALS.set('range', new Callable('range', (args) => pyRange(args), 'builtin_function_or_method'));
 GLOBALS.set('namespace', new Callable('namespace', (args, kwargs) => {
   const ns = new Namespace();
+  if (args.length === 0) {
+    // `namespace(a=1, b=2)`, the usual form: keyword names are strings already, no pairs to build.
+    if (kwargs) for (const key of Object.keys(kwargs)) ns.attrs[key] = kwargs[key];
+    return ns;
+  }
   for (const [k, v] of kwEntries(args, kwargs)) ns.attrs[pyStr(k)] = v;
   return ns;
 }));

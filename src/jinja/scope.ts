@@ -7,13 +7,13 @@
  */
 export class Frame {
   // Most scopes hold one variable (a loop iteration's item, a macro's only parameter): it lives in two fields. A few
-  // more go to two short arrays, searched in order (cheaper than hashing at this size and emptied by a length reset);
-  // past SMALL_SCOPE names a Map takes over.
+  // more go to one short array of name, value pairs, searched in order (cheaper than hashing at this size, emptied by a
+  // count reset, and one allocation where separate name and value arrays took two); past SMALL_SCOPE names a Map
+  // takes over.
   private firstName: string | null = null;
   private firstValue: unknown = undefined;
-  private names: string[] | null = null;
-  private values: unknown[] | null = null;
-  /** How many entries of names/values are live: clearing resets it and keeps the arrays for the next iteration. */
+  private pairs: unknown[] | null = null;
+  /** How many pairs are live: clearing resets it and keeps the array for the next iteration. */
   private count = 0;
   private vars: Map<string, unknown> | null = null;
   private constructor(
@@ -35,11 +35,11 @@ export class Frame {
         const v = scope.firstValue;
         if (v !== undefined) return v;
       }
-      const names: string[] | null = scope.names;
-      if (names !== null) {
-        for (let i = 0, n = scope.count; i < n; i++) {
-          if (names[i] === name) {
-            const v = scope.values![i];
+      const pairs: unknown[] | null = scope.pairs;
+      if (pairs !== null) {
+        for (let i = 0, n = 2 * scope.count; i < n; i += 2) {
+          if (pairs[i] === name) {
+            const v = pairs[i + 1];
             if (v !== undefined) return v;
             break;
           }
@@ -57,8 +57,8 @@ export class Frame {
   /** Whether this scope itself (not a parent) holds name. */
   has(name: string): boolean {
     if (this.firstName === name) return true;
-    if (this.names !== null) {
-      for (let i = 0; i < this.count; i++) if (this.names[i] === name) return true;
+    if (this.pairs !== null) {
+      for (let i = 0; i < 2 * this.count; i += 2) if (this.pairs[i] === name) return true;
       return false;
     }
     return this.vars !== null && this.vars.has(name);
@@ -79,24 +79,24 @@ export class Frame {
       this.vars.set(name, value);
       return;
     }
-    const names = (this.names ??= []);
-    const values = (this.values ??= []);
-    const count = this.count;
-    for (let i = 0; i < count; i++) {
-      if (names[i] === name) {
-        values[i] = value;
+    const pairs = (this.pairs ??= new Array<unknown>(8));
+    const end = 2 * this.count;
+    for (let i = 0; i < end; i += 2) {
+      if (pairs[i] === name) {
+        pairs[i + 1] = value;
         return;
       }
     }
-    if (count < SMALL_SCOPE) {
-      names[count] = name;
-      values[count] = value;
-      this.count = count + 1;
+    if (this.count < SMALL_SCOPE) {
+      pairs[end] = name;
+      pairs[end + 1] = value;
+      this.count++;
     } else {
-      this.vars = new Map(names.map((n, i) => [n, values[i]]));
-      this.vars.set(name, value);
-      this.names = null;
-      this.values = null;
+      const vars = new Map<string, unknown>();
+      for (let i = 0; i < end; i += 2) vars.set(pairs[i] as string, pairs[i + 1]);
+      vars.set(name, value);
+      this.vars = vars;
+      this.pairs = null;
       this.count = 0;
     }
   }
@@ -114,7 +114,7 @@ export class Frame {
     this.vars = null;
   }
 }
-const SMALL_SCOPE = 8;
+const SMALL_SCOPE = 16;
 
 /**
  * The root scope's layout, fixed when a template is compiled: one slot per name the template mentions (read, set,
