@@ -15,6 +15,14 @@ import { invoke, type Ev } from './compile-support.js';
 import { arithmetic, ordering, plusChain } from './compile-fused.js';
 import { CallCompiler, NO_ARGS } from './compile-calls.js';
 
+/** What condition() gives a statement to test (see compile-if.ts). */
+export type Condition =
+  | { k: 'equals'; operand: Ev; text: string; equal: boolean }
+  | { k: 'not'; operand: Ev }
+  | { k: 'and' | 'or'; left: Ev; right: Ev }
+  | { k: 'present'; present: (s: RenderState, f: Frame) => boolean; wanted: boolean }
+  | { k: 'value'; operand: Ev };
+
 export abstract class ExprCompiler extends CallCompiler {
   expr(node: Expr): Ev {
     switch (node.k) {
@@ -248,6 +256,37 @@ export abstract class ExprCompiler extends CallCompiler {
       const k = keywords === null ? null : keywords(s, f);
       return invoke(callee, a, k);
     };
+  }
+
+  /**
+   * A statement's condition (`{% if %}`), in a shape the statement can test inline: one closure per condition
+   * instead of the test's closure under the statement's. Each shape evaluates exactly what the expression would.
+   */
+  condition(node: Expr): Condition {
+    switch (node.k) {
+      case 'compare': {
+        if (node.ops.length !== 1) break;
+        const [op, constant] = node.ops[0]!;
+        if ((op === '==' || op === '!=') && constant.k === 'const' && typeof constant.value === 'string') {
+          return { k: 'equals', operand: this.expr(node.first), text: constant.value, equal: op === '==' };
+        }
+        break;
+      }
+      case 'not':
+        return { k: 'not', operand: this.expr(node.node) };
+      case 'and':
+      case 'or':
+        return { k: node.k, left: this.expr(node.left), right: this.expr(node.right) };
+      case 'test': {
+        const plain = node.args.length === 0 && node.kwargs.length === 0 && !node.dynArgs && !node.dynKwargs;
+        if (plain && (node.name === 'defined' || node.name === 'undefined') && hasTest(node.name)) {
+          const present = this.presence(node.node);
+          if (present !== null) return { k: 'present', present, wanted: node.name === 'defined' };
+        }
+        break;
+      }
+    }
+    return { k: 'value', operand: this.expr(node) };
   }
 
   /** The raw value of a name (JS undefined when unset): from the scope chain, or the root for names nothing binds. */

@@ -5,9 +5,10 @@ import { callValue, iterate } from './ops.js';
 import { pyStr } from './repr.js';
 import { RenderState } from './runtime.js';
 import type { Frame } from './scope.js';
-import { Callable, Namespace, truthy } from './values.js';
+import { Callable, Namespace } from './values.js';
 import { assignsInScope, capture, definesClosures, runBody, usesName, type Assign, type Ex } from './compile-support.js';
 import { forLoop } from './compile-loop.js';
+import { ifStatement } from './compile-if.js';
 import { macroBuilder } from './compile-macro.js';
 import { ExprCompiler } from './compile-expr.js';
 
@@ -55,13 +56,10 @@ export class Compiler extends ExprCompiler {
         };
       }
       case 'if': {
-        const [test, body, otherwise] = this.withSoft(true, () => [
-          this.expr(stmt.test), block(this.body(stmt.body)), block(this.body(stmt.otherwise)),
+        const [condition, body, otherwise] = this.withSoft(true, () => [
+          this.condition(stmt.test), block(this.body(stmt.body)), block(this.body(stmt.otherwise)),
         ] as const);
-        return (s, f) => {
-          const v = test(s, f);
-          return v === true || (v !== false && truthy(v)) ? body(s, f) : otherwise(s, f);
-        };
+        return ifStatement(condition, body, otherwise === NOTHING ? null : otherwise);
       }
       case 'for':
         return this.forLoop(stmt);
