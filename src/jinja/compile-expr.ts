@@ -152,17 +152,8 @@ export abstract class ExprCompiler extends CallCompiler {
         };
       }
       case 'bin': {
-        if (node.op === '+') {
-          // `a + b + c` is a left spine of `+`: one closure runs it, left to right as Python adds.
-          const terms: Expr[] = [];
-          let left: Expr = node;
-          while (left.k === 'bin' && left.op === '+') {
-            terms.push(left.right);
-            left = left.left;
-          }
-          terms.push(left);
-          return plusChain(terms.reverse().map((t) => this.expr(t)));
-        }
+        const terms = this.plusTerms(node);
+        if (terms !== null) return plusChain(terms);
         return arithmetic(node.op, this.expr(node.left), this.expr(node.right));
       }
       case 'and': {
@@ -256,6 +247,19 @@ export abstract class ExprCompiler extends CallCompiler {
       const k = keywords === null ? null : keywords(s, f);
       return invoke(callee, a, k);
     };
+  }
+
+  /** The compiled terms of `a + b + c` (a left spine of `+`, added left to right as Python adds), or null. */
+  plusTerms(node: Expr): Ev[] | null {
+    if (node.k !== 'bin' || node.op !== '+') return null;
+    const terms: Expr[] = [];
+    let left: Expr = node;
+    while (left.k === 'bin' && left.op === '+') {
+      terms.push(left.right);
+      left = left.left;
+    }
+    terms.push(left);
+    return terms.reverse().map((t) => this.expr(t));
   }
 
   /**

@@ -6,9 +6,10 @@ import { pyStr } from './repr.js';
 import { RenderState } from './runtime.js';
 import type { Frame } from './scope.js';
 import { Callable, Namespace } from './values.js';
-import { assignsInScope, capture, definesClosures, runBody, usesName, type Assign, type Ex } from './compile-support.js';
+import { assignsInScope, capture, emit, definesClosures, runBody, usesName, type Assign, type Ex } from './compile-support.js';
 import { forLoop } from './compile-loop.js';
 import { ifStatement } from './compile-if.js';
+import { printSum } from './compile-fused.js';
 import { macroBuilder } from './compile-macro.js';
 import { ExprCompiler } from './compile-expr.js';
 
@@ -47,11 +48,11 @@ export class Compiler extends ExprCompiler {
       case 'text':
         return this.text(stmt.value);
       case 'print': {
+        const terms = this.plusTerms(stmt.expr);
+        if (terms !== null) return printSum(terms);
         const e = this.expr(stmt.expr);
         return (s, f) => {
-          const v = e(s, f);
-          s.out += typeof v === 'string' ? v : pyStr(v);
-          if (s.out.length > s.limits.outputChars) s.checkOutput();
+          emit(s, e(s, f));
           return 0;
         };
       }
