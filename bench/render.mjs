@@ -10,20 +10,20 @@ import { compileTemplate, parsePythonJson, pythonJsonDumps } from '../dist/index
 import { fmt, median, millis, range, rate, renderRef, root, shared, table } from './lib.mjs';
 import { handwrittenSection } from './render-handwritten.mjs';
 
-const NOW = new Date('2025-01-15T12:00:00Z');
+export const NOW = new Date('2025-01-15T12:00:00Z');
 // Each official folder name (t.family) is also its key in special_tokens.json.
 const specialTokens = JSON.parse(readFileSync(join(shared, 'templates', 'special_tokens.json'), 'utf8'));
 
-function templates() {
+export function templates() {
   const dir = join(shared, 'templates', 'official');
   return readdirSync(dir).sort().flatMap((family) =>
     readdirSync(join(dir, family)).filter((f) => f.endsWith('.jinja')).sort().map((file) => ({ family, file, path: join(dir, family, file) })),
   );
 }
 
-const argsForm = (t) => (t.family === 'deepseek' && !t.file.startsWith('vllm') ? 'string' : 'dict');
+export const argsForm = (t) => (t.family === 'deepseek' && !t.file.startsWith('vllm') ? 'string' : 'dict');
 
-function conversation(form, reader) {
+export function conversation(form, reader) {
   const data = reader(readFileSync(join(root, 'bench', 'data', 'medium.json'), 'utf8'));
   if (form === 'string') {
     for (const m of data.messages) for (const c of m.tool_calls ?? []) c.function.arguments = pythonJsonDumps(c.function.arguments);
@@ -31,7 +31,7 @@ function conversation(form, reader) {
   return data;
 }
 
-function variables(t, data) {
+export function variables(t, data) {
   const tokens = specialTokens[t.family] ?? {};
   return { ...tokens, messages: data.messages, tools: data.tools, documents: null, add_generation_prompt: true };
 }
@@ -56,7 +56,7 @@ const PASSES = 9;
 /** chatfmt and jinja2 take turns, three passes each per round, so a spell of load hits both sides alike. */
 const ROUNDS = 3;
 
-const label = (t) => `${t.family}/${t.file.replace('.jinja', '')}`;
+export const label = (t) => `${t.family}/${t.file.replace('.jinja', '')}`;
 
 // What each interpreter change of issue 18 bought, measured by hand on 2026-11-26 at a load average of 9–15: each
 // build's src/jinja compiled alone and run alone in its own process (several engine copies in one process slow each
@@ -67,11 +67,23 @@ const CHANGES = [
   ['+ names nothing binds read from the root scope, `a + b + c` in one closure, `x is defined` without building an Undefined, printed literals joined with the text, one iteration scope reused', '29.3', '20.9', '1.02×'],
   ['+ plain-object attributes by one keyed read, 2- and 3-statement bodies unrolled, scopes as short arrays, top-level sets read from the root, in-range list indexing direct', '25.3', '18.3', '1.01×'],
   ['+ int `+`/`-` and number comparisons without the numeric tower, `loop.x` read from the loop object', '23.3', '18.0', '1.04×'],
+  ['second pass: before (main 2bcd300)', '22.4', '15.8', '1.00×'],
+  ['+ the root scope in slots numbered at compile time (a root read indexes an array; a render lays its variables over a copy of the globals)', '20.8', '14.2', '1.08×'],
+  ['+ a scope\'s extra names in one pair array, a Map only past 16 names, no keyword dict or pairs built for calls that pass none', '22.1', '14.1', '1.11×'],
+  ['+ `{% if %}` tests its condition inline (string equality, not, and/or, is defined) and skips an absent else', '20.7', '13.7', '1.12×'],
+  ['+ `{{ a + b + … }}` added and written by one closure', '20.3', '13.7', '1.14×'],
 ];
 const CHANGES_NOTES = [
   'Qwen3 gained 1.24× in all, most of it from attribute reads (the plain-object read was the largest self time after `tojson`);',
   'Devstral, mostly `tojson`, and the median stayed within noise: the rest of a render is spread thin over closures, scope walks',
   'and the output string: besides `tojson` and the garbage collector, no function holds more than about 5% of a Qwen3 render.',
+  '',
+  'The second pass (its ratios against its own before row) was measured with `node bench/render-builds.mjs` on copies of',
+  'dist/, three alternations at a load average of 9–12 (single rows move ±5%). It went after that spread: 1.14× at the median',
+  'in all (from 1.04× on Qwen2.5 to 1.30× on DeepSeek-V3.2), Qwen3 1.10×, Devstral 1.15×. Tried and dropped: the output as an array of pieces joined at',
+  'the end instead of `+=` (a render 0.84×, and 0.99× even counting a JSON.stringify of the text after it, which flattens',
+  'the rope `+=` builds). Not tried: slots for loop and macro scopes too (the scope walk that is left, `Frame.get`, is',
+  'about 1.5% self time over the 27; each iteration scope already holds its loop variable in a field read first).',
 ];
 
 /** Renders until V8 has optimised the engine's closures: warm figures compare steady states, not JIT tiers. */

@@ -4,7 +4,8 @@ import { PyError, TemplateSyntaxError, typeError } from './errors.js';
 import { FILTERS, hasFilter, type FilterFn } from './filters.js';
 import { iterate } from './ops.js';
 import { pyStr } from './repr.js';
-import { Frame, RenderState } from './runtime.js';
+import { RenderState } from './runtime.js';
+import { Frame, RootSlots } from './scope.js';
 import { dictEntries, isDict, pyTypeName } from './values.js';
 import { scopedNames, type Ev, type Kwargs } from './compile-support.js';
 
@@ -19,6 +20,8 @@ export abstract class CallCompiler {
   protected soft = false;
   /** The names read through the scope chain (see scopedNames); any other name is read from the root scope. */
   protected readonly bound: Set<string>;
+  /** The root scope's slot of every name the template mentions. */
+  readonly slots = new RootSlots();
 
   constructor(
     protected readonly source: string,

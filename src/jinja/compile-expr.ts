@@ -6,13 +6,22 @@ import { unmark } from './markup.js';
 import { methodImpl } from './methods.js';
 import { negate } from './numbers.js';
 import { SliceValue, attrPresence, attrReader, compareOp, getAttr, getItem, pyEq, undefinedError } from './ops.js';
-import { Frame, LoopContext, RenderState } from './runtime.js';
+import { LoopContext, RenderState } from './runtime.js';
+import type { Frame } from './scope.js';
 import { TESTS, hasTest, type TestFn } from './tests.js';
 import { MISSING, Undefined, buildDict, isDict, isNumeric, makeTuple, pyTypeName, truthy } from './values.js';
 import { invoke, type Ev } from './compile-support.js';
 import { arithmetic, ordering, plusChain } from './compile-fused.js';
 import { concatChain, itemPresence, itemRead, namespaceCall } from './compile-shapes.js';
 import { CallCompiler, NO_ARGS } from './compile-calls.js';
+
+/** What condition() gives a statement to test (see compile-if.ts). */
+export type Condition =
+  | { k: 'equals'; operand: Ev; text: string; equal: boolean }
+  | { k: 'not'; operand: Ev }
+  | { k: 'and' | 'or'; left: Ev; right: Ev }
+  | { k: 'present'; present: (s: RenderState, f: Frame) => boolean; wanted: boolean }
+  | { k: 'value'; operand: Ev };
 
 export abstract class ExprCompiler extends CallCompiler {
   expr(node: Expr): Ev {
@@ -23,14 +32,15 @@ export abstract class ExprCompiler extends CallCompiler {
       }
       case 'name': {
         const name = node.name;
+        const slot = this.slots.slot(name);
         if (this.bound.has(name)) {
           return (_s, f) => {
-            const v = f.get(name);
+            const v = f.get(name, slot);
             return v === undefined ? new Undefined(name) : v;
           };
         }
         return (s) => {
-          const v = s.root.get(name);
+          const v = s.slots[slot];
           return v === undefined ? new Undefined(name) : v;
         };
       }
@@ -60,16 +70,17 @@ export abstract class ExprCompiler extends CallCompiler {
         if (node.obj.k === 'name') {
           // `message.role`: the scope read and the attribute read in one closure.
           const name = node.obj.name;
+          const slot = this.slots.slot(name);
           if (!this.bound.has(name)) {
             return (s) => {
-              const v = s.root.get(name);
+              const v = s.slots[slot];
               return read(v === undefined ? new Undefined(name) : v);
             };
           }
           if (name === 'loop') {
             const attr = node.attr;
             return (_s, f) => {
-              const v = f.get(name);
+              const v = f.get(name, slot);
               if (v instanceof LoopContext) {
                 const field = v.attr(attr);
                 if (field !== MISSING) return field;
@@ -78,7 +89,7 @@ export abstract class ExprCompiler extends CallCompiler {
             };
           }
           return (_s, f) => {
-            const v = f.get(name);
+            const v = f.get(name, slot);
             return read(v === undefined ? new Undefined(name) : v);
           };
         }
@@ -141,17 +152,8 @@ export abstract class ExprCompiler extends CallCompiler {
         };
       }
       case 'bin': {
-        if (node.op === '+') {
-          // `a + b + c` is a left spine of `+`: one closure runs it, left to right as Python adds.
-          const terms: Expr[] = [];
-          let left: Expr = node;
-          while (left.k === 'bin' && left.op === '+') {
-            terms.push(left.right);
-            left = left.left;
-          }
-          terms.push(left);
-          return plusChain(terms.reverse().map((t) => this.expr(t)));
-        }
+        const terms = this.plusTerms(node);
+        if (terms !== null) return plusChain(terms);
         return arithmetic(node.op, this.expr(node.left), this.expr(node.right));
       }
       case 'and': {
@@ -244,10 +246,55 @@ export abstract class ExprCompiler extends CallCompiler {
     };
   }
 
+  /** The compiled terms of `a + b + c` (a left spine of `+`, added left to right as Python adds), or null. */
+  plusTerms(node: Expr): Ev[] | null {
+    if (node.k !== 'bin' || node.op !== '+') return null;
+    const terms: Expr[] = [];
+    let left: Expr = node;
+    while (left.k === 'bin' && left.op === '+') {
+      terms.push(left.right);
+      left = left.left;
+    }
+    terms.push(left);
+    return terms.reverse().map((t) => this.expr(t));
+  }
+
+  /**
+   * A statement's condition (`{% if %}`), in a shape the statement can test inline: one closure per condition
+   * instead of the test's closure under the statement's. Each shape evaluates exactly what the expression would.
+   */
+  condition(node: Expr): Condition {
+    switch (node.k) {
+      case 'compare': {
+        if (node.ops.length !== 1) break;
+        const [op, constant] = node.ops[0]!;
+        if ((op === '==' || op === '!=') && constant.k === 'const' && typeof constant.value === 'string') {
+          return { k: 'equals', operand: this.expr(node.first), text: constant.value, equal: op === '==' };
+        }
+        break;
+      }
+      case 'not':
+        return { k: 'not', operand: this.expr(node.node) };
+      case 'and':
+      case 'or':
+        return { k: node.k, left: this.expr(node.left), right: this.expr(node.right) };
+      case 'test': {
+        const plain = node.args.length === 0 && node.kwargs.length === 0 && !node.dynArgs && !node.dynKwargs;
+        if (plain && (node.name === 'defined' || node.name === 'undefined') && hasTest(node.name)) {
+          const present = this.presence(node.node);
+          if (present !== null) return { k: 'present', present, wanted: node.name === 'defined' };
+        }
+        break;
+      }
+    }
+    return { k: 'value', operand: this.expr(node) };
+  }
+
   /** The raw value of a name (JS undefined when unset): from the scope chain, or the root for names nothing binds. */
   protected lookup(name: string): (s: RenderState, f: Frame) => unknown {
-    if (this.bound.has(name)) return (_s, f) => f.get(name);
-    return (s) => s.root.get(name);
+    const slot = this.slots.slot(name);
+    if (this.bound.has(name)) return (_s, f) => f.get(name, slot);
+    return (s) => s.slots[slot];
   }
 
   /** Whether a name or an attribute exists, for the shapes that can answer without building an Undefined. */

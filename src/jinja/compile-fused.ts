@@ -1,7 +1,7 @@
 // Closures for the operator shapes chat templates run most, each doing in one call what nested closures did.
 import { chargeChars } from './budget.js';
 import { arith, compareOp } from './ops.js';
-import type { Ev } from './compile-support.js';
+import { emit, type Ev, type Ex } from './compile-support.js';
 
 /**
  * `t0 + t1 + ... + tn`, evaluated and added left to right exactly as the nested form (an operand after a failing
@@ -18,6 +18,25 @@ export function plusChain(terms: Ev[]): Ev {
     let acc = first(s, f);
     for (let i = 0; i < rest.length; i++) acc = add(acc, rest[i]!(s, f));
     return acc;
+  };
+}
+
+/** `{{ t0 + t1 + ... }}`: plusChain's sum written out by the same closure. */
+export function printSum(terms: Ev[]): Ex {
+  if (terms.length === 2) {
+    const [left, right] = terms as [Ev, Ev];
+    return (s, f) => {
+      emit(s, add(left(s, f), right(s, f)));
+      return 0;
+    };
+  }
+  const first = terms[0]!;
+  const rest = terms.slice(1);
+  return (s, f) => {
+    let acc = first(s, f);
+    for (let i = 0; i < rest.length; i++) acc = add(acc, rest[i]!(s, f));
+    emit(s, acc);
+    return 0;
   };
 }
 

@@ -1,7 +1,8 @@
 // The for loop at run time: iteration scopes, the loop object, inline filters, recursion.
 import { LimitError } from './errors.js';
 import { iterate } from './ops.js';
-import { Frame, LoopContext, RenderState } from './runtime.js';
+import { LoopContext, RenderState } from './runtime.js';
+import type { Frame } from './scope.js';
 import { truthy } from './values.js';
 import { enter, runBody, type Assign, type Ev, type Ex } from './compile-support.js';
 

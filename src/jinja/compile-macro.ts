@@ -1,5 +1,6 @@
 // Macros and caller blocks at run time: argument binding as Python binds a def's parameters.
-import { Frame, RenderState } from './runtime.js';
+import { RenderState } from './runtime.js';
+import type { Frame } from './scope.js';
 import { Callable, Undefined, buildDict, makeTuple } from './values.js';
 import { typeError } from './errors.js';
 import { capture, enter, type Ev, type Ex } from './compile-support.js';
@@ -30,12 +31,12 @@ export function macroBuilder(parts: MacroParts): (s: RenderState, f: Frame) => C
           if (args.length > names.length && !usesVarargs) {
             throw typeError(`macro '${name}' takes not more than ${names.length} argument(s)`);
           }
-          const extra: Record<string, unknown> = Object.create(null);
+          let extra: Record<string, unknown> | null = null;
           if (kwargs) {
             for (const key of Object.keys(kwargs)) {
               if (names.includes(key)) continue;
               if (key === 'caller' && usesCaller) inner.set('caller', kwargs[key]);
-              else if (usesKwargs) extra[key] = kwargs[key];
+              else if (usesKwargs) (extra ??= Object.create(null) as Record<string, unknown>)[key] = kwargs[key];
               else throw typeError(`macro '${name}' takes no keyword argument '${key}'`);
             }
           }
@@ -52,7 +53,7 @@ export function macroBuilder(parts: MacroParts): (s: RenderState, f: Frame) => C
           }
           if (usesCaller && !inner.has('caller')) inner.set('caller', new Undefined('caller', undefined, 'No caller defined'));
           if (usesVarargs) inner.set('varargs', makeTuple(args.slice(names.length)));
-          if (usesKwargs) inner.set('kwargs', buildDict(Object.keys(extra).map((k) => [k, extra[k]])));
+          if (usesKwargs) inner.set('kwargs', buildDict(extra === null ? [] : Object.keys(extra).map((k) => [k, extra![k]])));
           return capture(body, s, inner);
         } finally {
           s.depth--;

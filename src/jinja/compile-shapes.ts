@@ -213,9 +213,10 @@ export function namespaceCall(node: Extract<Expr, { k: 'call' }>, compile: (e: E
   if (node.fn.k !== 'name' || node.fn.name !== 'namespace' || node.args.length > 0 || node.dynArgs || node.dynKwargs) return null;
   const names = node.kwargs.map(([name]) => name);
   const values = node.kwargs.map(([, value]) => compile(value));
+  const callee = compile(node.fn);
   return (s: RenderState, f) => {
-    const callee = s.root.get('namespace');
-    if (callee === NAMESPACE) {
+    const fn = callee(s, f);
+    if (fn === NAMESPACE) {
       const ns = new Namespace();
       for (let i = 0; i < values.length; i++) ns.attrs[names[i]!] = values[i]!(s, f);
       return ns;
@@ -223,6 +224,6 @@ export function namespaceCall(node: Extract<Expr, { k: 'call' }>, compile: (e: E
     // The general call: keyword arguments in order, then the call (an unset name fails as an Undefined call).
     const kwargs: Record<string, unknown> = Object.create(null);
     for (let i = 0; i < values.length; i++) kwargs[names[i]!] = values[i]!(s, f);
-    return invoke(callee === undefined ? new Undefined('namespace') : callee, NO_ARGS, kwargs);
+    return invoke(fn, NO_ARGS, kwargs);
   };
 }

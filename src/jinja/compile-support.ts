@@ -2,7 +2,9 @@
 import type { Stmt, Target } from './ast.js';
 import { LimitError, typeError } from './errors.js';
 import { AttrObject, callValue } from './ops.js';
-import { LoopContext, type Frame, type RenderState } from './runtime.js';
+import { LoopContext, type RenderState } from './runtime.js';
+import type { Frame } from './scope.js';
+import { pyStr } from './repr.js';
 import { pyTypeName } from './values.js';
 
 /** Statement closures return 0 (next), 1 (break) or 2 (continue). */
@@ -19,6 +21,12 @@ export function runBody(body: Ex[], s: RenderState, f: Frame): number {
     if (r !== 0) return r;
   }
   return 0;
+}
+
+/** Writes a printed value to the output, within limits.outputChars. */
+export function emit(s: RenderState, v: unknown): void {
+  s.out += typeof v === 'string' ? v : pyStr(v);
+  if (s.out.length > s.limits.outputChars) s.checkOutput();
 }
 
 /** Renders body into a fresh buffer and returns it. */

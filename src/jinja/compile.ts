@@ -3,10 +3,13 @@ import type { Expr, Param, Stmt, Target } from './ast.js';
 import { PyError, typeError } from './errors.js';
 import { callValue, iterate } from './ops.js';
 import { pyStr } from './repr.js';
-import { Frame, RenderState } from './runtime.js';
-import { Callable, Namespace, truthy } from './values.js';
-import { assignsInScope, capture, definesClosures, runBody, usesName, type Assign, type Ex } from './compile-support.js';
+import { RenderState } from './runtime.js';
+import type { Frame } from './scope.js';
+import { Callable, Namespace } from './values.js';
+import { assignsInScope, capture, emit, definesClosures, runBody, usesName, type Assign, type Ex } from './compile-support.js';
 import { forLoop } from './compile-loop.js';
+import { ifStatement } from './compile-if.js';
+import { printSum } from './compile-fused.js';
 import { macroBuilder } from './compile-macro.js';
 import { ExprCompiler } from './compile-expr.js';
 import { ifSwitch } from './compile-shapes.js';
@@ -46,24 +49,21 @@ export class Compiler extends ExprCompiler {
       case 'text':
         return this.text(stmt.value);
       case 'print': {
+        const terms = this.plusTerms(stmt.expr);
+        if (terms !== null) return printSum(terms);
         const e = this.expr(stmt.expr);
         return (s, f) => {
-          const v = e(s, f);
-          s.out += typeof v === 'string' ? v : pyStr(v);
-          if (s.out.length > s.limits.outputChars) s.checkOutput();
+          emit(s, e(s, f));
           return 0;
         };
       }
       case 'if': {
         const chain = this.withSoft(true, () => ifSwitch(stmt, { expr: (e) => this.expr(e), block: (b) => block(this.body(b)) }));
         if (chain !== null) return chain;
-        const [test, body, otherwise] = this.withSoft(true, () => [
-          this.expr(stmt.test), block(this.body(stmt.body)), block(this.body(stmt.otherwise)),
+        const [condition, body, otherwise] = this.withSoft(true, () => [
+          this.condition(stmt.test), block(this.body(stmt.body)), block(this.body(stmt.otherwise)),
         ] as const);
-        return (s, f) => {
-          const v = test(s, f);
-          return v === true || (v !== false && truthy(v)) ? body(s, f) : otherwise(s, f);
-        };
+        return ifStatement(condition, body, otherwise === NOTHING ? null : otherwise);
       }
       case 'for':
         return this.forLoop(stmt);
@@ -88,8 +88,9 @@ export class Compiler extends ExprCompiler {
       case 'macro': {
         const macro = this.macro(stmt.name, stmt.params, stmt.body);
         const name = stmt.name;
+        const slot = this.slots.slot(name);
         return (s, f) => {
-          f.set(name, macro(s, f));
+          f.set(name, macro(s, f), slot);
           return 0;
         };
       }
@@ -139,12 +140,14 @@ export class Compiler extends ExprCompiler {
     switch (target.k) {
       case 'name': {
         const name = target.name;
-        return (f, v) => f.set(name, v);
+        const slot = this.slots.slot(name);
+        return (f, v) => f.set(name, v, slot);
       }
       case 'nsref': {
         const { name, attr } = target;
+        const slot = this.slots.slot(name);
         return (f, v) => {
-          const ns = f.get(name);
+          const ns = f.get(name, slot);
           if (!(ns instanceof Namespace)) throw new PyError('TemplateRuntimeError', 'cannot assign attribute on non-namespace object');
           ns.attrs[attr] = v;
         };

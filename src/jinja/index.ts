@@ -84,6 +84,7 @@ function containsGeneration(stmts: Stmt[]): boolean {
 class Template implements CompiledTemplate {
   readonly hasGenerationBlocks: boolean;
   private readonly body: ReturnType<Compiler['body']>;
+  private readonly slots: Compiler['slots'];
 
   constructor(
     readonly name: string,
@@ -93,18 +94,16 @@ class Template implements CompiledTemplate {
       const src = normalizeSource(source);
       const ast = new Parser(tokenize(src), src).parseTemplate();
       this.hasGenerationBlocks = containsGeneration(ast);
-      this.body = new Compiler(src, ast).body(ast);
+      const compiler = new Compiler(src, ast);
+      this.body = compiler.body(ast);
+      this.slots = compiler.slots;
     } catch (error) {
       throw toJinjaError(error, name);
     }
   }
 
   render(variables: Record<string, unknown>, options: JinjaRenderOptions = {}): JinjaRenderResult {
-    const root = GLOBALS.child();
-    for (const key of Object.keys(variables ?? {})) {
-      const value = variables[key];
-      if (value !== undefined) root.set(key, value);
-    }
+    const root = this.slots.root(variables ?? {}, GLOBALS);
     const state = new RenderState(options.now, resolveLimits(options.limits), root);
     const clock: RenderClock = { now: options.now, readings: [] };
     try {

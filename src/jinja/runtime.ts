@@ -5,10 +5,13 @@ import { AttrObject } from './ops.js';
 import { pyEq } from './ops.js';
 import { pyStr } from './repr.js';
 import { localFields, strftime, utcFields } from './strftime.js';
+import type { Frame } from './scope.js';
 import { Callable, MISSING, Namespace, Undefined, buildDict, dictEntries, isDict, pyTypeName, type CallFn } from './values.js';
 
 export class RenderState {
   out = '';
+  /** The root scope's values by the slot the compiler gave each name (see RootSlots): `root.slots`. */
+  readonly slots: unknown[];
   /** > 0 while rendering into a capture buffer (macro, set block, filter block): spans are not recorded there. */
   capture = 0;
   depth = 0;
@@ -22,6 +25,7 @@ export class RenderState {
     readonly root: Frame,
   ) {
     this.budget = new Budget(limits.buildBytes);
+    this.slots = root.slots!;
   }
 
   checkOutput(): void {
@@ -35,102 +39,6 @@ export class RenderState {
     this.spans.push([start, end]);
   }
 }
-
-/** A variable scope: template root, loop iteration, macro call, with-block. */
-export class Frame {
-  // Most scopes hold one variable (a loop iteration's item, a macro's only parameter): it lives in two fields. A few
-  // more go to two short arrays, searched in order (cheaper than hashing at this size and emptied by a length reset);
-  // past SMALL_SCOPE names (the root scope of a template with many variables) a Map takes over.
-  private firstName: string | null = null;
-  private firstValue: unknown = undefined;
-  private names: string[] | null = null;
-  private values: unknown[] | null = null;
-  /** How many entries of names/values are live: clearing resets it and keeps the arrays for the next iteration. */
-  private count = 0;
-  private vars: Map<string, unknown> | null = null;
-  constructor(readonly parent: Frame | null) {}
-
-  get(name: string): unknown {
-    let scope: Frame | null = this;
-    do {
-      if (scope.firstName === name) {
-        const v = scope.firstValue;
-        if (v !== undefined) return v;
-      }
-      const names: string[] | null = scope.names;
-      if (names !== null) {
-        for (let i = 0, n = scope.count; i < n; i++) {
-          if (names[i] === name) {
-            const v = scope.values![i];
-            if (v !== undefined) return v;
-            break;
-          }
-        }
-      } else if (scope.vars !== null) {
-        const v = scope.vars.get(name);
-        if (v !== undefined) return v;
-      }
-      scope = scope.parent;
-    } while (scope !== null);
-    return undefined;
-  }
-
-  /** Whether this scope itself (not a parent) holds name. */
-  has(name: string): boolean {
-    if (this.firstName === name) return true;
-    if (this.names !== null) {
-      for (let i = 0; i < this.count; i++) if (this.names[i] === name) return true;
-      return false;
-    }
-    return this.vars !== null && this.vars.has(name);
-  }
-
-  set(name: string, value: unknown): void {
-    if (this.firstName === null || this.firstName === name) {
-      this.firstName = name;
-      this.firstValue = value;
-      return;
-    }
-    if (this.vars !== null) {
-      this.vars.set(name, value);
-      return;
-    }
-    const names = (this.names ??= []);
-    const values = (this.values ??= []);
-    const count = this.count;
-    for (let i = 0; i < count; i++) {
-      if (names[i] === name) {
-        values[i] = value;
-        return;
-      }
-    }
-    if (count < SMALL_SCOPE) {
-      names[count] = name;
-      values[count] = value;
-      this.count = count + 1;
-    } else {
-      this.vars = new Map(names.map((n, i) => [n, values[i]]));
-      this.vars.set(name, value);
-      this.names = null;
-      this.values = null;
-      this.count = 0;
-    }
-  }
-
-  child(): Frame {
-    return new Frame(this);
-  }
-
-  /** Forgets every name of this scope (a loop's iteration scope, reused for the next iteration). */
-  clear(): void {
-    this.firstName = null;
-    this.firstValue = undefined;
-    // Entries past count are never read; they are overwritten as names are set again.
-    this.count = 0;
-    this.vars = null;
-  }
-}
-const SMALL_SCOPE = 8;
 
 export class LoopContext extends AttrObject {
   index0 = -1;
@@ -239,10 +147,16 @@ function kwEntries(args: unknown[], kwargs: Record<string, unknown> | null): Arr
   return entries;
 }
 
-export const GLOBALS = new Frame(null);
+/** The template globals: what a name reads when neither the render's variables nor the template set it. */
+export const GLOBALS = new Map<string, unknown>();
 GLOBALS.set('range', new Callable('range', (args) => pyRange(args), 'builtin_function_or_method'));
 GLOBALS.set('namespace', new Callable('namespace', (args, kwargs) => {
   const ns = new Namespace();
+  if (args.length === 0) {
+    // `namespace(a=1, b=2)`, the usual form: keyword names are strings already, no pairs to build.
+    if (kwargs) for (const key of Object.keys(kwargs)) ns.attrs[key] = kwargs[key];
+    return ns;
+  }
   for (const [k, v] of kwEntries(args, kwargs)) ns.attrs[pyStr(k)] = v;
   return ns;
 }));
