@@ -125,7 +125,12 @@ export abstract class CallCompiler {
       if (dynKwargs) {
         const d = dynKwargs(s, f);
         if (!isDict(d)) throw typeError(`argument after ** must be a mapping, not ${pyTypeName(d)}`);
-        for (const [key, v] of dictEntries(d)) k[pyStr(key)] = v;
+        for (const [key, v] of dictEntries(d)) {
+          const name = pyStr(key);
+          // Python refuses a keyword given both by name and through **, before the callee runs.
+          if (name in k) throw typeError(`got multiple values for keyword argument '${name}'`);
+          k[name] = v;
+        }
       }
       return k;
     };

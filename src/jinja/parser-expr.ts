@@ -355,6 +355,10 @@ export class ExprParser {
         out.dynKwargs = this.parseExpression();
       } else if (this.tok.type === 'name' && this.peek().type === 'op' && this.peek().value === '=') {
         const key = this.tok.value;
+        // jinja2 compiles the call to Python source, where a repeated keyword is Python's own SyntaxError.
+        if (out.kwargs.some(([name]) => name === key)) {
+          throw new TemplateSyntaxError(`keyword argument repeated: ${key}`, lineOf(this.source, this.tok.pos), 'SyntaxError');
+        }
         this.i += 2;
         out.kwargs.push([key, this.parseExpression()]);
       } else {
