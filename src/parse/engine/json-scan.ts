@@ -43,10 +43,26 @@ for (const c of '"\\/bfnrt') SIMPLE_ESCAPES[c.charCodeAt(0)] = 1;
  * Linear: the alternatives start with disjoint characters and nothing follows the star, so the
  * engine never backtracks. It always matches (possibly empty).
  */
-const STRING_RUN = /(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*/y;
+const STRING_CONTENT = String.raw`(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))`;
+const STRING_RUN = new RegExp(`${STRING_CONTENT}*`, 'y');
 
 /** Below this many characters left in the buffer, a plain loop beats a regex call. */
 const SHORT_RUN = 16;
+
+// Whole object members and array items with a plain value (string, number, literal), each with the `,` after it or
+// before the closing bracket, in one sticky match. The first parse in a fresh process runs the state loop below in
+// V8's unoptimised tiers, where every character between tokens costs a dispatch; a run of members read natively
+// leaves the loop only nested values and what a chunk cut. Exact: only complete, valid tokens match (a number needs
+// the character after it), so the loop sees the same state as if it had read them, and text that does not match is
+// read by the loop, which reports any error where it did before. Linear: every quantified piece stops at a
+// character its successor needs and cannot take (a string body at `"`, digits at a non-digit, white space at a
+// non-space), so a failing member backtracks only inside itself, and nothing follows the outer star, so a match
+// never returns into members already read. Failing members are then read by the loop, so no text is tried twice.
+const WS = String.raw`[ \t\n\r]*`;
+const STRING_TOKEN = String.raw`"${STRING_CONTENT}*"`;
+const PLAIN_VALUE = String.raw`(?:${STRING_TOKEN}|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?(?=[ \t\n\r,\]}])|true|false|null)`;
+const MEMBER_RUN = new RegExp(String.raw`(?:${WS}${STRING_TOKEN}${WS}:${WS}${PLAIN_VALUE}${WS}(?:,|(?=\})))*`, 'y');
+const ITEM_RUN = new RegExp(String.raw`(?:${WS}${PLAIN_VALUE}${WS}(?:,|(?=\])))*`, 'y');
 
 function isJsonSpace(c: number): boolean {
   return c === 32 || c === 10 || c === 13 || c === 9;
@@ -120,6 +136,8 @@ export class JsonValueScanner {
       const c = buf.charCodeAt(i);
       this.kind = c === 123 ? 'object' : c === 91 ? 'array' : c === 34 ? 'string' : 'primitive';
     }
+    // Where the last native run stopped: a member it could not take is left to the loop, not tried again.
+    let runEnd = -1;
     while (i < n) {
       const c = buf.charCodeAt(i);
       switch (this.state) {
@@ -157,6 +175,13 @@ export class JsonValueScanner {
       switch (this.state) {
         case VALUE:
         case VALUE_OR_END:
+          if (i !== runEnd && n - i >= SHORT_RUN && this.stack[this.stack.length - 1] === ARRAY) {
+            runEnd = this.plainRun(ITEM_RUN, buf, i, VALUE);
+            if (runEnd > i) {
+              i = runEnd;
+              continue;
+            }
+          }
           if (this.state === VALUE_OR_END && c === 93) {
             i++;
             if (this.close() === 0) return i;
@@ -167,6 +192,13 @@ export class JsonValueScanner {
           continue;
         case KEY_OR_END:
         case KEY:
+          if (i !== runEnd && n - i >= SHORT_RUN) {
+            runEnd = this.plainRun(MEMBER_RUN, buf, i, KEY);
+            if (runEnd > i) {
+              i = runEnd;
+              continue;
+            }
+          }
           if (this.state === KEY_OR_END && c === 125) {
             i++;
             if (this.close() === 0) return i;
@@ -198,6 +230,16 @@ export class JsonValueScanner {
     }
     if (this.state === NUMBER && final && this.stack.length === 0 && ACCEPTING[this.numberState]) return n;
     return NEED_MORE;
+  }
+
+  /** Reads a run of plain members or items (MEMBER_RUN, ITEM_RUN) natively; returns where it stopped. */
+  private plainRun(run: RegExp, buf: string, i: number, afterComma: number): number {
+    run.lastIndex = i;
+    run.test(buf);
+    const end = run.lastIndex;
+    // A run ends after a `,` (the next member or item must follow) or before the closing bracket.
+    if (end > i) this.state = buf.charCodeAt(end - 1) === 44 ? afterComma : AFTER_VALUE;
+    return end;
   }
 
   private fail(at: number): number {
