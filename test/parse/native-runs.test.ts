@@ -1,17 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parse, type ParseOptions } from '../../src/index.js';
+import { parse } from '../../src/index.js';
 import { parseWork } from '../../src/parse/engine/work.js';
 import { codePointChunks, splitAt } from '../helpers/chunkings.js';
 import { reconstruct } from '../helpers/reconstruct.js';
-import { idGenerator, streamDeltas } from '../helpers/stream.js';
+import { idGenerator, streamDeltas, type ParseCaseOptions } from '../helpers/stream.js';
 
 // Issue 18 (cold first parse): runs of JSON members and items, a string fragment's escape check and a bare token's
 // scan are native regex matches where the text allows, and the old per-character loops where it does not (a streamed
 // chunk shorter than the run threshold always takes the loop). So a batch parse and a parse streamed one code point at
 // a time read the same text by different paths: they must agree on every call, argument text and diagnostic.
 
-function expectStreamEqualsBatch(text: string, options: ParseOptions): ReturnType<typeof parse> {
+function expectStreamEqualsBatch(text: string, options: ParseCaseOptions): ReturnType<typeof parse> {
   const batch = parse(text, { ...options, idGenerator });
   const chunkings = [codePointChunks(text), ...[1, 7, 31, 64].map((size) => splitAt(text, Array.from({ length: Math.ceil(text.length / size) }, (_, k) => k * size)))];
   for (const chunks of chunkings) {

@@ -1,3 +1,4 @@
+import { ITEM_RUN, MEMBER_RUN, STRING_RUN } from './json-runs.js';
 import { parseWork } from './work.js';
 
 /** Scan result: the end index (exclusive) of a complete value, or one of these. */
@@ -36,33 +37,8 @@ const LITERALS: Record<number, string> = { 116: 'true', 102: 'false', 110: 'null
 const SIMPLE_ESCAPES = new Uint8Array(128);
 for (const c of '"\\/bfnrt') SIMPLE_ESCAPES[c.charCodeAt(0)] = 1;
 
-/**
- * A run of valid string content: plain characters and complete escapes. Per-character JS loops were
- * the parser's hot spot (code arguments hold an escape every few characters, which defeats an
- * indexOf/character-class search too); one sticky match per string runs near JSON.parse speed.
- * Linear: the alternatives start with disjoint characters and nothing follows the star, so the
- * engine never backtracks. It always matches (possibly empty).
- */
-const STRING_CONTENT = String.raw`(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))`;
-const STRING_RUN = new RegExp(`${STRING_CONTENT}*`, 'y');
-
 /** Below this many characters left in the buffer, a plain loop beats a regex call. */
 const SHORT_RUN = 16;
-
-// Whole object members and array items with a plain value (string, number, literal), each with the `,` after it or
-// before the closing bracket, in one sticky match. The first parse in a fresh process runs the state loop below in
-// V8's unoptimised tiers, where every character between tokens costs a dispatch; a run of members read natively
-// leaves the loop only nested values and what a chunk cut. Exact: only complete, valid tokens match (a number needs
-// the character after it), so the loop sees the same state as if it had read them, and text that does not match is
-// read by the loop, which reports any error where it did before. Linear: every quantified piece stops at a
-// character its successor needs and cannot take (a string body at `"`, digits at a non-digit, white space at a
-// non-space), so a failing member backtracks only inside itself, and nothing follows the outer star, so a match
-// never returns into members already read. Failing members are then read by the loop, so no text is tried twice.
-const WS = String.raw`[ \t\n\r]*`;
-const STRING_TOKEN = String.raw`"${STRING_CONTENT}*"`;
-const PLAIN_VALUE = String.raw`(?:${STRING_TOKEN}|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?(?=[ \t\n\r,\]}])|true|false|null)`;
-const MEMBER_RUN = new RegExp(String.raw`(?:${WS}${STRING_TOKEN}${WS}:${WS}${PLAIN_VALUE}${WS}(?:,|(?=\})))*`, 'y');
-const ITEM_RUN = new RegExp(String.raw`(?:${WS}${PLAIN_VALUE}${WS}(?:,|(?=\])))*`, 'y');
 
 function isJsonSpace(c: number): boolean {
   return c === 32 || c === 10 || c === 13 || c === 9;
