@@ -148,3 +148,19 @@ describe('native runs stay linear on hostile argument text', () => {
     });
   }
 });
+
+describe('harmony header words end where the loop ended them', () => {
+  // A word runs to white space (any that String.prototype.trim removes) or a `<` that opens <|channel|> or <|constrain|>.
+  const cases: [string, string][] = [
+    ['<|channel|>commentary to=functions.f<|constrain|>json<|message|>{"a":1}<|call|>', 'f'],
+    ['<|channel|>commentary\u3000to=functions.f\u2003<|constrain|>json<|message|>{"a":1}<|call|>', 'f'],
+    ['<|channel|>commentary to=functions.a<b <|constrain|>json<|message|>{"a":1}<|call|>', 'a<b'],
+    ['<|channel|>commentary to=functions.h<|constrai json<|message|>{}<|call|>', 'h<|constrai'],
+  ];
+  for (const [text, name] of cases) {
+    it(JSON.stringify(text), () => {
+      const batch = expectStreamEqualsBatch(text, { family: 'gpt-oss' });
+      expect(batch.tool_calls.map((call) => call.function.name)).toEqual([name]);
+    });
+  }
+});
