@@ -45,6 +45,11 @@ const argumentTexts = [
   '{"a": 1, "b": "never closed',
   '{"a": 1, "b": 12345678901234567890',
   '{"a": 1, "b": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10',
+  // String values past the run's short-string bound go to the string state through the member's opening quote.
+  `{"a": 1, "long": "${'x\\"y\\n'.repeat(60)}", "b": [true, "${'z'.repeat(300)}", 2], "c": "${'w'.repeat(257)}"}`,
+  `{"long": "${'v'.repeat(400)}" "b": 2}`,
+  `{"long": "${'v'.repeat(400)}\\q", "b": 2}`,
+  `{"a": 1, "long": "${'u'.repeat(400)}`,
 ];
 
 describe('native JSON member runs read what the character loop reads', () => {

@@ -1,4 +1,4 @@
-import { ITEM_RUN, MEMBER_RUN, STRING_RUN } from './json-runs.js';
+import { ITEM_RUN, MEMBER_RUN, STRING_RUN, STRING_VALUE_OPEN } from './json-runs.js';
 import { parseWork } from './work.js';
 
 /** Scan result: the end index (exclusive) of a complete value, or one of these. */
@@ -170,6 +170,7 @@ export class JsonValueScanner {
         case KEY:
           if (i !== runEnd && n - i >= SHORT_RUN) {
             runEnd = this.plainRun(MEMBER_RUN, buf, i, KEY);
+            runEnd = this.openStringValue(buf, runEnd);
             if (runEnd > i) {
               i = runEnd;
               continue;
@@ -216,6 +217,19 @@ export class JsonValueScanner {
     // A run ends after a `,` (the next member or item must follow) or before the closing bracket.
     if (end > i) this.state = buf.charCodeAt(end - 1) === 44 ? afterComma : AFTER_VALUE;
     return end;
+  }
+
+  /**
+   * Where a member run stopped before a member (not at the closing brace): if that member's value is a string (a long
+   * one, which the run leaves), reads up to its opening quote and leaves the value to the string state.
+   */
+  private openStringValue(buf: string, i: number): number {
+    if (this.state === AFTER_VALUE) return i;
+    STRING_VALUE_OPEN.lastIndex = i;
+    if (!STRING_VALUE_OPEN.test(buf)) return i;
+    this.state = STRING;
+    this.escape = 0;
+    return STRING_VALUE_OPEN.lastIndex;
   }
 
   private fail(at: number): number {
