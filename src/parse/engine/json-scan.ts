@@ -1,3 +1,4 @@
+import { ITEM_RUN, MEMBER_RUN, STRING_RUN, STRING_VALUE_OPEN } from './json-runs.js';
 import { parseWork } from './work.js';
 
 /** Scan result: the end index (exclusive) of a complete value, or one of these. */
@@ -35,15 +36,6 @@ const ACCEPTING = [false, true, true, false, true, false, false, true];
 const LITERALS: Record<number, string> = { 116: 'true', 102: 'false', 110: 'null' };
 const SIMPLE_ESCAPES = new Uint8Array(128);
 for (const c of '"\\/bfnrt') SIMPLE_ESCAPES[c.charCodeAt(0)] = 1;
-
-/**
- * A run of valid string content: plain characters and complete escapes. Per-character JS loops were
- * the parser's hot spot (code arguments hold an escape every few characters, which defeats an
- * indexOf/character-class search too); one sticky match per string runs near JSON.parse speed.
- * Linear: the alternatives start with disjoint characters and nothing follows the star, so the
- * engine never backtracks. It always matches (possibly empty).
- */
-const STRING_RUN = /(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*/y;
 
 /** Below this many characters left in the buffer, a plain loop beats a regex call. */
 const SHORT_RUN = 16;
@@ -120,6 +112,8 @@ export class JsonValueScanner {
       const c = buf.charCodeAt(i);
       this.kind = c === 123 ? 'object' : c === 91 ? 'array' : c === 34 ? 'string' : 'primitive';
     }
+    // Where the last native run stopped: a member it could not take is left to the loop, not tried again.
+    let runEnd = -1;
     while (i < n) {
       const c = buf.charCodeAt(i);
       switch (this.state) {
@@ -157,6 +151,13 @@ export class JsonValueScanner {
       switch (this.state) {
         case VALUE:
         case VALUE_OR_END:
+          if (i !== runEnd && n - i >= SHORT_RUN && this.stack[this.stack.length - 1] === ARRAY) {
+            runEnd = this.plainRun(ITEM_RUN, buf, i, VALUE);
+            if (runEnd > i) {
+              i = runEnd;
+              continue;
+            }
+          }
           if (this.state === VALUE_OR_END && c === 93) {
             i++;
             if (this.close() === 0) return i;
@@ -167,6 +168,14 @@ export class JsonValueScanner {
           continue;
         case KEY_OR_END:
         case KEY:
+          if (i !== runEnd && n - i >= SHORT_RUN) {
+            runEnd = this.plainRun(MEMBER_RUN, buf, i, KEY);
+            runEnd = this.openStringValue(buf, runEnd);
+            if (runEnd > i) {
+              i = runEnd;
+              continue;
+            }
+          }
           if (this.state === KEY_OR_END && c === 125) {
             i++;
             if (this.close() === 0) return i;
@@ -198,6 +207,29 @@ export class JsonValueScanner {
     }
     if (this.state === NUMBER && final && this.stack.length === 0 && ACCEPTING[this.numberState]) return n;
     return NEED_MORE;
+  }
+
+  /** Reads a run of plain members or items (MEMBER_RUN, ITEM_RUN) natively; returns where it stopped. */
+  private plainRun(run: RegExp, buf: string, i: number, afterComma: number): number {
+    run.lastIndex = i;
+    run.test(buf);
+    const end = run.lastIndex;
+    // A run ends after a `,` (the next member or item must follow) or before the closing bracket.
+    if (end > i) this.state = buf.charCodeAt(end - 1) === 44 ? afterComma : AFTER_VALUE;
+    return end;
+  }
+
+  /**
+   * Where a member run stopped before a member (not at the closing brace): if that member's value is a string (a long
+   * one, which the run leaves), reads up to its opening quote and leaves the value to the string state.
+   */
+  private openStringValue(buf: string, i: number): number {
+    if (this.state === AFTER_VALUE) return i;
+    STRING_VALUE_OPEN.lastIndex = i;
+    if (!STRING_VALUE_OPEN.test(buf)) return i;
+    this.state = STRING;
+    this.escape = 0;
+    return STRING_VALUE_OPEN.lastIndex;
   }
 
   private fail(at: number): number {

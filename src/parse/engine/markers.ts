@@ -147,7 +147,8 @@ export class MarkerSet {
   }
 }
 
-function escapeRegExp(text: string): string {
+/** `text` as a regex that matches it literally. */
+export function escapeRegExp(text: string): string {
   return text.replace(/[\\^$.*+?()[\]{}|\/-]/g, '\\$&');
 }
 
