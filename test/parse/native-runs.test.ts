@@ -95,7 +95,8 @@ describe('native JSON member runs read what the character loop reads', () => {
           valid = false;
         }
         const batch = expectStreamEqualsBatch(mistralCall(args), { family: 'mistral' });
-        expect(batch.tool_calls.some((call) => call.function.arguments === args)).toBe(valid);
+        // White space around the object is not part of the arguments (a space inserted at the end stays valid JSON).
+        expect(batch.tool_calls.some((call) => call.function.arguments === args.trim())).toBe(valid);
       }),
       { numRuns: 80 },
     );
