@@ -18,3 +18,15 @@ export function streamDeltas(chunks: readonly string[], options: ParseCaseOption
   deltas.push(...parser.finish());
   return deltas;
 }
+
+/** One `write_file(path, content)` tool: code arguments full of escapes and marker look-alikes stream through it. */
+export const writeFileTools: Tool[] = [
+  {
+    type: 'function',
+    function: {
+      name: 'write_file',
+      description: 'Write a file.',
+      parameters: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } }, required: ['path', 'content'] },
+    },
+  },
+];

@@ -1,22 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { createStreamParser, familyIds, formatTurn, parse } from '../../src/index.js';
-import type { Tool } from '../../src/types.js';
 import { reconstruct } from '../helpers/reconstruct.js';
-import { idGenerator, streamDeltas } from '../helpers/stream.js';
+import { idGenerator, streamDeltas, writeFileTools } from '../helpers/stream.js';
 
 // Small chunks that only extend the current text or argument string take a fast lane (no buffer, no events): these
 // check it agrees with the batch parse wherever a chunk edge falls, escapes and marker look-alikes included.
 
-const tools: Tool[] = [
-  {
-    type: 'function',
-    function: {
-      name: 'write_file',
-      description: 'Write a file.',
-      parameters: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } }, required: ['path', 'content'] },
-    },
-  },
-];
+const tools = writeFileTools;
 
 /** Everything a string lane must escape or hold: quotes, backslashes, controls, a split surrogate pair, tags. */
 const tricky = 'say "hi" \\ back\\slash\n\ttab \u0001\u001f ctl <b>bold</b> < <= <| </ ok 😀 end\r\n';

@@ -1,25 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { createStreamParser, familyIds, formatTurn, parse } from '../../src/index.js';
 import { parseWork } from '../../src/parse/engine/work.js';
-import type { Tool } from '../../src/types.js';
 import { reconstruct } from '../helpers/reconstruct.js';
-import { idGenerator } from '../helpers/stream.js';
+import { idGenerator, writeFileTools } from '../helpers/stream.js';
 
 // Issue 18: a 4-byte push that ends in what could begin a marker (`<` of `<b>` in code, `</` of `</b>`) used to leave
 // the fast lane for the general push, and so did every push after it while that tail was held: in the tagged-argument
 // families a tenth of all pushes. The lane now takes such a chunk, holds the tail and reads it again in front of the
 // next one. Counted with the engine's push counters (src/parse/engine/work.ts), not timed.
 
-const tools: Tool[] = [
-  {
-    type: 'function',
-    function: {
-      name: 'write_file',
-      description: 'Write a file.',
-      parameters: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } }, required: ['path', 'content'] },
-    },
-  },
-];
+const tools = writeFileTools;
 
 /** Code full of marker look-alikes: every push boundary falls after a `<` or `</` somewhere. */
 const code = 'x = "<b>1</b>" if a < b else c <= d  # <i>\n'.repeat(24);
