@@ -9,7 +9,7 @@ const SOURCE_ORDER = Symbol('chatfmt.sourceKeyOrder');
 type Ordered = Record<string, unknown> & { [SOURCE_ORDER]?: readonly string[] };
 
 /** True when JS would list `keys` (in the order they were first written) differently: integer-like keys ascending first. */
-export function reordersKeys(keys: readonly string[]): boolean {
+function reordersKeys(keys: readonly string[]): boolean {
   const integers = keys.filter(isArrayIndexKey);
   if (integers.length === 0) return false;
   const jsOrder = [...integers.sort((a, b) => Number(a) - Number(b)), ...keys.filter((key) => !isArrayIndexKey(key))];
