@@ -151,12 +151,8 @@ function kwEntries(args: unknown[], kwargs: Record<string, unknown> | null): Arr
 export const GLOBALS = new Map<string, unknown>();
 GLOBALS.set('range', new Callable('range', (args) => pyRange(args), 'builtin_function_or_method'));
 GLOBALS.set('namespace', new Callable('namespace', (args, kwargs) => {
+  // `namespace(a=1, b=2)` written out is built by compile-shapes.ts's namespaceCall without calling this.
   const ns = new Namespace();
-  if (args.length === 0) {
-    // `namespace(a=1, b=2)`, the usual form: keyword names are strings already, no pairs to build.
-    if (kwargs) for (const key of Object.keys(kwargs)) ns.attrs[key] = kwargs[key];
-    return ns;
-  }
   for (const [k, v] of kwEntries(args, kwargs)) ns.attrs[pyStr(k)] = v;
   return ns;
 }));
