@@ -22,10 +22,16 @@ export function samplingFields(sampling: SamplingOptions, names: SamplingNames):
   return fields;
 }
 
-/** A backend's own stop word (or `fallback` when it gave none), read as a token-budget end when it is `lengthWord`. */
-export function backendStop(raw: unknown, fallback: string, lengthWord: string): BackendStop {
+/**
+ * A backend's own stop word (or `fallback` when it gave none), read as a token-budget end when it is `lengthWord`.
+ * `matched` is the stop string it reports having matched; anything but a non-empty string (vLLM sends a token id
+ * for a stop token, null at EOS) says nothing about which one.
+ */
+export function backendStop(raw: unknown, fallback: string, lengthWord: string, matched?: unknown): BackendStop {
   const word = typeof raw === 'string' ? raw : fallback;
-  return { reason: word === lengthWord ? 'length' : 'stop', raw: word };
+  const stop: BackendStop = { reason: word === lengthWord ? 'length' : 'stop', raw: word };
+  if (typeof matched === 'string' && matched !== '') stop.word = matched;
+  return stop;
 }
 
 /** Token counts as the backend reported them; a count it left out or garbled is 0. */

@@ -25,8 +25,8 @@ export const llamacppBackend: BackendProtocol = {
       const out: BackendChunk = {};
       if (typeof chunk.content === 'string' && chunk.content !== '') out.text = chunk.content;
       if (chunk.stop === true) {
-        // `limit` is the token budget; `eos`, `word` (a stop string) and `none` are a natural end.
-        out.stop = backendStop(chunk.stop_type, 'eos', 'limit');
+        // `limit` is the token budget; `eos`, `word` (a stop string, named in `stopping_word`) and `none` are a natural end.
+        out.stop = backendStop(chunk.stop_type, 'eos', 'limit', chunk.stop_type === 'word' ? chunk.stopping_word : undefined);
         out.usage = usageOf(chunk.tokens_evaluated, chunk.tokens_predicted);
       }
       yield out;

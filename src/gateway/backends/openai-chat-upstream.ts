@@ -47,7 +47,7 @@ export const openaiChatUpstream: StreamProtocol<GatewayRequest, ChatUpstreamChun
         if (typeof reasoning === 'string' && reasoning !== '') out.reasoning = reasoning;
         if (Array.isArray(delta.tool_calls)) out.calls = delta.tool_calls.filter(isRecord).map(readCallPart);
       }
-      if (choice && typeof choice.finish_reason === 'string') out.stop = backendStop(choice.finish_reason, 'stop', 'length');
+      if (choice && typeof choice.finish_reason === 'string') out.stop = backendStop(choice.finish_reason, 'stop', 'length', choice.stop_reason);
       if (isRecord(chunk.usage)) out.usage = usageOf(chunk.usage.prompt_tokens, chunk.usage.completion_tokens);
       yield out;
     }

@@ -28,7 +28,7 @@ export const openaiCompletionsBackend: BackendProtocol = {
       const out: BackendChunk = {};
       if (choice) {
         if (typeof choice.text === 'string' && choice.text !== '') out.text = choice.text;
-        if (typeof choice.finish_reason === 'string') out.stop = backendStop(choice.finish_reason, 'stop', 'length');
+        if (typeof choice.finish_reason === 'string') out.stop = backendStop(choice.finish_reason, 'stop', 'length', choice.stop_reason);
       }
       if (isRecord(chunk.usage)) out.usage = usageOf(chunk.usage.prompt_tokens, chunk.usage.completion_tokens);
       yield out;

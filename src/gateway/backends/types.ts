@@ -9,6 +9,8 @@ export const backendKinds: readonly BackendKind[] = ['llama.cpp', 'openai', 'oll
 export interface BackendStop {
   reason: 'stop' | 'length';
   raw: string;
+  /** The stop string the backend matched, when it says which (llama.cpp's `stopping_word`, vLLM's `stop_reason`). */
+  word?: string;
 }
 
 export interface BackendChunk {

@@ -10,7 +10,8 @@ import { BlockWriter } from './blocks.js';
 import { GatewayFailure } from './failure.js';
 import { randomToken } from '../../parse/ids.js';
 import { mayBeBareCall, recoverCalls } from './lenient.js';
-import type { FinishReason, GatewayError, GatewayEvent, GatewayRequest, Usage } from './types.js';
+import { finishEvent } from './finish.js';
+import type { GatewayError, GatewayEvent, GatewayRequest, Usage } from './types.js';
 
 export interface RepairDeps {
   /** The family the served model writes (its parser re-reads the text). */
@@ -113,8 +114,7 @@ export async function* runRepairSession(request: GatewayRequest, deps: RepairDep
     yield { type: 'error', error: failure };
     return;
   }
-  const reason: FinishReason = blocks.callCount > 0 ? 'tool-calls' : stop?.reason === 'length' ? 'length' : 'stop';
-  yield { type: 'finish', reason, ...(stop ? { rawReason: stop.raw } : {}), ...(usage ? { usage } : {}) };
+  yield finishEvent(blocks.callCount, stop, usage, request.sampling.stop);
 
   function recover(text: string, req: GatewayRequest, writer: BlockWriter, out: GatewayEvent[]): void {
     const calls = recoverCalls(text, req.tools);

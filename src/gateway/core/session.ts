@@ -13,7 +13,8 @@ import { BlockWriter } from './blocks.js';
 import { fail, GatewayFailure } from './failure.js';
 import { randomToken } from '../../parse/ids.js';
 import { callPrefill } from './prefill.js';
-import type { FinishReason, GatewayError, GatewayEvent, GatewayRequest, Usage } from './types.js';
+import { finishEvent } from './finish.js';
+import type { GatewayError, GatewayEvent, GatewayRequest, Usage } from './types.js';
 
 /** The model the gateway serves: how to render for it and how to read what it writes. */
 export interface GatewayModel {
@@ -143,8 +144,7 @@ export async function* runSession(request: GatewayRequest, deps: SessionDeps, si
     yield { type: 'error', error: failure };
     return;
   }
-  const reason: FinishReason = blocks.callCount > 0 ? 'tool-calls' : stop?.reason === 'length' ? 'length' : 'stop';
-  yield { type: 'finish', reason, ...(stop ? { rawReason: stop.raw } : {}), ...(usage ? { usage } : {}) };
+  yield finishEvent(blocks.callCount, stop, usage, request.sampling.stop);
 }
 
 function* drain(pending: GatewayEvent[]): Generator<GatewayEvent> {

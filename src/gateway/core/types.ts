@@ -78,8 +78,11 @@ export type GatewayEvent =
   | { type: 'tool-call-end'; id: string; index: number; callId: string; name: string; arguments: string }
   /** A parser diagnostic (malformed call, unknown tool, repair): surfaced to clients, never dropped. */
   | { type: 'diagnostic'; diagnostic: Diagnostic }
-  | { type: 'finish'; reason: FinishReason; rawReason?: string; usage?: Usage }
+  /** `stopSequence`: the client's stop string that ended the answer, when the backend said which it matched. */
+  | { type: 'finish'; reason: FinishReason; rawReason?: string; stopSequence?: string; usage?: Usage }
   | { type: 'error'; error: GatewayError };
+
+export type FinishEvent = Extract<GatewayEvent, { type: 'finish' }>;
 
 /** Closed set of failure kinds; each protocol maps them to its own status and envelope. */
 export type GatewayErrorCode =

@@ -2,11 +2,11 @@
 // Field sets follow @anthropic-ai/sdk's Message / Raw*Event types: fields the types require are present (null when
 // the gateway has nothing to say), fields they lack are never written.
 import type { Diagnostic } from '../../types.js';
-import type { FinishReason, Frame, GatewayError, GatewayEvent, ResponseMeta, Usage } from '../core/types.js';
+import type { FinishEvent, Frame, GatewayError, GatewayEvent, ResponseMeta, Usage } from '../core/types.js';
 import { anthropicStreamError } from './anthropic-messages-errors.js';
 import { BlockStreamWriter, foldEvents, type BlockOpening, type StartEvent } from './block-writer.js';
 
-type StopReason = 'end_turn' | 'max_tokens' | 'tool_use';
+type StopReason = 'end_turn' | 'max_tokens' | 'stop_sequence' | 'tool_use';
 
 type ContentBlock =
   | { type: 'text'; text: string; citations: null }
@@ -20,7 +20,8 @@ export interface AnthropicMessage {
   model: string;
   content: ContentBlock[];
   stop_reason: StopReason | null;
-  stop_sequence: null;
+  /** The client's stop sequence that ended the answer, when the backend said which it matched. */
+  stop_sequence: string | null;
   stop_details: null;
   container: null;
   diagnostics: null;
@@ -28,9 +29,10 @@ export interface AnthropicMessage {
 }
 
 /** Anthropic names the unified finish reasons; a response that made calls always stops for `tool_use`. */
-export function anthropicStopReason(reason: FinishReason, sawToolUse: boolean): StopReason {
+export function anthropicStopReason({ reason, stopSequence }: Pick<FinishEvent, 'reason' | 'stopSequence'>, sawToolUse: boolean): StopReason {
   if (reason === 'length') return 'max_tokens';
-  return sawToolUse || reason === 'tool-calls' ? 'tool_use' : 'end_turn';
+  if (sawToolUse || reason === 'tool-calls') return 'tool_use';
+  return stopSequence !== undefined ? 'stop_sequence' : 'end_turn';
 }
 
 function messageUsage(usage: Usage | undefined) {
@@ -157,16 +159,18 @@ export class AnthropicWriter extends BlockStreamWriter {
     return frames;
   }
 
-  protected finish(reason: FinishReason, usage: Usage | undefined): Frame[] {
+  protected finish(event: FinishEvent): Frame[] {
+    const { usage } = event;
     // Blocks the session left open are closed first: every content_block_start gets its stop.
     const frames = [...this.open.keys()].flatMap((id) => this.closeBlock(id));
     this.ended = true;
     const sawToolUse = this.message.content.some((block) => block.type === 'tool_use');
-    this.message.stop_reason = anthropicStopReason(reason, sawToolUse);
+    this.message.stop_reason = anthropicStopReason(event, sawToolUse);
+    this.message.stop_sequence = this.message.stop_reason === 'stop_sequence' ? event.stopSequence ?? null : null;
     this.message.usage = messageUsage(usage);
     frames.push(frame({
       type: 'message_delta',
-      delta: { stop_reason: this.message.stop_reason, stop_sequence: null, stop_details: null, container: null },
+      delta: { stop_reason: this.message.stop_reason, stop_sequence: this.message.stop_sequence, stop_details: null, container: null },
       usage: deltaUsage(usage),
     }));
     frames.push(frame({ type: 'message_stop' }));

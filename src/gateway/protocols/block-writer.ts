@@ -2,7 +2,7 @@
 // for content blocks (output items) that open, grow and close by id, begin once, and write nothing after their end.
 // Each protocol supplies only its frames; the event dispatch and the start/end bookkeeping live here once.
 import type { Diagnostic } from '../../types.js';
-import type { FinishReason, Frame, GatewayError, GatewayEvent, Usage } from '../core/types.js';
+import type { FinishEvent, Frame, GatewayError, GatewayEvent } from '../core/types.js';
 
 /** What a block holds, as the session opened it. */
 export type BlockOpening =
@@ -49,7 +49,7 @@ export abstract class BlockStreamWriter {
         frames.push(...this.diagnostic(event.diagnostic));
         break;
       case 'finish':
-        frames.push(...this.finish(event.reason, event.usage));
+        frames.push(...this.finish(event));
         break;
       case 'error':
         frames.push(...this.fail(event.error));
@@ -67,7 +67,7 @@ export abstract class BlockStreamWriter {
   protected abstract closeBlock(id: string, finalArguments?: string): Frame[];
   protected abstract diagnostic(diagnostic: Diagnostic): Frame[];
   /** Closes what is still open and ends the response. Sets `ended`. */
-  protected abstract finish(reason: FinishReason, usage: Usage | undefined): Frame[];
+  protected abstract finish(event: FinishEvent): Frame[];
   /** Reports a failure in the stream and ends the response. Sets `ended`. */
   protected abstract fail(error: GatewayError): Frame[];
 }

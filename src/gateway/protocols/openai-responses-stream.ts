@@ -8,7 +8,7 @@
 //
 // Parser diagnostics go out in the final response's `metadata` (`chatfmt_diagnostics`: the codes, comma-separated),
 // the one place in the Response type a server may put free text: no event or field the SDK types lack.
-import type { FinishReason, Frame, GatewayError, GatewayEvent, ResponseMeta, Usage } from '../core/types.js';
+import type { FinishEvent, Frame, GatewayError, GatewayEvent, ResponseMeta, Usage } from '../core/types.js';
 import type { Diagnostic } from '../../types.js';
 import { BlockStreamWriter, foldEvents, type BlockOpening, type StartEvent } from './block-writer.js';
 import { failedResponseCode, responsesErrorEvent } from './openai-responses-errors.js';
@@ -185,7 +185,7 @@ export class ResponsesWriter extends BlockStreamWriter {
     return [...this.open.keys()].flatMap((id) => this.closeBlock(id, undefined, status));
   }
 
-  protected finish(reason: FinishReason, usage: Usage | undefined): Frame[] {
+  protected finish({ reason, usage }: FinishEvent): Frame[] {
     const truncated = reason === 'length';
     const frames = this.closeAll(truncated ? 'incomplete' : 'completed');
     this.end();

@@ -20,6 +20,8 @@ export interface Replay {
   /** For /v1/chat/completions (repair mode): the deltas to send, in place of `pieces` as content. */
   deltas?: Array<Record<string, unknown>>;
   stopType?: 'eos' | 'limit' | 'word';
+  /** The stop string matched (with stopType 'word'): llama.cpp's `stopping_word`, vLLM's `stop_reason`; Ollama says nothing. */
+  stoppingWord?: string;
   promptTokens?: number;
   completionTokens?: number;
   fault?: Fault;
@@ -148,7 +150,7 @@ const DIALECTS: Record<string, Dialect> = {
       const usage = usageOf(replay);
       const calls = (replay.deltas ?? []).some((delta) => delta.tool_calls);
       return (
-        chatChunk([{ index: 0, delta: {}, logprobs: null, finish_reason: calls ? 'tool_calls' : replay.stopType === 'limit' ? 'length' : 'stop' }]) +
+        chatChunk([{ index: 0, delta: {}, logprobs: null, finish_reason: calls ? 'tool_calls' : replay.stopType === 'limit' ? 'length' : 'stop', stop_reason: replay.stoppingWord ?? null }]) +
         chatChunk([], { usage: { prompt_tokens: usage.prompt, completion_tokens: usage.completion, total_tokens: usage.prompt + usage.completion } }) +
         'data: [DONE]\n\n'
       );
@@ -159,7 +161,10 @@ const DIALECTS: Record<string, Dialect> = {
     contentType: 'text/event-stream',
     piece: (content: string) => sse({ index: 0, content, tokens: [1], stop: false, id_slot: -1, tokens_predicted: 1, tokens_evaluated: 1 }),
     end: (replay) =>
-      sse({ index: 0, content: '', tokens: [], stop: true, stop_type: replay.stopType ?? 'eos', tokens_evaluated: usageOf(replay).prompt, tokens_predicted: usageOf(replay).completion }),
+      sse({
+        index: 0, content: '', tokens: [], stop: true, stop_type: replay.stopType ?? 'eos', stopping_word: replay.stoppingWord ?? '',
+        tokens_evaluated: usageOf(replay).prompt, tokens_predicted: usageOf(replay).completion,
+      }),
   },
   '/v1/completions': {
     kind: 'sse',
@@ -169,7 +174,7 @@ const DIALECTS: Record<string, Dialect> = {
       const usage = usageOf(replay);
       const finish = replay.stopType === 'limit' ? 'length' : 'stop';
       return (
-        sse({ id: 'cmpl-1', object: 'text_completion', created: 1, model: 'm', choices: [{ text: '', index: 0, logprobs: null, finish_reason: finish }], usage: null }) +
+        sse({ id: 'cmpl-1', object: 'text_completion', created: 1, model: 'm', choices: [{ text: '', index: 0, logprobs: null, finish_reason: finish, stop_reason: replay.stoppingWord ?? null }], usage: null }) +
         sse({ id: 'cmpl-1', object: 'text_completion', created: 1, model: 'm', choices: [], usage: { prompt_tokens: usage.prompt, completion_tokens: usage.completion, total_tokens: usage.prompt + usage.completion } }) +
         'data: [DONE]\n\n'
       );
