@@ -25,7 +25,8 @@ interface ServeFlags {
 
 const HELP = `
 chatfmt serve sits between agent clients and a plain completion endpoint. Clients speak their own protocol
-(OpenAI Chat at POST /v1/chat/completions; GET /v1/models, GET /health); chatfmt writes the prompt in the model's
+(OpenAI Chat at POST /v1/chat/completions, Anthropic Messages at POST /v1/messages and /v1/messages/count_tokens,
+OpenAI Responses at POST /v1/responses; GET /v1/models, GET /health); chatfmt writes the prompt in the model's
 trained format (byte-identical to \`chatfmt render -g\`), sends it raw with the family's stop strings, and parses the
 text with the family's streaming parser, so every call the model makes reaches the client as a call.
 

@@ -18,6 +18,12 @@ export const llamacppBackend: BackendProtocol = {
     else if (format?.type === 'json_object') body.json_schema = {};
     return { url: `${base}/completion`, body };
   },
+  tokenize: {
+    // As /completion reads a prompt: special-token text becomes special tokens, and the model's BOS is added when its
+    // vocabulary asks for one, so the count is the prompt's `tokens_evaluated`.
+    buildRequest: (base, text) => ({ url: `${base}/tokenize`, body: { content: text, add_special: true, parse_special: true } }),
+    readCount: (body) => (isRecord(body) && Array.isArray(body.tokens) ? body.tokens.length : undefined),
+  },
   async *decodeStream(body) {
     for await (const event of readSse(body)) {
       const chunk = parseJsonLine(event.data);

@@ -23,6 +23,15 @@ export const openaiCompletionsBackend: BackendProtocol = {
     else if (format?.type === 'json_object') body.response_format = { type: 'json_object' };
     return { url: `${base}/completions`, body };
   },
+  tokenize: {
+    // vLLM and SGLang serve `POST /tokenize` beside `/v1`, not under it; special tokens are added as /completions adds them.
+    buildRequest: (base, text, model) => ({ url: `${base.replace(/\/v1$/, '')}/tokenize`, body: { model, prompt: text, add_special_tokens: true } }),
+    readCount: (body) => {
+      if (!isRecord(body)) return undefined;
+      if (typeof body.count === 'number') return body.count;
+      return Array.isArray(body.tokens) ? body.tokens.length : undefined;
+    },
+  },
   async *decodeStream(body) {
     for await (const { chunk, choice } of openaiEvents(body, 'a /completions chunk')) {
       const out: BackendChunk = {};

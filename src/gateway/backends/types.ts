@@ -43,9 +43,32 @@ export interface StreamProtocol<Input, Chunk> {
   decodeStream(body: AsyncIterable<Uint8Array>): AsyncIterable<Chunk>;
 }
 
+/** How a backend counts the tokens of a text: its own tokenizer endpoint, when it has one. */
+export interface TokenizeProtocol {
+  /** `text` is a whole rendered prompt, counted as the completion endpoint would tokenize it (special tokens parsed). */
+  buildRequest(base: string, text: string, model: string): HttpRequestSpec;
+  /** The count from the endpoint's JSON answer; undefined when the answer is not that endpoint's shape. */
+  readCount(body: unknown): number | undefined;
+}
+
 /** A raw completion backend. */
 export interface BackendProtocol extends StreamProtocol<CompletionInput, BackendChunk> {
   readonly kind: BackendKind;
+  /** Absent when the backend kind has no tokenizer endpoint (Ollama). */
+  readonly tokenize?: TokenizeProtocol;
+}
+
+export interface BackendTarget<Input = CompletionInput, Chunk = BackendChunk> {
+  protocol: StreamProtocol<Input, Chunk>;
+  /** The base URL without a trailing slash. */
+  base: string;
+  /** Sent as `Authorization: Bearer`; from the environment, never from argv. */
+  apiKey?: string;
+  /** More request headers (an AI SDK caller's `headers`); they cannot replace the content type or the key. */
+  headers?: Record<string, string>;
+  /** Longest wait for the response headers or the next chunk. */
+  idleTimeoutMs: number;
+  fetch: typeof fetch;
 }
 
 export class MalformedChunkError extends Error {}

@@ -94,7 +94,7 @@ export async function* runSession(request: GatewayRequest, deps: SessionDeps, si
   try {
     prepared = preparePrompt(request, model);
     const stop = [...new Set([...model.stopStrings, ...(request.sampling.stop ?? [])])];
-    chunks = await deps.complete({ prompt: prepared.prompt, stop, sampling: request.sampling, model: model.backendModel ?? (request.model || model.name) }, signal);
+    chunks = await deps.complete({ prompt: prepared.prompt, stop, sampling: request.sampling, model: backendModel(request, model) }, signal);
   } catch (error) {
     if (signal.aborted) return;
     yield { type: 'error', error: asGatewayError(error) };
@@ -145,6 +145,11 @@ export async function* runSession(request: GatewayRequest, deps: SessionDeps, si
     return;
   }
   yield finishEvent(blocks.callCount, stop, usage, request.sampling.stop);
+}
+
+/** The model name a backend is sent: `--model-name` when set, else the client's, else the gateway's own name. */
+export function backendModel(request: GatewayRequest, model: GatewayModel): string {
+  return model.backendModel ?? (request.model || model.name);
 }
 
 function* drain(pending: GatewayEvent[]): Generator<GatewayEvent> {

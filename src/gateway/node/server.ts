@@ -1,14 +1,15 @@
 // The gateway as a Node request handler (node:http, no framework: the gateway needs raw streaming writes, 'drain'
 // and 'close' events, and nothing a router would add). Routes POST /v1/chat/completions (and the other protocols
-// registered in protocols/index.ts), GET /v1/models and GET /health.
+// registered in protocols/index.ts), POST /v1/messages/count_tokens, GET /v1/models and GET /health.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { backendProtocols, guessBackendKind, openCompletion, type BackendKind, type BackendTarget } from '../backends/index.js';
+import { backendProtocols, countTokens, guessBackendKind, openCompletion, type BackendKind, type BackendProtocol, type BackendTarget } from '../backends/index.js';
 import { openaiChatUpstream } from '../backends/openai-chat-upstream.js';
 import { runRepairSession, type RepairDeps } from '../core/repair-session.js';
-import { runSession, type GatewayModel, type SessionDeps } from '../core/session.js';
+import { backendModel, preparePrompt, runSession, type GatewayModel, type SessionDeps } from '../core/session.js';
 import type { GatewayError, GatewayEvent, GatewayRequest, Protocol, ResponseMeta } from '../core/types.js';
-import { protocolForPath, protocolRoutes } from '../protocols/index.js';
+import { anthropicMessagesProtocol, COUNT_TOKENS_PATH, protocolForPath, protocolRoutes } from '../protocols/index.js';
+import { GatewayFailure } from '../core/failure.js';
 import { encodeSse } from '../wire/sse.js';
 import { BodyTooLargeError, isLoopback, readBody, sendJson, write } from './http.js';
 
@@ -72,7 +73,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const base = options.backend.url.replace(/\/+$/, '');
   const fetchImpl = options.fetch ?? fetch;
   const idleTimeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
-  const target: BackendTarget = {
+  const target: BackendTarget & { protocol: BackendProtocol } = {
     // Repair mode talks to a chat endpoint (below); the raw kind is unused there.
     protocol: backendProtocols[options.backend.kind ?? (options.repair ? 'openai' : guessBackendKind(base))],
     base,
@@ -116,8 +117,9 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (req.method === 'GET' && path === '/v1/models') {
       return sendJson(res, 200, { object: 'list', data: [{ id: options.model.name, object: 'model', created: 0, owned_by: 'chatfmt' }] });
     }
-    if (!protocol || req.method !== 'POST') return fail({ code: 'NOT_FOUND', message: `no route for ${req.method} ${path}` });
-    entry.protocol = protocol.name;
+    const counting = req.method === 'POST' && path === COUNT_TOKENS_PATH;
+    if (!counting && (!protocol || req.method !== 'POST')) return fail({ code: 'NOT_FOUND', message: `no route for ${req.method} ${path}` });
+    entry.protocol = (protocol ?? anthropicMessagesProtocol).name;
     if (active >= maxConcurrency) {
       res.setHeader('retry-after', '1');
       return fail({ code: 'TOO_MANY_REQUESTS', message: `the gateway is serving ${active} requests, its limit (--max-concurrency)` });
@@ -131,21 +133,42 @@ export function createGateway(options: GatewayOptions): Gateway {
         if (error instanceof BodyTooLargeError) return fail({ code: 'BODY_TOO_LARGE', message: `${error.message} (--max-body-bytes)` });
         return fail({ code: 'INVALID_REQUEST', message: `the body is not JSON: ${error instanceof Error ? error.message : String(error)}` });
       }
-      const parsed = protocol.parseRequest(body);
-      if (!parsed.ok) return fail(parsed.error);
-      const request = parsed.value;
-      entry.stream = request.stream;
-      const meta: ResponseMeta = { model: request.model || options.model.name, includeUsage: request.includeUsage === true, reasoningField, echo: request.echo };
       const controller = new AbortController();
       // The one abort path: the client's socket closing ends the session, which aborts the backend's fetch.
       res.on('close', () => {
         if (!res.writableFinished) controller.abort();
       });
+      // The routes above leave no protocol only for the token count.
+      if (!protocol) return await countInputTokens(body, res, fail, controller.signal);
+      const parsed = protocol.parseRequest(body);
+      if (!parsed.ok) return fail(parsed.error);
+      const request = parsed.value;
+      entry.stream = request.stream;
+      const meta: ResponseMeta = { model: request.model || options.model.name, includeUsage: request.includeUsage === true, reasoningField, echo: request.echo };
       const events = session(request, controller.signal);
       const reply: Reply = { protocol, meta, events, res, entry, fail };
       await (request.stream ? stream(reply) : whole(reply));
     } finally {
       active--;
+    }
+  }
+
+  /**
+   * Anthropic's `count_tokens`: the request rendered exactly as `/v1/messages` would render it, counted by the
+   * backend's own tokenizer endpoint (Claude Code asks before it decides to compact a long conversation).
+   */
+  async function countInputTokens(body: unknown, res: ServerResponse, fail: (error: GatewayError) => void, signal: AbortSignal): Promise<void> {
+    if (options.repair) return fail({ code: 'NOT_FOUND', message: 'count_tokens is not served with --repair: the chat backend renders the prompt, not the gateway' });
+    const parsed = anthropicMessagesProtocol.parseRequest(body);
+    if (!parsed.ok) return fail(parsed.error);
+    try {
+      const { prompt } = preparePrompt(parsed.value, options.model);
+      const count = await countTokens(target, prompt, backendModel(parsed.value, options.model), signal);
+      if (!res.destroyed) sendJson(res, 200, { input_tokens: count });
+    } catch (error) {
+      if (signal.aborted) return;
+      if (error instanceof GatewayFailure) return fail(error.error);
+      throw error;
     }
   }
 

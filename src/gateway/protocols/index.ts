@@ -11,9 +11,12 @@ export const protocolRoutes: ReadonlyMap<string, Protocol> = new Map<string, Pro
   ['/v1/responses', openaiResponsesProtocol],
 ]);
 
+/** Anthropic's token count: not a protocol of its own, but it answers in the Messages protocol's shapes. */
+export const COUNT_TOKENS_PATH = '/v1/messages/count_tokens';
+
 /** The protocol whose error shape a path's failures use before a protocol is known (401, 404, 413, 429). */
 export function protocolForPath(path: string): Protocol {
-  return protocolRoutes.get(path) ?? openaiChatProtocol;
+  return protocolRoutes.get(path) ?? (path === COUNT_TOKENS_PATH ? anthropicMessagesProtocol : openaiChatProtocol);
 }
 
 export { anthropicMessagesProtocol, openaiChatProtocol, openaiResponsesProtocol };

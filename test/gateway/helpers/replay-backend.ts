@@ -73,12 +73,17 @@ export async function startReplayBackend(): Promise<ReplayBackend> {
     const replay = chooser(request);
     const dialect = DIALECTS[request.path];
     try {
-      if (!dialect) {
+      const tokenizing = request.path === '/tokenize';
+      if (!dialect && !tokenizing) {
         res.writeHead(404).end();
         return;
       }
       if (replay.fault?.kind === 'http-error') {
         res.writeHead(replay.fault.status, { 'content-type': 'application/json' }).end(JSON.stringify(replay.fault.body));
+        return;
+      }
+      if (!dialect) {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(tokenizeAnswer(request.body)));
         return;
       }
       res.writeHead(200, { 'content-type': dialect.contentType });
@@ -191,6 +196,16 @@ const DIALECTS: Record<string, Dialect> = {
     },
   },
 };
+
+/**
+ * `POST /tokenize` as llama.cpp (`{content}` → `{tokens}`) and vLLM (`{model, prompt}` → `{count, tokens}`) answer it,
+ * with one token per code point: a count the tests can predict from the prompt.
+ */
+function tokenizeAnswer(body: Record<string, unknown>): Record<string, unknown> {
+  const text = typeof body.content === 'string' ? body.content : String(body.prompt ?? '');
+  const tokens = Array.from(text, (_, i) => i);
+  return typeof body.content === 'string' ? { tokens } : { count: tokens.length, max_model_len: 32768, tokens };
+}
 
 /** Cuts text into pieces of `size` code points (a token-like replay); never splits a surrogate pair. */
 export function pieces(text: string, size = 3): string[] {
