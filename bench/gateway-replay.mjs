@@ -2,6 +2,7 @@
 // A stand-in model server for the gateway benchmark and the README's commands: answers llama.cpp's /completion,
 // OpenAI-style /v1/completions, Ollama's /api/generate and OpenAI /v1/chat/completions with a fixed reply, streamed
 // a few characters per event. `--stamp N`: instead, N pieces each carrying its send time as `[ms]`, for latency.
+// `POST /tokenize` answers as llama.cpp (`{content}`) or vLLM (`{prompt}`) would, counting a token per character.
 //   node bench/gateway-replay.mjs --port 8080 --reply 'Hello!'
 import { createServer } from 'node:http';
 import { performance } from 'node:perf_hooks';
@@ -32,12 +33,20 @@ const dialects = {
   },
 };
 
+function tokenized(bytes) {
+  const request = JSON.parse(bytes.toString('utf8') || '{}');
+  const tokens = Array.from(String(request.content ?? request.prompt ?? ''), (_, i) => i);
+  return request.content !== undefined ? { tokens } : { count: tokens.length, tokens };
+}
+
 /** Starts the replay server; `reply` is the text, or `stamp` pieces of `[send time]` spaced `delayMs` apart. */
 export function startReplay({ port = 0, host = '127.0.0.1', reply = 'Hello from the replay backend.', stamp = 0, delayMs = 0, pieceChars = 4 } = {}) {
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://replay').pathname;
-    req.resume();
+    const body = [];
+    req.on('data', (part) => body.push(part));
     req.on('end', async () => {
+      if (path === '/tokenize') return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(tokenized(Buffer.concat(body))));
       const dialect = dialects[path];
       if (!dialect) return res.writeHead(404).end();
       res.writeHead(200, { 'content-type': dialect.type });
