@@ -287,14 +287,15 @@ const HOLD_CHANGES = [
   'The counts halved where markers and headers are long (DeepSeek, Kimi, Mistral, gpt-oss); the times moved within the',
   'noise of a loaded machine (the same build measured 7.6–12× across runs). A waiting general-way push was cheap: the',
   'general way costs ~3–4× a lane push when it decides something (JSON structure between strings, ~250 ns against',
-  '~70 ns), but these made up 2–6% of all pushes. The DeepSeek outlier (deepseek-r1, ~15× in an idle run) is its batch',
-  'parse, one of the cheapest (JSON arguments through native runs), against the most general-way pushes per call of the',
-  'JSON families (~31: the 45-character header read again on each of its pushes, and the long markers); with 15 per',
-  'call now it streams like the others. What is left of a 4-byte stream, profiled (`node --cpu-prof --no-turbo-inlining`,',
-  'self time, deepseek-r1, this build): the driver with the delta objects the contract requires ~21%, the JSON string',
-  "check ~20%, the lane's bookkeeping ~16%, the raw text kept for a withdraw ~6%, general-way pushes ~11% (mostly JSON",
-  'structure outside strings, read by the codecs), garbage collection ~21%; in the tagged-argument families the escape of',
-  'each fragment adds ~25%. The goal of 3× is not met.',
+  '~70 ns), but these made up 2–6% of all pushes. The DeepSeek outlier (deepseek-r1, ~15× in an idle run): its batch',
+  'parse is one of the cheapest (JSON arguments through native runs, ~2.4 ms), and its stream had the most general-way',
+  'pushes per call of the JSON families (~31: its ~40-character header, type word, separator, name and a json fence,',
+  'read again on each of its pushes, and 17-character markers), now ~15. Its lane pushes cost what the others\' do, and',
+  'in the interleaved runs here it was no outlier (10.3× against 7.6–12.2×). What is left of a 4-byte stream, profiled',
+  '(`node --cpu-prof --no-turbo-inlining`, self time, deepseek-r1, this build): the driver with the delta objects the',
+  "contract requires ~21%, the JSON string check ~20%, the lane's bookkeeping ~16%, the raw text kept for a withdraw",
+  '~6%, general-way pushes ~11% (mostly JSON structure outside strings, read by the codecs), garbage collection ~21%; in',
+  'the tagged-argument families the escape of each fragment adds ~25%. The goal of 3× is not met.',
 ].join('\n');
 
 function growthRows(quick) {
