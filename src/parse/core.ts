@@ -28,9 +28,10 @@ export interface ParserCore {
   push(chunk: string): ParseEvent[];
   /**
    * The fast lane for small streamed chunks, tried before push: when the chunk only extends the current content,
-   * reasoning or argument run (nothing held back, no marker can start in it), the core consumes it and returns the
-   * text it settles ('' for none), of kind `runKind`; otherwise undefined, nothing changed, and the chunk goes to
-   * push. No event objects: the driver turns the text into its delta directly (a 4-byte push has ~12 ns to spend).
+   * reasoning or argument run, or only continues structure push would wait on (a marker or call header not yet
+   * complete), the core consumes it and returns the text it settles ('' for none), of kind `runKind`; otherwise
+   * undefined, nothing changed, and the chunk goes to push. No event objects: the driver turns the text into its delta
+   * directly (a 4-byte push has a few tens of nanoseconds to spend).
    */
   extend(chunk: string): string | undefined;
   /** The kind of the text the last successful extend returned. */

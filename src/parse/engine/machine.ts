@@ -5,7 +5,7 @@ import type { ArgsCodec, CallSink, Grammar, LaneHold, Wake } from './grammar.js'
 import type { MarkerSet } from './markers.js';
 import { TextBuffer } from './text-buffer.js';
 import { parseWork } from './work.js';
-import { StreamTrimmer, skipWhitespace } from './trim.js';
+import { StreamTrimmer, isWhitespace, skipWhitespace } from './trim.js';
 
 /** The most held text the fast lane reads again in front of a chunk (longer holds go to push). */
 const LANE_HELD = 64;
@@ -146,6 +146,11 @@ class GrammarMachine implements ParserCore, CallSink {
       if (this.reasoning.hasText) this.absorbOpener = false;
       run = this.extendText(this.reasoning, this.absorbOpener ? this.m.reasoningAtStart : this.m.reasoning, text);
       this.runKind = 'reasoning';
+    } else if (this.mode === 'header') {
+      // A header the reader cannot decide yet: push would join the text and wait, changing nothing else.
+      run = this.grammar.header(text, 0, false).status === 'more' ? this.holdAll(text) : undefined;
+    } else if (this.mode === 'section' || this.mode === 'after' || this.mode === 'tail') {
+      run = this.holdMarkerStart(this.mode === 'section' ? this.m.section : this.mode === 'after' ? this.m.after : this.m.tail, text);
     }
     if (run !== undefined) this.laneTook(text);
     return run;
@@ -162,6 +167,21 @@ class GrammarMachine implements ParserCore, CallSink {
     if (start === text.length) return undefined;
     this.laneHold.chars = text.length - start;
     return channel.push(text.slice(0, start));
+  }
+
+  /**
+   * A structural position (`between`) at what could begin one of its markers, with more text needed to tell: all of
+   * `text` is held, as `between` would hold it (a long DeepSeek or Kimi marker streamed in 4-byte pushes takes five).
+   */
+  private holdMarkerStart(markers: MarkerSet, text: string): string | undefined {
+    if (text.length === 0 || isWhitespace(text.charCodeAt(0))) return undefined;
+    return markers.at(text, 0) === undefined && markers.couldStartAt(text, 0) ? this.holdAll(text) : undefined;
+  }
+
+  /** The lane settles nothing and holds all of `text` for the next push. */
+  private holdAll(text: string): string {
+    this.laneHold.chars = text.length;
+    return '';
   }
 
   /** As `consume` would: the buffer moves past what the lane took, and an open call keeps that as raw text. */

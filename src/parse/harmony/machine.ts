@@ -83,6 +83,7 @@ class HarmonyMachine implements ParserCore {
     if (this.finished) return undefined;
     const state = this.state;
     if (state.kind === 'text') return this.extendText(state.sink, chunk);
+    if (state.kind === 'header') return this.extendHeader(state, chunk);
     // A body holds text back only at a possible marker outside its strings: the lane needs nothing held.
     if (state.kind !== 'call' || this.buffer.length > 0 || !state.scanner.extendString(chunk)) return undefined;
     state.raw.push(chunk);
@@ -112,6 +113,25 @@ class HarmonyMachine implements ParserCore {
     this.base += end;
     parseWork.chars += all.length;
     return end === 0 ? '' : sink.take(end === all.length ? all : all.slice(0, end));
+  }
+
+  /**
+   * A message header's words (`assistant`, ` to=functions.…`) between its markers: appended as push appends them, for
+   * a header already known to be one and within its limit; a complete marker in the text goes to push.
+   */
+  private extendHeader(state: HeaderState, chunk: string): string | undefined {
+    const held = this.buffer;
+    if (state.verdict !== 'header' || held.length > LANE_HELD) return undefined;
+    const all = held.length === 0 ? chunk : held + chunk;
+    const hit = held.length > 0 || chunk.includes('<') ? findMarker(all, 0) : undefined;
+    if (hit?.marker !== undefined) return undefined;
+    const end = hit === undefined ? all.length : hit.at;
+    if (state.text.length + end > HEADER_LIMIT) return undefined;
+    if (end > 0) state.text += end === all.length ? all : all.slice(0, end);
+    this.buffer = end === all.length ? '' : all.slice(end);
+    this.base += end;
+    parseWork.chars += all.length;
+    return '';
   }
 
   push(chunk: string): ParseEvent[] {
