@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import { oneLine } from '../util/one-line.js';
 import { DirectStdout, type StreamFailure } from './stdout.js';
 
@@ -72,21 +71,4 @@ export function withStdout(io: IO, stdout: IO['stdout']): IO {
   const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(io)) as IO;
   // Defined, not assigned: the process's IO has getters there.
   return Object.defineProperties(copy, { stdout: { value: stdout, enumerable: true }, stdoutIsTTY: { value: false, enumerable: true } });
-}
-
-/** An in-memory IO for tests: collects output, feeds the given stdin. */
-export function memoryIO(stdinText = '', cwd = process.cwd()): IO & { out: () => string; err: () => string } {
-  let out = '';
-  let err = '';
-  return {
-    stdin: Readable.from([Buffer.from(stdinText, 'utf8')]),
-    stdout: { write: (chunk: string) => { out += chunk; return true; } },
-    stderr: { write: (chunk: string) => { err += chunk; return true; } },
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    cwd,
-    env: {},
-    out: () => out,
-    err: () => err,
-  };
 }
