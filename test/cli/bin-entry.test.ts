@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryIO } from '../../src/cli/memory-io.js';
 import { run } from '../../src/cli/main.js';
@@ -73,6 +74,17 @@ describe('the chatfmt executable', () => {
     expect([code, err]).toEqual([0, '']);
     expect(out).toBe(render({ family: 'qwen3', ...JSON.parse(readFileSync(weather, 'utf8')) }).text);
     expect(loaded.filter((name) => ['NativeModule net', 'NativeModule tty', 'NativeModule stream'].includes(name))).toEqual([]);
+  });
+
+  it('runs what the bundle loads on first use (gzip input, an -o file): an import() there failed under the code cache', () => {
+    const rows = ['hello', 'again'].map((text) => JSON.stringify({ messages: [{ role: 'user', content: text }] }));
+    const input = join(pkg, 'rows.jsonl.gz');
+    writeFileSync(input, gzipSync(`${rows.join('\n')}\n`));
+    const output = join(pkg, 'prompts.jsonl');
+    const { code, err } = chatfmt(['render', '--family', 'qwen3', input, '-o', output]);
+    expect([code, err]).toEqual([0, '']);
+    const texts = rows.map((row) => render({ family: 'qwen3', ...JSON.parse(row) }).text);
+    expect(readFileSync(output, 'utf8')).toBe(texts.map((text) => `${JSON.stringify({ text })}\n`).join(''));
   });
 
   it('`render` runs the render bundle with its own code cache; other commands run the whole CLI', () => {
