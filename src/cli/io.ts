@@ -70,5 +70,6 @@ export function processIO(watch: (name: 'stdout' | 'stderr', stream: NodeJS.Writ
 export function withStdout(io: IO, stdout: IO['stdout']): IO {
   const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(io)) as IO;
   // Defined, not assigned: the process's IO has getters there.
-  return Object.defineProperties(copy, { stdout: { value: stdout, enumerable: true }, stdoutIsTTY: { value: false, enumerable: true } });
+  const plain = { enumerable: true, configurable: true, writable: true };
+  return Object.defineProperties(copy, { stdout: { ...plain, value: stdout }, stdoutIsTTY: { ...plain, value: false } });
 }
