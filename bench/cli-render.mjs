@@ -27,6 +27,7 @@ const CHANGES = [
   ['+ this thread and a worker share the batches (the default from 8 MB of input on 2 cores)', '(one thread below 8 MB)', '2.66–3.55', '4.9–7.7'],
   ['+ the exact-number check clears plain rows with one regular-expression pass (`needsPythonReader`)', 'within the noise (load 6–15)', 'within the noise', 'within the noise'],
   ['+ the template variables copy the row in one `Object.assign` (src/render/render.ts)', 'within the noise (load 6–15)', 'within the noise', 'within the noise'],
+  ['+ rows handed on ~64 K characters at a time, not a 1 MB chunk\'s worth (src/readers/jsonl.ts)', '0.70 → 0.64 GLM, others within the noise (medians of 9, load 9–11)', 'not measured', 'not measured'],
 ];
 const CHANGES_NOTES = [
   'What each change bought, measured by hand on 2026-11-26 at a load average of 11–17 (the build before and after',
@@ -48,6 +49,17 @@ const CHANGES_NOTES = [
   'transformers names (here the special tokens the row carries) one at a time, every one a new property through a',
   'cold keyed store: 16–20 ms CPU over the 1,500 rows in a fresh process; one `Object.assign` of the row, the four',
   'set over it, makes the same values in ~1 ms. Together ~25 ms of the ~450 ms a 1,500-row run spends.',
+  '',
+  'The reader decoded a whole 1 MB chunk of input into row strings before the first of its ~500 agent rows rendered;',
+  'held that long, they outlived young-generation collections, were copied, then moved to the old generation, which',
+  'then needed a full collection. Handed on ~64 K characters at a time (32 of these rows), a 1,500-row run promotes',
+  'a third of the bytes (`--trace-gc-nvp`, summed `promoted`: GLM-4.6 5.1 → 1.6 MB, gpt-oss 7.3 → 2.1–2.8 MB, Qwen3',
+  'alike) and runs no full collection (1 → 0). Promoted bytes and collection counts do not depend on the machine\'s',
+  'load as times do; this run\'s are under the table below. Where the rest of a 1,500-row run goes, from CPU profiles',
+  '(gpt-oss and GLM-4.6, one thread): the template itself 60–70% of the row work; `JSON.parse` of the rows ~10% and',
+  'the exact-number check 2–4%; the prompt\'s `JSON.stringify` 3–8% (for gpt-oss the flattening of the template\'s',
+  'string happens inside the render already: its `strftime_now` check calls `includes` on the output); garbage',
+  'collection 5–7%.',
 ];
 
 /** CPU ms (median over fresh processes) of the exact-number check and of JSON.parse over the rows of `file`. */
@@ -82,6 +94,27 @@ export function cliRenderSection({ quick = false } = {}) {
   }
 }
 
+/**
+ * Bytes promoted to the old generation and collections run by one `chatfmt render` of `input` (`--trace-gc-nvp`):
+ * what the garbage collector had to keep, which unlike time does not move with the machine's load.
+ */
+function gcWork(render) {
+  const { command, args } = render;
+  const result = spawnSync(command, ['--trace-gc-nvp', ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  if (result.status !== 0) throw new Error(`the GC count run failed: ${result.stderr.trim().split('\n').pop()}`);
+  let promoted = 0;
+  let collections = 0;
+  let full = 0;
+  for (const line of result.stdout.split('\n')) {
+    const kind = /\bgc=(\w+)/.exec(line)?.[1];
+    if (kind === undefined) continue;
+    collections++;
+    if (kind === 'mc' || kind === 'ms') full++;
+    promoted += Number(/\bpromoted=(\d+)/.exec(line)?.[1] ?? 0);
+  }
+  return { promoted, collections, full };
+}
+
 /** `count` rows of the medium agent conversation, each a little different (the user's request is numbered). */
 function writeRows(file, count, tokens) {
   const conversation = JSON.parse(readFileSync(join(root, 'bench', 'data', 'medium.json'), 'utf8'));
@@ -101,6 +134,7 @@ function measure(work, quick) {
   const rows = [];
   const ratios = new Map();
   let checkCost;
+  const gc = [];
   for (const { rows: count, runs } of sizes) {
     for (const c of cases) {
       const template = join(shared, 'templates', 'official', c.dir, c.file);
@@ -115,6 +149,7 @@ function measure(work, quick) {
         [render(ours, []), render(oneThread, ['--workers', '1']), { command: 'python3', args: [join(root, 'bench', 'jinja2-render-file.py'), template, input, theirs, '--now', NOW] }],
         runs,
       );
+      if (count === sizes[0].rows) gc.push([c.name, gcWork(render(oneThread, ['--workers', '1']))]);
       for (const file of [ours, oneThread]) if (!readFileSync(file).equals(readFileSync(theirs))) throw new Error(`${c.name}, ${count} rows: chatfmt's output differs from jinja2's`);
       const ratio = jinja2.wall / chatfmt.wall;
       ratios.set(count, [...(ratios.get(count) ?? []), ratio]);
@@ -147,6 +182,7 @@ function measure(work, quick) {
     '',
     `This run, the ${fmt(sizes[0].rows)} Qwen3 rows in a fresh process (CPU ms, median of ${quick ? 3 : 7}): the exact-number check ${fmt(checkCost.check, 1)},`,
     `\`JSON.parse\` ${fmt(checkCost.parse, 1)}; ${fmt(checkCost.hits)} row(s) needed the Python-faithful reader.`,
+    `This run, garbage collection over the ${fmt(sizes[0].rows)} rows (\`--workers 1\`): ${gc.map(([name, g]) => `${name} ${fmt(g.promoted / 1e6, 2)} MB promoted, ${g.collections} collections (${g.full} full)`).join('; ')}.`,
   ].join('\n');
 }
 

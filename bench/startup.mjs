@@ -188,6 +188,7 @@ function changes(work, quick, cases, timed) {
   const heavy = ['ajv', 're2js', '@huggingface/tokenizers'].map((name) => [name, inProcess(`require(${JSON.stringify(name)})`)]);
   const [esmEntry, cjsEntry, soloBundle] = entryVariants(work, quick ? 5 : 15);
   const unicodeClasses = inProcess(UNICODE_CLASSES.map((source) => `new RegExp(${JSON.stringify(source)}, 'u')`).join('; '));
+  const streams = standardStreams(work, runs);
   const ms = (value) => `${fmt(value, 1)} ms`;
   const run = (t) => `${fmt(t.wall, 1)} ms wall (min ${fmt(t.min, 1)}), ${fmt(t.cpu, 1)} ms CPU`;
   return [
@@ -203,12 +204,45 @@ function changes(work, quick, cases, timed) {
         ['commander\'s node:child_process loaded only by spawn', ms(inProcess("require('node:child_process')")), '0 ms', 'requiring it in a fresh process (it brings net and dgram)'],
         ['bin/ as CommonJS (bin/package.json), without node:module: no ES module loader', run(esmEntry), run(cjsEntry), '`chatfmt render` of one row, whole bundle and code cache alike: an ES module entry that requires bin/code-cache.js through node:module, as bin/chatfmt.js was, then the CommonJS one'],
         ['`render` runs its own bundle, dist/bin/render.cjs', run(cjsEntry), run(soloBundle), '`chatfmt render` of one row through the CommonJS entry: the whole CLI\'s bundle, then the render command\'s (bin/chatfmt.js), each with its code cache'],
+        [
+          'stdout written to descriptor 1, process.stdout created only when a write would block (src/cli/stdout.ts); node:stream loaded only where used',
+          `creating process.stdout for a pipe ${ms(streams.stdoutMs)} (${streams.stdoutModules} built-in modules, node:net among them)`,
+          `the render loads ${streams.renderModules} built-in module(s) that \`node -e 0\` does not${streams.renderLoadsNet ? ', node:net among them' : ''}`,
+          '`process.stdout` for a pipe in a fresh process (ms, median; built-in modules it loads), then the built-in modules a `chatfmt render` of one row to a pipe loads that `node -e 0` does not (was 35: stdout for a pipe and node:stream)',
+        ],
         ['Unicode property classes in src/jinja built on first use', ms(unicodeClasses), '0 ms at load', 'building repr\'s non-printable class and str.isalpha/isdigit/isnumeric\'s in a fresh process'],
       ],
     ),
     '',
     'CPU in the rows measured as `ms wall (min), ms CPU` is the process\'s own user + system time read at its exit (median), finer than /usr/bin/time\'s 10 ms steps.',
   ];
+}
+
+/**
+ * What process.stdout costs when it is a pipe (ms and built-in modules, in a fresh process), and how many built-in
+ * modules a one-row `chatfmt render` to a pipe loads beyond `node -e 0`, read from Node's own list at exit.
+ */
+function standardStreams(work, runs) {
+  const hook = join(work, 'modules-at-exit.cjs');
+  writeFileSync(hook, "process.on('exit', () => require('node:fs').writeSync(2, `\\nCHATFMT-MODULES ${JSON.stringify(process.moduleLoadList)}\\n`));\n");
+  const count = (args) => {
+    const result = spawnSync(process.execPath, ['-r', hook, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const line = /CHATFMT-MODULES (.*)/.exec(result.stderr);
+    if (result.status !== 0 || !line) throw new Error(`node ${args.join(' ')} failed (${result.status}): ${result.stderr.trim().split('\n').pop()}`);
+    return JSON.parse(line[1]);
+  };
+  const empty = count(['-e', '0']);
+  const rendered = count([bin, 'render', '--family', 'qwen3', join(root, 'fixtures', 'conversations', 'weather.json')]);
+  const times = [];
+  let stdoutModules = 0;
+  for (let i = 0; i < runs; i++) {
+    const code = "const n = process.moduleLoadList.length; const t = performance.now(); process.stdout; const ms = performance.now() - t; process.stdout.write(`${ms} ${process.moduleLoadList.length - n}`);";
+    const [ms, modules] = timeProcess(process.execPath, ['-e', code]).stdout.split(' ').map(Number);
+    times.push(ms);
+    stdoutModules = modules;
+  }
+  const extra = rendered.filter((name) => !empty.includes(name));
+  return { stdoutMs: median(times), stdoutModules, renderModules: extra.length, renderLoadsNet: extra.includes('NativeModule net') };
 }
 
 /**

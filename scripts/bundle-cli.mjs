@@ -69,6 +69,10 @@ async function bundle(name, plugins) {
     // The sources are ES modules: strict, and locating files beside them by import.meta.url.
     banner: { js: "'use strict'; const chatfmtModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
     define: { 'import.meta.url': 'chatfmtModuleUrl' },
+    // bin/code-cache.js runs the bundle as a vm.Script, which has no ES module loader behind it: an import() left in
+    // the file (a built-in module or a dependency loaded on first use: node:zlib for gzip input, node:stream, esbuild)
+    // failed with "A dynamic import callback was not specified". Lowered, each is a require() behind a promise.
+    supported: { 'dynamic-import': false },
     plugins: [commanderSpawnOnUse, ...plugins],
   });
   const code = readFileSync(outfile, 'utf8');

@@ -1,5 +1,5 @@
 import { closeSync, constants, createReadStream, openSync, readSync, statSync, type Stats } from 'node:fs';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { UserError, type IO } from './io.js';
@@ -91,6 +91,7 @@ async function openFifo(path: string, shown: string): Promise<Readable> {
     }
     await sleep(FIFO_POLL_MS);
   }
+  const { Readable } = await import('node:stream');
   return Readable.from(fifoBytes(fd, first), { objectMode: false });
 }
 

@@ -1,5 +1,5 @@
-import { Readable } from 'node:stream';
 import { oneLine } from '../util/one-line.js';
+import { DirectStdout, type StreamFailure } from './stdout.js';
 
 /** Everything a command touches outside the library: tests pass a fake, bin passes the process. */
 export interface IO {
@@ -29,16 +29,38 @@ export class UserError extends Error {
 /** A message on one line (see oneLine), for each `chatfmt:` line and summary line. */
 export const escapeLineBreaks = oneLine;
 
-export function processIO(): IO {
+/**
+ * The process's streams, each created on first use and then given to `watch` (which handles its errors): stdin and
+ * stderr as process.stdin and process.stderr, stdout written directly (stdout.ts). Creating a stream for a pipe costs
+ * milliseconds of start-up, and most runs read files and write a file or stdout alone.
+ */
+export function processIO(watch: (name: 'stdout' | 'stderr', stream: NodeJS.WriteStream) => void, fail: StreamFailure): IO {
+  let stderr: NodeJS.WriteStream | undefined;
+  const stdout = new DirectStdout(() => {
+    watch('stdout', process.stdout);
+    return process.stdout;
+  }, fail);
+  const errors = () => {
+    if (stderr === undefined) {
+      stderr = process.stderr;
+      watch('stderr', stderr);
+    }
+    return stderr;
+  };
   return {
-    // Read on use: creating process.stdin costs milliseconds when it is a pipe, and most runs read files.
     get stdin() {
       return process.stdin;
     },
-    stdout: process.stdout,
-    stderr: process.stderr,
-    stdoutIsTTY: Boolean(process.stdout.isTTY),
-    stderrIsTTY: Boolean(process.stderr.isTTY),
+    stdout,
+    get stderr() {
+      return errors();
+    },
+    get stdoutIsTTY() {
+      return stdout.isTTY;
+    },
+    get stderrIsTTY() {
+      return Boolean(errors().isTTY);
+    },
     cwd: process.cwd(),
     env: process.env,
   };
@@ -47,24 +69,7 @@ export function processIO(): IO {
 /** `io` writing its results to `stdout` instead (a `-o` file); its getters stay getters, so stdin is still read on use. */
 export function withStdout(io: IO, stdout: IO['stdout']): IO {
   const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(io)) as IO;
-  copy.stdout = stdout;
-  copy.stdoutIsTTY = false;
-  return copy;
-}
-
-/** An in-memory IO for tests: collects output, feeds the given stdin. */
-export function memoryIO(stdinText = '', cwd = process.cwd()): IO & { out: () => string; err: () => string } {
-  let out = '';
-  let err = '';
-  return {
-    stdin: Readable.from([Buffer.from(stdinText, 'utf8')]),
-    stdout: { write: (chunk: string) => { out += chunk; return true; } },
-    stderr: { write: (chunk: string) => { err += chunk; return true; } },
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-    cwd,
-    env: {},
-    out: () => out,
-    err: () => err,
-  };
+  // Defined, not assigned: the process's IO has getters there.
+  const plain = { enumerable: true, configurable: true, writable: true };
+  return Object.defineProperties(copy, { stdout: { ...plain, value: stdout }, stdoutIsTTY: { ...plain, value: false } });
 }

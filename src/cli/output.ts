@@ -1,6 +1,5 @@
 import { createWriteStream, fchmodSync, openSync, realpathSync, renameSync, statSync, unlinkSync, type Stats, type WriteStream } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { finished } from 'node:stream/promises';
 import { EXIT, UserError, withStdout, type IO } from './io.js';
 
 /** A destination for a command's result (`-o`, `--report`) or stdout; every write is checked. */
@@ -133,6 +132,8 @@ function openDestination(io: IO, file: string | undefined): Destination {
     if (closed) return;
     closed = true;
     stream.end();
+    // Loaded here: node:stream is a dozen built-in modules that a run without -o never needs.
+    const { finished } = await import('node:stream/promises');
     await finished(stream).catch((error: unknown) => {
       failure ??= error;
     });

@@ -8,21 +8,21 @@ import { cannotWrite } from './output.js';
  * any other write error (ENOSPC, EIO) is `chatfmt: stdout: cannot write (...)` and exit 1.
  */
 export async function main(argv: string[]): Promise<void> {
-  for (const [name, stream] of [['stdout', process.stdout], ['stderr', process.stderr]] as const) {
-    stream.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EPIPE') process.exit(0);
-      if (name === 'stdout') {
-        try {
-          process.stderr.write(`chatfmt: ${cannotWrite('stdout', error).message}\n`);
-        } catch {
-          // stderr is gone too: the exit code is all that is left.
-        }
+  const fail = (name: 'stdout' | 'stderr') => (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    if (name === 'stdout') {
+      try {
+        process.stderr.write(`chatfmt: ${cannotWrite('stdout', error).message}\n`);
+      } catch {
+        // stderr is gone too: the exit code is all that is left.
       }
-      process.exit(1);
-    });
-  }
+    }
+    process.exit(1);
+  };
+  // Each stream is created when first used (io.ts): its errors are handled from then on.
+  const watch = (name: 'stdout' | 'stderr', stream: NodeJS.WriteStream) => void stream.on('error', fail(name));
   // Interrupted, the process still runs its exit handlers, which remove unfinished -o / --report temporary files.
   process.once('SIGINT', () => process.exit(130));
   process.once('SIGTERM', () => process.exit(143));
-  process.exitCode = await run(argv, processIO());
+  process.exitCode = await run(argv, processIO(watch, fail('stdout')));
 }

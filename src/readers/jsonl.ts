@@ -43,8 +43,8 @@ export function readDatasetRecords(source: DatasetSource, options: ReadRecordsOp
 }
 
 /**
- * readDatasetRecords' rows in the groups they were read in (the rows a chunk of input completes; never empty). A
- * chunk of 1 MB holds hundreds of rows, and a row at a time cost several async generator hops each.
+ * readDatasetRecords' rows in the groups they were read in (the rows a chunk of input completes, at most ~64 K
+ * characters of them; never empty): a row at a time cost several async generator hops each.
  */
 export function readDatasetBatches(source: DatasetSource, options: ReadRecordsOptions = {}): RecordBatchReader {
   const opened = openDatasetSource(source, options);
@@ -181,13 +181,24 @@ function firstNonBlankByte(chunk: Buffer): number {
   return -1;
 }
 
-/** Splits bytes at LF, yielding the rows each chunk completes. Each line is checked for valid UTF-8 on its own, so one bad line is one issue. */
+/**
+ * Rows decoded before they are handed on: a batch holds at most about this much row text. A 1 MB chunk decoded whole
+ * was 500 agent rows held as strings while the first of them rendered: every young-generation collection in that time
+ * copied them, then moved them to the old generation, which then grew to a full collection.
+ */
+const BATCH_TEXT_CHARS = 1 << 16;
+
+/**
+ * Splits bytes at LF, yielding the rows each chunk completes, in batches of about BATCH_TEXT_CHARS of text. Each line
+ * is checked for valid UTF-8 on its own, so one bad line is one issue.
+ */
 async function* splitLines(chunks: AsyncIterable<Buffer>, maxRowBytes: number, cut: () => boolean = () => false): AsyncGenerator<DatasetRecord[]> {
   let parts: Buffer[] = [];
   let size = 0;
   let overflow = false;
   let line = 1;
   let completed: DatasetRecord[] = [];
+  let completedChars = 0;
   function finish(): void {
     const current = line++;
     if (overflow) {
@@ -200,7 +211,10 @@ async function* splitLines(chunks: AsyncIterable<Buffer>, maxRowBytes: number, c
         completed.push({ line: current, problem: { code: 'ROW_INVALID_UTF8', message: `line is not valid UTF-8 (${invalidUtf8Offset(bytes)})` } });
       } else {
         const text = bytes.toString('utf8');
-        if (!isBlank(text)) completed.push({ line: current, text });
+        if (!isBlank(text)) {
+          completed.push({ line: current, text });
+          completedChars += text.length;
+        }
       }
     }
     parts = [];
@@ -221,10 +235,16 @@ async function* splitLines(chunks: AsyncIterable<Buffer>, maxRowBytes: number, c
       if (newline === -1) break;
       finish();
       start = newline + 1;
+      if (completedChars >= BATCH_TEXT_CHARS) {
+        yield completed;
+        completed = [];
+        completedChars = 0;
+      }
     }
     if (completed.length > 0) {
       yield completed;
       completed = [];
+      completedChars = 0;
     }
   }
   if ((size > 0 || overflow) && !cut()) finish();

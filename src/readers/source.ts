@@ -1,5 +1,4 @@
 import { createReadStream, readFileSync, statSync } from 'node:fs';
-import { Readable, pipeline } from 'node:stream';
 import { ChatfmtError } from '../errors.js';
 
 /** Where rows come from: a file path, '-' (stdin), a byte/string stream, or an async iterable of lines. */
@@ -118,8 +117,9 @@ async function* gunzipIfNeeded(name: string, chunks: AsyncGenerator<Buffer>, end
     yield* chunks;
   }
   // pipeline (not pipe) so a read error upstream surfaces when iterating the gunzip stream.
-  // zlib is loaded only for gzip input: loading it cost a plain JSONL render several milliseconds of start-up.
-  const { createGunzip } = await import('node:zlib');
+  // zlib (and node:stream) are loaded only for gzip input: loading zlib cost a plain JSONL render several milliseconds
+  // of start-up.
+  const [{ createGunzip }, { Readable, pipeline }] = await Promise.all([import('node:zlib'), import('node:stream')]);
   const gunzip = pipeline(Readable.from(all()), createGunzip(), () => {});
   let checked = false;
   try {

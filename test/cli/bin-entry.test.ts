@@ -1,9 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memoryIO } from '../../src/cli/io.js';
+import { memoryIO } from '../../src/cli/memory-io.js';
 import { run } from '../../src/cli/main.js';
+import { render } from '../../src/index.js';
 import { repoRoot } from '../helpers/shared.js';
 
 // Issue 18 (start-up): what `chatfmt` (bin/chatfmt.js) does before the command runs. It is CommonJS, so a run never
@@ -22,7 +24,8 @@ beforeAll(() => {
   cpSync(join(repoRoot, 'bin'), join(pkg, 'bin'), { recursive: true });
   writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'chatfmt', type: 'module' }));
   symlinkSync(join(repoRoot, 'templates'), join(pkg, 'templates'));
-  writeFileSync(join(pkg, 'loaded.cjs'), "process.on('exit', () => process.stderr.write(`\\nLOADED ${JSON.stringify(process.moduleLoadList)}\\n`));\n");
+  // Written to descriptor 2 directly: process.stderr, for a pipe, would itself load node:net.
+  writeFileSync(join(pkg, 'loaded.cjs'), "process.on('exit', () => require('node:fs').writeSync(2, `\\nLOADED ${JSON.stringify(process.moduleLoadList)}\\n`));\n");
   writeFileSync(join(pkg, 'empty.cjs'), '');
   const built = spawnSync(process.execPath, [join(repoRoot, 'scripts', 'bundle-cli.mjs'), '--outdir', join(pkg, 'dist', 'bin')], { cwd: repoRoot, encoding: 'utf8' });
   if (built.status !== 0) throw new Error(`bundle-cli failed: ${built.stderr}`);
@@ -64,6 +67,24 @@ describe('the chatfmt executable', () => {
     expect(code).toBe(0);
     expect(out).toContain('<|im_start|>assistant');
     expect(loaded.filter((name) => /internal\/fs\/(streams|promises)$/.test(name))).toEqual([]);
+  });
+
+  it('writes a render to a pipe without creating process.stdout (for a pipe it loads node:net) or loading node:stream', () => {
+    const { code, out, err, loaded } = chatfmt(['render', '--family', 'qwen3', weather]);
+    expect([code, err]).toEqual([0, '']);
+    expect(out).toBe(render({ family: 'qwen3', ...JSON.parse(readFileSync(weather, 'utf8')) }).text);
+    expect(loaded.filter((name) => ['NativeModule net', 'NativeModule tty', 'NativeModule stream'].includes(name))).toEqual([]);
+  });
+
+  it('runs what the bundle loads on first use (gzip input, an -o file): an import() there failed under the code cache', () => {
+    const rows = ['hello', 'again'].map((text) => JSON.stringify({ messages: [{ role: 'user', content: text }] }));
+    const input = join(pkg, 'rows.jsonl.gz');
+    writeFileSync(input, gzipSync(`${rows.join('\n')}\n`));
+    const output = join(pkg, 'prompts.jsonl');
+    const { code, err } = chatfmt(['render', '--family', 'qwen3', input, '-o', output]);
+    expect([code, err]).toEqual([0, '']);
+    const texts = rows.map((row) => render({ family: 'qwen3', ...JSON.parse(row) }).text);
+    expect(readFileSync(output, 'utf8')).toBe(texts.map((text) => `${JSON.stringify({ text })}\n`).join(''));
   });
 
   it('`render` runs the render bundle with its own code cache; other commands run the whole CLI', () => {

@@ -3,7 +3,7 @@ import { closeSync, constants, openSync, symlinkSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { memoryIO } from '../../src/cli/io.js';
+import { memoryIO } from '../../src/cli/memory-io.js';
 import { run } from '../../src/cli/main.js';
 import { tempDir } from '../helpers/tmp.js';
 

@@ -1,6 +1,6 @@
 import { existsSync, openSync, readdirSync, readFileSync, statSync, chmodSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { memoryIO } from '../../src/cli/io.js';
+import { memoryIO } from '../../src/cli/memory-io.js';
 import { run } from '../../src/cli/main.js';
 import { render } from '../../src/index.js';
 import { cliProcess } from '../helpers/cli-process.js';

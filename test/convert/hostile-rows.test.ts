@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { memoryIO } from '../../src/cli/io.js';
+import { memoryIO } from '../../src/cli/memory-io.js';
 import { run } from '../../src/cli/main.js';
 import { importDataset, toTrainingRecord, type Conversation } from '../../src/index.js';
 

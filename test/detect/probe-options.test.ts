@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { memoryIO } from '../../src/cli/io.js';
+import { memoryIO } from '../../src/cli/memory-io.js';
 import { run } from '../../src/cli/main.js';
 
 // Issue 16 §4: --var and --now on parse and detect, so a bare template that needs a variable can be probed.

@@ -1,7 +1,7 @@
 // `chatfmt serve` through run(argv, io): it listens, guesses and prints the backend kind, forwards the backend key
 // from the environment, logs one JSON line per request, and stops on SIGTERM.
 import { afterAll, describe, expect, it } from 'vitest';
-import { memoryIO } from '../../src/cli/io.js';
+import { memoryIO } from '../../src/cli/memory-io.js';
 import { run } from '../../src/cli/main.js';
 import { pieces, startReplayBackend } from './helpers/replay-backend.js';
 

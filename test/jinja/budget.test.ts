@@ -3,7 +3,7 @@
 // never timings.
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/main.js';
-import { memoryIO } from '../../src/cli/io.js';
+import { memoryIO } from '../../src/cli/memory-io.js';
 import { DEFAULT_LIMITS, compileTemplate, renderConversation, loadTemplate, type RenderLimits } from '../../src/index.js';
 import { tempDir } from '../helpers/tmp.js';
 

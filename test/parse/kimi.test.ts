@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { familyVariants, parse, render, resolveFamilyId } from '../../src/index.js';
-import { memoryIO } from '../../src/cli/io.js';
+import { memoryIO } from '../../src/cli/memory-io.js';
 import { run } from '../../src/cli/main.js';
 
 const messages = [{ role: 'user' as const, content: 'Weather in Paris?' }];

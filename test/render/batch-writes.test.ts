@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { memoryIO } from '../../src/cli/io.js';
+import { memoryIO } from '../../src/cli/memory-io.js';
 import { run } from '../../src/cli/main.js';
 
 // Issue 18: render wrote one line per row, each a write (a system call on a pipe, a thread-pool hand-off on a file);

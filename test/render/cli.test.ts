@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/main.js';
 import { familyIds } from '../../src/index.js';
-import { memoryIO } from '../../src/cli/io.js';
+import { memoryIO } from '../../src/cli/memory-io.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const tmp = tempDir();

@@ -2,7 +2,7 @@
 // deep to read are an error, never an empty parameter list.
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/main.js';
-import { memoryIO } from '../../src/cli/io.js';
+import { memoryIO } from '../../src/cli/memory-io.js';
 import { parsePythonJson, render, type Conversation } from '../../src/index.js';
 import { tempDir } from '../helpers/tmp.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { memoryIO } from '../../src/cli/io.js';
+import { memoryIO } from '../../src/cli/memory-io.js';
 import { run } from '../../src/cli/main.js';
 import { compileTemplate, render, toTrainingRecord, type Conversation } from '../../src/index.js';
 import { repoRoot } from '../helpers/shared.js';

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/main.js';
-import { memoryIO } from '../../src/cli/io.js';
+import { memoryIO } from '../../src/cli/memory-io.js';
 import { parsePythonJson, pythonJsonDumps } from '../../src/index.js';
 import { convertArguments } from '../helpers/reference.js';
 import { hasShared, officialTemplates, repoRoot, sharedInputs } from '../helpers/shared.js';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { memoryIO } from '../../src/cli/io.js';
+import { memoryIO } from '../../src/cli/memory-io.js';
 import { run } from '../../src/cli/main.js';
 
 const chat = (text: string) => JSON.stringify({ messages: [{ role: 'user', content: text }] });

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, symlinkSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { memoryIO } from '../../src/cli/io.js';
+import { memoryIO } from '../../src/cli/memory-io.js';
 import { run } from '../../src/cli/main.js';
 import { loadTemplate, renderConversation, type ChatfmtError } from '../../src/index.js';
 import { tempDir } from '../helpers/tmp.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { detectFamily, loadTemplate, parse, render } from '../../src/index.js';
-import { memoryIO } from '../../src/cli/io.js';
+import { memoryIO } from '../../src/cli/memory-io.js';
 import { run } from '../../src/cli/main.js';
 
 // Issue 10 item 6: QwQ and Qwen3-Thinking-2507 pre-fill `<think>\n` after the assistant header, so the completion

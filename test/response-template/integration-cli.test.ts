@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { memoryIO } from '../../src/cli/io.js';
+import { memoryIO } from '../../src/cli/memory-io.js';
 import { run } from '../../src/cli/main.js';
 import { compileResponseTemplate, exportResponseTemplate } from '../../src/index.js';
 import { tempDir } from '../helpers/tmp.js';

@@ -133,7 +133,7 @@ async function onWorkers(
   return runBatchesShared(batches, { threads, task: { kind: 'render', options }, outcomes: renderOutcomes, here, poolFromStart: asked });
 }
 
-/** The reader's batches (a chunk's worth of rows each) cut into pieces of at most `size` rows. */
+/** The reader's batches (up to ~64 K characters of rows each) cut into pieces of at most `size` rows. */
 async function* regrouped(head: DatasetRecord[], rest: AsyncIterator<DatasetRecord[]> | undefined, size: number): AsyncGenerator<DatasetRecord[]> {
   for (let batch: DatasetRecord[] | undefined = head; batch !== undefined; ) {
     for (let start = 0; start < batch.length; start += size) yield batch.slice(start, start + size);
