@@ -1,10 +1,11 @@
-import { coerceValue, declaredKind, jsonStringFragment, type DeclaredType, type UntypedValues } from '../../args/coerce.js';
+import { coerceAdmitted, declaredKindOf, jsonStringFragment, type DeclaredType, type UntypedValues } from '../../args/coerce.js';
+import type { AdmittedTypes } from '../../args/schema.js';
 import { minifyJson } from '../../args/json-text.js';
-import type { JsonSchema } from '../../../types.js';
 import type { ArgsCodec, CallSink, CodecContext, CodecFactory, CodecResult, LaneHold, Wake } from '../grammar.js';
 import { MAX_HEADER } from '../headers.js';
 import { MarkerSet, markerScanWork } from '../markers.js';
 import { skipWhitespace } from '../trim.js';
+import { parameterTypes } from './parameter-types.js';
 
 export interface TaggedArgsSyntax {
   /** Opens a key (`<parameter=`, `<arg_key>`). */
@@ -75,7 +76,7 @@ class TaggedArgsCodec implements ArgsCodec {
   private declared: DeclaredType | undefined;
   /** The value may be a wrapper of all arguments (TaggedArgsSyntax.wrapperKeys): read whole, decided at its end. */
   private wrapper = false;
-  private schema: JsonSchema | undefined;
+  private admitted: AdmittedTypes | undefined;
   private streamString = false;
   /** The value runs to its own close structure (readNestedValue): a string, or a value no schema types. */
   private nestedRead = false;
@@ -331,7 +332,7 @@ class TaggedArgsCodec implements ArgsCodec {
   /** A declared parameter of this tool other than the one being read, not given yet: its key ends the value. */
   private isOtherParameter(key: string): boolean {
     const name = this.context.name;
-    return name !== undefined && key !== this.key && !this.seen.has(key) && this.context.tools.parameterSchema(name, key) !== undefined;
+    return name !== undefined && key !== this.key && !this.seen.has(key) && parameterTypes(this.context.tools, name, key).schema !== undefined;
   }
 
   /** Whether a value may end before `at`: true, false, or undefined when more text must come to tell. */
@@ -358,9 +359,10 @@ class TaggedArgsCodec implements ArgsCodec {
       return;
     }
     this.seen.add(key);
-    this.schema = this.context.name === undefined ? undefined : this.context.tools.parameterSchema(this.context.name, key);
+    const types = parameterTypes(this.context.tools, this.context.name, key);
+    this.admitted = types.admitted;
     this.wrapper = this.mayWrap(key);
-    const kind = declaredKind(this.schema, declared);
+    const kind = declaredKindOf(types.admitted, declared);
     this.streamString = !this.wrapper && kind === 'string';
     this.nestedRead = !this.wrapper && (kind === 'string' || kind === 'unknown');
     this.probed = 0;
@@ -370,7 +372,7 @@ class TaggedArgsCodec implements ArgsCodec {
   private mayWrap(key: string): boolean {
     const name = this.context.name;
     if (name === undefined || this.count > 0 || !this.syntax.wrapperKeys?.includes(key)) return false;
-    return this.context.tools.parameters(name) !== undefined && this.context.tools.parameterSchema(name, key) === undefined;
+    return this.context.tools.parameters(name) !== undefined && parameterTypes(this.context.tools, name, key).schema === undefined;
   }
 
   /** Writes a wrapper's object as the arguments themselves, when it holds only declared parameters. */
@@ -440,7 +442,7 @@ class TaggedArgsCodec implements ArgsCodec {
     let raw = this.rawParts.join('');
     if (this.syntax.stripOneNewline && raw.charCodeAt(raw.length - 1) === 10) raw = raw.slice(0, -1);
     if (this.wrapper && this.unwrap(raw, sink, at)) return;
-    const coerced = coerceValue(raw, this.schema, this.declared, this.syntax.untypedValues);
+    const coerced = coerceAdmitted(raw, this.admitted!, this.declared, this.syntax.untypedValues);
     sink.args(`${this.count++ > 0 ? ',' : ''}${JSON.stringify(this.key)}:${coerced.json}`);
     if (coerced.diagnostic) sink.warn(coerced.diagnostic.code, `${this.key}: ${coerced.diagnostic.message}`, at);
   }
