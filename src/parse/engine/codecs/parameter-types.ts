@@ -1,3 +1,4 @@
+import { declaredKindOf, type ValueKind } from '../../args/coerce.js';
 import { admittedTypes, type AdmittedTypes } from '../../args/schema.js';
 import type { ToolIndex } from '../../core.js';
 import type { JsonSchema } from '../../../types.js';
@@ -6,9 +7,11 @@ import type { JsonSchema } from '../../../types.js';
 export interface ParameterTypes {
   schema: JsonSchema | undefined;
   admitted: AdmittedTypes;
+  /** How a value is read when the wire declares no type (declaredKind). */
+  kind: ValueKind;
 }
 
-const NO_SCHEMA: ParameterTypes = { schema: undefined, admitted: admittedTypes(undefined) };
+const NO_SCHEMA = typesOf(undefined);
 
 const memo = new WeakMap<ToolIndex, Map<string, Map<string, ParameterTypes>>>();
 
@@ -27,8 +30,13 @@ export function parameterTypes(tools: ToolIndex, name: string | undefined, key: 
   let types = byKey.get(key);
   if (types === undefined) {
     const schema = tools.parameterSchema(name, key);
-    types = schema === undefined ? NO_SCHEMA : { schema, admitted: admittedTypes(schema) };
+    types = schema === undefined ? NO_SCHEMA : typesOf(schema);
     byKey.set(key, types);
   }
   return types;
+}
+
+function typesOf(schema: JsonSchema | undefined): ParameterTypes {
+  const admitted = admittedTypes(schema);
+  return { schema, admitted, kind: declaredKindOf(admitted, undefined) };
 }
