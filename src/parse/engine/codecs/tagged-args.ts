@@ -93,6 +93,8 @@ class TaggedArgsCodec implements ArgsCodec {
   private depth = 0;
   private blockDepth = 0;
   private rawParts: string[] = [];
+  /** The key tag keyAt last read ahead (after a close tag), so the key state that follows does not read it again. */
+  private peeked: { buf: string; at: number; tag: KeyTag; next: number } | undefined;
   /** Argument text read but not yet given to the sink (flushArgs). */
   private argsText = '';
   /** Set when the last read stopped in keyValueEnds' probe: nothing changes until a value end can have arrived. */
@@ -110,6 +112,8 @@ class TaggedArgsCodec implements ArgsCodec {
   feed(buf: string, pos: number, final: boolean, sink: CallSink): CodecResult {
     const result = this.read(buf, pos, final, sink);
     this.flushArgs(sink);
+    // Positions are the buffer's: a peeked key is good for this feed only.
+    this.peeked = undefined;
     return result;
   }
 
@@ -155,15 +159,24 @@ class TaggedArgsCodec implements ArgsCodec {
           return { status: 'error', pos, code: 'PARSE_BAD_CALL_SYNTAX', message: `expected ${this.syntax.keyOpen} or the end of the arguments` };
         }
         case 'key': {
-          const hit = this.keyClose.find(buf, pos);
-          if (!hit || hit.at - pos > MAX_HEADER) {
-            if (buf.length - pos > MAX_HEADER) return { status: 'error', pos, code: 'PARSE_BAD_CALL_SYNTAX', message: 'unterminated argument key' };
-            return { status: 'more', pos };
+          const peeked = this.peeked;
+          this.peeked = undefined;
+          let tag: KeyTag;
+          let next: number;
+          if (peeked !== undefined && peeked.buf === buf && peeked.at === pos) {
+            ({ tag, next } = peeked);
+          } else {
+            const hit = this.keyClose.find(buf, pos);
+            if (!hit || hit.at - pos > MAX_HEADER) {
+              if (buf.length - pos > MAX_HEADER) return { status: 'error', pos, code: 'PARSE_BAD_CALL_SYNTAX', message: 'unterminated argument key' };
+              return { status: 'more', pos };
+            }
+            tag = readKeyTag(buf.slice(pos, hit.at), this.syntax);
+            next = hit.at + hit.marker.length;
           }
-          const tag = readKeyTag(buf.slice(pos, hit.at), this.syntax);
           if (tag.key.length === 0) return { status: 'error', pos, code: 'PARSE_BAD_CALL_SYNTAX', message: 'empty argument key' };
           this.beginValue(tag, pos, sink);
-          pos = hit.at + hit.marker.length;
+          pos = next;
           this.state = this.syntax.valueOpen ? 'value-open' : 'value';
           break;
         }
@@ -279,7 +292,10 @@ class TaggedArgsCodec implements ArgsCodec {
     const end = window.indexOf(keyClose);
     markerScanWork.chars += end < 0 ? window.length : end;
     if (end < 0) return !final && buf.length - from <= MAX_HEADER ? 'more' : undefined;
-    return readKeyTag(window.slice(0, end), this.syntax).key;
+    const tag = readKeyTag(window.slice(0, end), this.syntax);
+    // The same window the key state searches (a close within MAX_HEADER), so that state may take this reading.
+    this.peeked = { buf, at: from, tag, next: from + end + keyClose.length };
+    return tag.key;
   }
 
   /**
