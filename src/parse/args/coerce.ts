@@ -43,7 +43,12 @@ export type DeclaredType = 'string' | 'json';
  * decides, as for undeclared values (vLLM: the schema wins where model and schema disagree).
  */
 export function declaredKind(schema: JsonSchema | undefined, declared: DeclaredType | undefined): ValueKind {
-  const kind = valueKind(schema);
+  return declaredKindOf(admittedTypes(schema), declared);
+}
+
+/** declaredKind from the schema's admitted types, for a caller that works those out once per parameter. */
+export function declaredKindOf(admitted: AdmittedTypes, declared: DeclaredType | undefined): ValueKind {
+  const kind = kindOf(admitted);
   return declaredString(kind, declared) ? 'string' : kind;
 }
 
@@ -63,7 +68,11 @@ export type UntypedValues = 'json-literals' | 'strings';
  * (see declaredKind). Never throws.
  */
 export function coerceValue(raw: string, schema: JsonSchema | undefined, declared?: DeclaredType, untyped: UntypedValues = 'json-literals'): CoercedValue {
-  const admitted = admittedTypes(schema);
+  return coerceAdmitted(raw, admittedTypes(schema), declared, untyped);
+}
+
+/** coerceValue from the schema's admitted types (admittedTypes), for a caller that works those out once. */
+export function coerceAdmitted(raw: string, admitted: AdmittedTypes, declared?: DeclaredType, untyped: UntypedValues = 'json-literals'): CoercedValue {
   const kind = kindOf(admitted);
   if (declaredString(kind, declared)) return { json: JSON.stringify(raw) };
   if (declared === 'json' && kind === 'unknown') return { json: jsonText(raw) ?? JSON.stringify(raw) };

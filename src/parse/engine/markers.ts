@@ -107,7 +107,8 @@ export class MarkerSet {
   /** The marker that starts exactly at `at`, if any. */
   at(buf: string, at: number): string | undefined {
     if (at + 1 < buf.length) {
-      const candidates = this.byPair.get(pairKey(buf, at));
+      // pairKey written out: the streaming lane and the marker search ask this for every lead they meet.
+      const candidates = this.byPair.get(buf.charCodeAt(at) * 0x10000 + buf.charCodeAt(at + 1));
       if (candidates) for (const marker of candidates) if (buf.startsWith(marker, at)) return marker;
     }
     return this.single.get(buf.charCodeAt(at));

@@ -1,10 +1,12 @@
-import { coerceValue, declaredKind, jsonStringFragment, type DeclaredType, type UntypedValues } from '../../args/coerce.js';
+import { coerceAdmitted, declaredKindOf, jsonStringFragment, type DeclaredType, type UntypedValues } from '../../args/coerce.js';
+import type { AdmittedTypes } from '../../args/schema.js';
 import { minifyJson } from '../../args/json-text.js';
-import type { JsonSchema } from '../../../types.js';
 import type { ArgsCodec, CallSink, CodecContext, CodecFactory, CodecResult, LaneHold, Wake } from '../grammar.js';
+import type { ParseCode } from '../../../types.js';
 import { MAX_HEADER } from '../headers.js';
 import { MarkerSet, markerScanWork } from '../markers.js';
 import { skipWhitespace } from '../trim.js';
+import { parameterTypes } from './parameter-types.js';
 
 export interface TaggedArgsSyntax {
   /** Opens a key (`<parameter=`, `<arg_key>`). */
@@ -75,7 +77,7 @@ class TaggedArgsCodec implements ArgsCodec {
   private declared: DeclaredType | undefined;
   /** The value may be a wrapper of all arguments (TaggedArgsSyntax.wrapperKeys): read whole, decided at its end. */
   private wrapper = false;
-  private schema: JsonSchema | undefined;
+  private admitted: AdmittedTypes | undefined;
   private streamString = false;
   /** The value runs to its own close structure (readNestedValue): a string, or a value no schema types. */
   private nestedRead = false;
@@ -91,6 +93,10 @@ class TaggedArgsCodec implements ArgsCodec {
   private depth = 0;
   private blockDepth = 0;
   private rawParts: string[] = [];
+  /** The key tag keyAt last read ahead (after a close tag), so the key state that follows does not read it again. */
+  private peeked: { buf: string; at: number; tag: KeyTag; next: number } | undefined;
+  /** Argument text read but not yet given to the sink (flushArgs). */
+  private argsText = '';
   /** Set when the last read stopped in keyValueEnds' probe: nothing changes until a value end can have arrived. */
   private wake: Wake | undefined;
 
@@ -104,8 +110,32 @@ class TaggedArgsCodec implements ArgsCodec {
   ) {}
 
   feed(buf: string, pos: number, final: boolean, sink: CallSink): CodecResult {
+    const result = this.read(buf, pos, final, sink);
+    this.flushArgs(sink);
+    // Positions are the buffer's: a peeked key is good for this feed only.
+    this.peeked = undefined;
+    return result;
+  }
+
+  /**
+   * Argument text is gathered while a feed reads and handed to the sink once, before any warning and at the end:
+   * one event for the pieces of a parameter (`,"content":"`, the value, `"`) instead of one each. The events of one
+   * push make one delta either way.
+   */
+  private flushArgs(sink: CallSink): void {
+    if (this.argsText.length === 0) return;
+    sink.args(this.argsText);
+    this.argsText = '';
+  }
+
+  private warn(sink: CallSink, code: ParseCode, message: string, at: number): void {
+    this.flushArgs(sink);
+    sink.warn(code, message, at);
+  }
+
+  private read(buf: string, pos: number, final: boolean, sink: CallSink): CodecResult {
     if (!this.opened) {
-      sink.args('{');
+      this.argsText += '{';
       this.opened = true;
     }
     for (;;) {
@@ -120,7 +150,7 @@ class TaggedArgsCodec implements ArgsCodec {
           }
           const end = this.syntax.argsEnd.find((e) => buf.startsWith(e.marker, pos));
           if (end) {
-            sink.args('}');
+            this.argsText += '}';
             return { status: 'done', pos: end.consume ? pos + end.marker.length : pos };
           }
           if (!final && this.betweenMarkers.some((m) => m.startsWith(buf.slice(pos, pos + m.length)) && buf.length - pos < m.length)) {
@@ -129,15 +159,24 @@ class TaggedArgsCodec implements ArgsCodec {
           return { status: 'error', pos, code: 'PARSE_BAD_CALL_SYNTAX', message: `expected ${this.syntax.keyOpen} or the end of the arguments` };
         }
         case 'key': {
-          const hit = this.keyClose.find(buf, pos);
-          if (!hit || hit.at - pos > MAX_HEADER) {
-            if (buf.length - pos > MAX_HEADER) return { status: 'error', pos, code: 'PARSE_BAD_CALL_SYNTAX', message: 'unterminated argument key' };
-            return { status: 'more', pos };
+          const peeked = this.peeked;
+          this.peeked = undefined;
+          let tag: KeyTag;
+          let next: number;
+          if (peeked !== undefined && peeked.buf === buf && peeked.at === pos) {
+            ({ tag, next } = peeked);
+          } else {
+            const hit = this.keyClose.find(buf, pos);
+            if (!hit || hit.at - pos > MAX_HEADER) {
+              if (buf.length - pos > MAX_HEADER) return { status: 'error', pos, code: 'PARSE_BAD_CALL_SYNTAX', message: 'unterminated argument key' };
+              return { status: 'more', pos };
+            }
+            tag = readKeyTag(buf.slice(pos, hit.at), this.syntax);
+            next = hit.at + hit.marker.length;
           }
-          const tag = readKeyTag(buf.slice(pos, hit.at), this.syntax);
           if (tag.key.length === 0) return { status: 'error', pos, code: 'PARSE_BAD_CALL_SYNTAX', message: 'empty argument key' };
           this.beginValue(tag, pos, sink);
-          pos = hit.at + hit.marker.length;
+          pos = next;
           this.state = this.syntax.valueOpen ? 'value-open' : 'value';
           break;
         }
@@ -156,7 +195,7 @@ class TaggedArgsCodec implements ArgsCodec {
           if (this.nestedRead) {
             // A string (or untyped) value runs to its own close structure, so code that writes this very syntax survives.
             this.wake = undefined;
-            const read = this.readNestedValue(buf, pos, final, sink);
+            const read = this.readNestedValue(buf, pos, final);
             pos = read.pos;
             if (!read.closed) return this.wake ? { status: 'more', pos, wake: this.wake } : { status: 'more', pos };
             this.endValue(sink, pos);
@@ -165,7 +204,7 @@ class TaggedArgsCodec implements ArgsCodec {
           }
           const hit = this.valueEnds.find(buf, pos);
           const limit = hit ? hit.at : final ? buf.length : this.valueEnds.partialStart(buf, pos);
-          if (limit > pos) this.addValueText(buf.slice(pos, limit), sink);
+          if (limit > pos) this.addValueText(buf.slice(pos, limit));
           pos = limit;
           if (!hit) return { status: 'more', pos };
           if (hit.marker === this.syntax.valueClose) pos += hit.marker.length;
@@ -187,16 +226,16 @@ class TaggedArgsCodec implements ArgsCodec {
    * (any new key when there is no schema) or before the end of the block when the call's close or the end of output
    * follows it.
    */
-  private readNestedValue(buf: string, pos: number, final: boolean, sink: CallSink): { pos: number; closed: boolean } {
+  private readNestedValue(buf: string, pos: number, final: boolean): { pos: number; closed: boolean } {
     const { valueClose, keyOpen, blockOpen } = this.syntax;
     for (;;) {
       const hit = this.nesting.find(buf, pos);
       if (!hit) {
         const limit = final ? buf.length : this.nesting.partialStart(buf, pos);
-        if (limit > pos) this.addValueText(buf.slice(pos, limit), sink);
+        if (limit > pos) this.addValueText(buf.slice(pos, limit));
         return { pos: limit, closed: final };
       }
-      if (hit.at > pos) this.addValueText(buf.slice(pos, hit.at), sink);
+      if (hit.at > pos) this.addValueText(buf.slice(pos, hit.at));
       pos = hit.at + hit.marker.length;
       const level = this.depth + this.blockDepth;
       if (hit.marker === valueClose) {
@@ -237,7 +276,7 @@ class TaggedArgsCodec implements ArgsCodec {
       } else {
         this.depth++;
       }
-      this.addValueText(hit.marker, sink);
+      this.addValueText(hit.marker);
     }
   }
 
@@ -253,7 +292,10 @@ class TaggedArgsCodec implements ArgsCodec {
     const end = window.indexOf(keyClose);
     markerScanWork.chars += end < 0 ? window.length : end;
     if (end < 0) return !final && buf.length - from <= MAX_HEADER ? 'more' : undefined;
-    return readKeyTag(window.slice(0, end), this.syntax).key;
+    const tag = readKeyTag(window.slice(0, end), this.syntax);
+    // The same window the key state searches (a close within MAX_HEADER), so that state may take this reading.
+    this.peeked = { buf, at: from, tag, next: from + end + keyClose.length };
+    return tag.key;
   }
 
   /**
@@ -331,7 +373,7 @@ class TaggedArgsCodec implements ArgsCodec {
   /** A declared parameter of this tool other than the one being read, not given yet: its key ends the value. */
   private isOtherParameter(key: string): boolean {
     const name = this.context.name;
-    return name !== undefined && key !== this.key && !this.seen.has(key) && this.context.tools.parameterSchema(name, key) !== undefined;
+    return name !== undefined && key !== this.key && !this.seen.has(key) && parameterTypes(this.context.tools, name, key).schema !== undefined;
   }
 
   /** Whether a value may end before `at`: true, false, or undefined when more text must come to tell. */
@@ -354,23 +396,24 @@ class TaggedArgsCodec implements ArgsCodec {
     this.rawParts = [];
     this.skipValue = this.seen.has(key);
     if (this.skipValue) {
-      sink.warn('PARSE_DUPLICATE_ARG', `argument "${key}" given twice; the first value is kept`, at);
+      this.warn(sink, 'PARSE_DUPLICATE_ARG', `argument "${key}" given twice; the first value is kept`, at);
       return;
     }
     this.seen.add(key);
-    this.schema = this.context.name === undefined ? undefined : this.context.tools.parameterSchema(this.context.name, key);
-    this.wrapper = this.mayWrap(key);
-    const kind = declaredKind(this.schema, declared);
+    const types = parameterTypes(this.context.tools, this.context.name, key);
+    this.admitted = types.admitted;
+    this.wrapper = this.syntax.wrapperKeys !== undefined && this.mayWrap(key);
+    const kind = declared === undefined ? types.kind : declaredKindOf(types.admitted, declared);
     this.streamString = !this.wrapper && kind === 'string';
     this.nestedRead = !this.wrapper && (kind === 'string' || kind === 'unknown');
     this.probed = 0;
-    if (this.streamString) sink.args(`${this.count++ > 0 ? ',' : ''}${JSON.stringify(key)}:"`);
+    if (this.streamString) this.argsText += `${this.count++ > 0 ? ',' : ''}${JSON.stringify(key)}:"`;
   }
 
   private mayWrap(key: string): boolean {
     const name = this.context.name;
     if (name === undefined || this.count > 0 || !this.syntax.wrapperKeys?.includes(key)) return false;
-    return this.context.tools.parameters(name) !== undefined && this.context.tools.parameterSchema(name, key) === undefined;
+    return this.context.tools.parameters(name) !== undefined && parameterTypes(this.context.tools, name, key).schema === undefined;
   }
 
   /** Writes a wrapper's object as the arguments themselves, when it holds only declared parameters. */
@@ -386,10 +429,10 @@ class TaggedArgsCodec implements ArgsCodec {
     const keys = Object.keys(value as object);
     const name = this.context.name!;
     if (keys.length === 0 || !keys.every((key) => this.context.tools.parameterSchema(name, key) !== undefined)) return false;
-    sink.args(minifyJson(text).slice(1, -1));
+    this.argsText += minifyJson(text).slice(1, -1);
     this.count++;
     for (const key of keys) this.seen.add(key);
-    sink.warn('PARSE_ARGS_UNWRAPPED', `every argument was given inside "${this.key}"; its object is used as the arguments`, at);
+    this.warn(sink, 'PARSE_ARGS_UNWRAPPED', `every argument was given inside "${this.key}"; its object is used as the arguments`, at);
     return true;
   }
 
@@ -406,7 +449,7 @@ class TaggedArgsCodec implements ArgsCodec {
     return end === 0 ? '' : this.streamedFragment(chunk.slice(0, end));
   }
 
-  private addValueText(text: string, sink: CallSink): void {
+  private addValueText(text: string): void {
     if (this.skipValue) return;
     if (this.valueFresh && this.syntax.stripOneNewline && text.charCodeAt(0) === 10) text = text.slice(1);
     this.valueFresh = false;
@@ -415,7 +458,7 @@ class TaggedArgsCodec implements ArgsCodec {
       return;
     }
     const fragment = this.streamedFragment(text);
-    if (fragment.length > 0) sink.args(fragment);
+    if (fragment.length > 0) this.argsText += fragment;
   }
 
   /** A string value's next text as JSON-escaped argument text ('' when all of it is held). */
@@ -434,15 +477,15 @@ class TaggedArgsCodec implements ArgsCodec {
     if (this.skipValue) return;
     if (this.streamString) {
       const tail = this.heldTail === '\n' && this.syntax.stripOneNewline ? '' : this.heldTail;
-      sink.args(tail ? `${jsonStringFragment(tail)}"` : '"');
+      this.argsText += tail ? `${jsonStringFragment(tail)}"` : '"';
       return;
     }
     let raw = this.rawParts.join('');
     if (this.syntax.stripOneNewline && raw.charCodeAt(raw.length - 1) === 10) raw = raw.slice(0, -1);
     if (this.wrapper && this.unwrap(raw, sink, at)) return;
-    const coerced = coerceValue(raw, this.schema, this.declared, this.syntax.untypedValues);
-    sink.args(`${this.count++ > 0 ? ',' : ''}${JSON.stringify(this.key)}:${coerced.json}`);
-    if (coerced.diagnostic) sink.warn(coerced.diagnostic.code, `${this.key}: ${coerced.diagnostic.message}`, at);
+    const coerced = coerceAdmitted(raw, this.admitted!, this.declared, this.syntax.untypedValues);
+    this.argsText += `${this.count++ > 0 ? ',' : ''}${JSON.stringify(this.key)}:${coerced.json}`;
+    if (coerced.diagnostic) this.warn(sink, coerced.diagnostic.code, `${this.key}: ${coerced.diagnostic.message}`, at);
   }
 }
 
@@ -505,7 +548,7 @@ const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
  * character is what costs.
  */
 export function escapeFragment(text: string): string {
-  if (text.length > SHORT_FRAGMENT) return jsonStringFragment(text);
+  if (text.length > SHORT_FRAGMENT) return JSON.stringify(text).slice(1, -1);
   const at = text.length > TINY_FRAGMENT ? text.search(NEEDS_ESCAPE) : firstToEscape(text);
   return at < 0 ? text : escapeShort(text, at);
 }
