@@ -3,7 +3,7 @@ import type { ArgsCodec, CallSink, CodecContext, CodecFactory, CodecResult, Lane
 import { isJsonNumber } from '../../args/json-text.js';
 import { MarkerSet } from '../markers.js';
 import { parseWork } from '../work.js';
-import { escapeFragment } from './tagged-args.js';
+import { escapeFragment } from './escape-fragment.js';
 
 export interface ObjectNotationSyntax {
   /** The one token that opens and closes every string (Gemma's `<|"|>`); nothing is escaped between two of them. */

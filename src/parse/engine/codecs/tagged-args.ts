@@ -6,6 +6,7 @@ import type { ParseCode } from '../../../types.js';
 import { MAX_HEADER } from '../headers.js';
 import { MarkerSet, markerScanWork } from '../markers.js';
 import { skipWhitespace } from '../trim.js';
+import { escapeFragment } from './escape-fragment.js';
 import { parameterTypes } from './parameter-types.js';
 
 export interface TaggedArgsSyntax {
@@ -523,56 +524,3 @@ function readAttributes(text: string): Map<string, string> {
 
 /** How far past an undeclared key the value reader looks for that key's own close (nextParameterAt). */
 export const PROBE_LIMIT = 16 * 1024;
-
-/** Longer fragments go straight to JSON.stringify (native), which then wins. */
-const SHORT_FRAGMENT = 64;
-
-/** JSON.stringify's escape of each character it escapes below code 93 (quote, backslash, controls), by code. */
-const ESCAPES: (string | undefined)[] = [];
-for (let c = 0; c < 93; c++) {
-  const escaped = jsonStringFragment(String.fromCharCode(c));
-  if (escaped.length > 1) ESCAPES[c] = escaped;
-}
-
-/** Fragments up to this long are searched by a loop: a regex call costs more than a few characters. */
-const TINY_FRAGMENT = 8;
-
-/** What JSON escapes (quote, backslash, controls) and what needs the whole text (a surrogate, paired or not). */
-const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
-
-/**
- * JSON escaping of a string value's fragment. Streamed in small chunks, most fragments need no escaping, and
- * checking that is far cheaper than a JSON.stringify call per chunk; a short fragment that does need it is escaped
- * here from JSON.stringify's own table (a native call per 4-byte push was the tagged families' hot spot). The check
- * is a native search past a few characters: a first parse runs this in V8's unoptimised tiers, where a loop per
- * character is what costs.
- */
-export function escapeFragment(text: string): string {
-  if (text.length > SHORT_FRAGMENT) return JSON.stringify(text).slice(1, -1);
-  const at = text.length > TINY_FRAGMENT ? text.search(NEEDS_ESCAPE) : firstToEscape(text);
-  return at < 0 ? text : escapeShort(text, at);
-}
-
-function firstToEscape(text: string): number {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 34 || c === 92 || c < 32 || (c >= 0xd800 && c <= 0xdfff)) return i;
-  }
-  return -1;
-}
-
-/** `text` escaped from `from` on, where the first character to escape is; surrogates go to JSON.stringify. */
-function escapeShort(text: string, from: number): string {
-  // Runs between escapes are copied as slices: one concatenation per escape, not one per character.
-  let out = '';
-  let copied = 0;
-  for (let i = from; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdfff) return jsonStringFragment(text);
-    const escaped = c < 93 ? ESCAPES[c] : undefined;
-    if (escaped === undefined) continue;
-    out += i > copied ? text.slice(copied, i) + escaped : escaped;
-    copied = i + 1;
-  }
-  return copied < text.length ? out + text.slice(copied) : out;
-}
