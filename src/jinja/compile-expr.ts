@@ -14,6 +14,7 @@ import { invoke, type Ev } from './compile-support.js';
 import { arithmetic, ordering, plusChain } from './compile-fused.js';
 import { concatChain, itemPresence, itemRead, namespaceCall } from './compile-shapes.js';
 import { CallCompiler, NO_ARGS } from './compile-calls.js';
+import { keywordCall } from './compile-macro.js';
 
 /** What condition() gives a statement to test (see compile-if.ts). */
 export type Condition =
@@ -222,7 +223,11 @@ export abstract class ExprCompiler extends CallCompiler {
   }
 
   private generalCall(node: Extract<Expr, { k: 'call' }>): Ev {
-    const { positional, keywords } = this.callArgs(node);
+    const { positional, keywords, written } = this.callArgs(node);
+    const keywordNames = written.map(([k]) => k);
+    if (node.fn.k !== 'getattr' && keywordNames.length > 0 && !node.dynKwargs && new Set(keywordNames).size === keywordNames.length) {
+      return keywordCall(this.expr(node.fn), positional, keywordNames, written.map(([, e]) => e));
+    }
     if (node.fn.k === 'getattr') {
       // Method calls skip building a bound-method object.
       const obj = this.expr(node.fn.obj);
