@@ -2,7 +2,7 @@
 import type { Expr } from './ast.js';
 import { typeError } from './errors.js';
 import { hasFilter } from './filters.js';
-import { unmark } from './markup.js';
+import { Markup, unmark } from './markup.js';
 import { methodImpl } from './methods.js';
 import { negate } from './numbers.js';
 import { SliceValue, attrPresence, attrReader, compareOp, getAttr, getItem, pyEq, undefinedError } from './ops.js';
@@ -344,6 +344,14 @@ export abstract class ExprCompiler extends CallCompiler {
       }
     }
     const fn: TestFn = TESTS[node.name]!;
+    // The type tests templates run per message, without the shared test closure's calls (a Markup is a str).
+    if (noArgs && node.name === 'string') {
+      return (s, f) => {
+        const v = operand(s, f);
+        return typeof v === 'string' || v instanceof Markup;
+      };
+    }
+    if (noArgs && node.name === 'none') return (s, f) => operand(s, f) === null;
     if (noArgs) return (s, f) => fn(unmark(operand(s, f)), NO_ARGS);
     return (s, f) => {
       const v = operand(s, f);
