@@ -20,7 +20,7 @@ export class RenderState {
   readonly budget: Budget;
   constructor(
     readonly now: Date | undefined,
-    readonly limits: RenderLimits,
+    readonly limits: Readonly<RenderLimits>,
     /** The render's variables over the globals: where a name no template statement binds is looked up. */
     readonly root: Frame,
   ) {
