@@ -24,6 +24,14 @@ function isPlainObject(obj: unknown): obj is Record<string, unknown> {
  */
 export function itemRead(key: string): (obj: unknown) => unknown {
   const attribute = attrReader(key);
+  if (!(key in Object.prototype)) {
+    // A key Object.prototype lacks is on a plain object only as its own property: one keyed read answers.
+    return (obj) => {
+      if (!isPlainObject(obj)) return getItem(obj, key);
+      const value = obj[key];
+      return value !== undefined ? value : attribute(obj);
+    };
+  }
   return (obj) => {
     if (!isPlainObject(obj)) return getItem(obj, key);
     if (hasOwnProperty.call(obj, key)) {
@@ -37,6 +45,13 @@ export function itemRead(key: string): (obj: unknown) => unknown {
 /** Whether `obj['key']` is defined (`x['key'] is defined`), without building the Undefined when it is not. */
 export function itemPresence(key: string): (obj: unknown) => boolean {
   const attribute = attrPresence(key);
+  if (!(key in Object.prototype)) {
+    return (obj) => {
+      if (!isPlainObject(obj)) return !(getItem(obj, key) instanceof Undefined);
+      const value = obj[key];
+      return value !== undefined ? !(value instanceof Undefined) : attribute(obj);
+    };
+  }
   return (obj) => {
     if (!isPlainObject(obj)) return !(getItem(obj, key) instanceof Undefined);
     if (hasOwnProperty.call(obj, key)) {
