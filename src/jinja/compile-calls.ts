@@ -97,6 +97,8 @@ export abstract class CallCompiler {
   protected callArgs(node: CallArgs): {
     positional: (s: RenderState, f: Frame) => unknown[];
     keywords: ((s: RenderState, f: Frame) => Kwargs) | null;
+    /** The written-out positional arguments, compiled (what `positional` evaluates before any `*` list). */
+    listed: readonly Ev[];
     /** The written-out keywords, compiled (what `keywords` evaluates before any `**` mapping). */
     written: ReadonlyArray<readonly [string, Ev]>;
   } {
@@ -123,7 +125,7 @@ export abstract class CallCompiler {
         return a;
       };
     }
-    if (kwargs.length === 0 && !dynKwargs) return { positional, keywords: null, written: kwargs };
+    if (kwargs.length === 0 && !dynKwargs) return { positional, keywords: null, listed: args, written: kwargs };
     const keywords = (s: RenderState, f: Frame): Kwargs => {
       const k = Object.create(null) as Record<string, unknown>;
       for (const [name, e] of kwargs) k[name] = e(s, f);
@@ -139,7 +141,7 @@ export abstract class CallCompiler {
       }
       return k;
     };
-    return { positional, keywords, written: kwargs };
+    return { positional, keywords, listed: args, written: kwargs };
   }
 
 }

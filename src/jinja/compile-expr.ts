@@ -12,7 +12,7 @@ import { TESTS, hasTest, type TestFn } from './tests.js';
 import { MISSING, Undefined, buildDict, isDict, isNumeric, makeTuple, pyTypeName, truthy } from './values.js';
 import { invoke, type Ev } from './compile-support.js';
 import { arithmetic, ordering, plusChain } from './compile-fused.js';
-import { concatChain, itemPresence, itemRead, namespaceCall } from './compile-shapes.js';
+import { concatChain, dictGetCall, itemPresence, itemRead, namespaceCall } from './compile-shapes.js';
 import { CallCompiler, NO_ARGS } from './compile-calls.js';
 import { keywordCall } from './compile-macro.js';
 
@@ -223,7 +223,7 @@ export abstract class ExprCompiler extends CallCompiler {
   }
 
   private generalCall(node: Extract<Expr, { k: 'call' }>): Ev {
-    const { positional, keywords, written } = this.callArgs(node);
+    const { positional, keywords, listed, written } = this.callArgs(node);
     const keywordNames = written.map(([k]) => k);
     if (node.fn.k !== 'getattr' && keywordNames.length > 0 && !node.dynKwargs && new Set(keywordNames).size === keywordNames.length) {
       return keywordCall(this.expr(node.fn), positional, keywordNames, written.map(([, e]) => e));
@@ -232,8 +232,7 @@ export abstract class ExprCompiler extends CallCompiler {
       // Method calls skip building a bound-method object.
       const obj = this.expr(node.fn.obj);
       const attr = node.fn.attr;
-      return (s, f) => {
-        const self = obj(s, f);
+      const method = (s: RenderState, f: Frame, self: unknown): unknown => {
         if (self instanceof Undefined) throw undefinedError(self);
         const impl = methodImpl(self, attr);
         const a = positional(s, f);
@@ -241,6 +240,10 @@ export abstract class ExprCompiler extends CallCompiler {
         if (impl !== undefined && impl !== 'unsafe') return impl(self as never, a, k);
         return invoke(getAttr(self, attr), a, k);
       };
+      if (attr === 'get' && keywords === null && !node.dynArgs && (listed.length === 1 || listed.length === 2)) {
+        return dictGetCall(obj, listed, method);
+      }
+      return (s, f) => method(s, f, obj(s, f));
     }
     const fn = this.expr(node.fn);
     return (s, f) => {
