@@ -81,19 +81,6 @@ const hasOwnProperty = Object.prototype.hasOwnProperty;
 export function attrPresence(name: string): (obj: unknown) => boolean {
   const read = attrReader(name);
   if (isDunder(name) || isDictMethodName(name)) return (obj) => !(read(obj) instanceof Undefined);
-  if (!(name in Object.prototype)) {
-    // As in attrReader: such a name is on a plain object only as its own property.
-    return (obj) => {
-      if (obj !== null && typeof obj === 'object') {
-        const proto = Object.getPrototypeOf(obj);
-        if (proto === Object.prototype || proto === null) {
-          const value = (obj as Record<string, unknown>)[name];
-          return value !== undefined && !(value instanceof Undefined);
-        }
-      }
-      return !(read(obj) instanceof Undefined);
-    };
-  }
   return (obj) => {
     if (obj !== null && typeof obj === 'object') {
       const proto = Object.getPrototypeOf(obj);
