@@ -31,10 +31,10 @@ export const DEFAULT_LIMITS: Readonly<RenderLimits> = Object.freeze({
 export const BYTES_PER_CHAR = 2;
 export const BYTES_PER_ITEM = 8;
 
-/** Limits with a caller's overrides; each must be a non-negative number. */
-export function resolveLimits(overrides: Partial<RenderLimits> | undefined): RenderLimits {
+/** Limits with a caller's overrides; each must be a non-negative number. Without any, the shared frozen defaults. */
+export function resolveLimits(overrides: Partial<RenderLimits> | undefined): Readonly<RenderLimits> {
+  if (!overrides) return DEFAULT_LIMITS;
   const limits: RenderLimits = { ...DEFAULT_LIMITS };
-  if (!overrides) return limits;
   for (const key of Object.keys(DEFAULT_LIMITS) as Array<keyof RenderLimits>) {
     const value = overrides[key];
     if (value === undefined) continue;

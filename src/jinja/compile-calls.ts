@@ -94,7 +94,14 @@ export abstract class CallCompiler {
    * Call arguments as two closures, positional first (evaluation order); `keywords` is null when the call has none.
    * Calls with up to two plain positional arguments get closures without loops: they run on every render.
    */
-  protected callArgs(node: CallArgs): { positional: (s: RenderState, f: Frame) => unknown[]; keywords: ((s: RenderState, f: Frame) => Kwargs) | null } {
+  protected callArgs(node: CallArgs): {
+    positional: (s: RenderState, f: Frame) => unknown[];
+    keywords: ((s: RenderState, f: Frame) => Kwargs) | null;
+    /** The written-out positional arguments, compiled (what `positional` evaluates before any `*` list). */
+    listed: readonly Ev[];
+    /** The written-out keywords, compiled (what `keywords` evaluates before any `**` mapping). */
+    written: ReadonlyArray<readonly [string, Ev]>;
+  } {
     const args = node.args.map((a) => this.expr(a));
     const kwargs = node.kwargs.map(([k, v]) => [k, this.expr(v)] as const);
     const dynArgs = node.dynArgs ? this.expr(node.dynArgs) : null;
@@ -118,7 +125,7 @@ export abstract class CallCompiler {
         return a;
       };
     }
-    if (kwargs.length === 0 && !dynKwargs) return { positional, keywords: null };
+    if (kwargs.length === 0 && !dynKwargs) return { positional, keywords: null, listed: args, written: kwargs };
     const keywords = (s: RenderState, f: Frame): Kwargs => {
       const k = Object.create(null) as Record<string, unknown>;
       for (const [name, e] of kwargs) k[name] = e(s, f);
@@ -134,7 +141,7 @@ export abstract class CallCompiler {
       }
       return k;
     };
-    return { positional, keywords };
+    return { positional, keywords, listed: args, written: kwargs };
   }
 
 }

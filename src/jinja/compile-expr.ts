@@ -2,7 +2,7 @@
 import type { Expr } from './ast.js';
 import { typeError } from './errors.js';
 import { hasFilter } from './filters.js';
-import { unmark } from './markup.js';
+import { Markup, unmark } from './markup.js';
 import { methodImpl } from './methods.js';
 import { negate } from './numbers.js';
 import { SliceValue, attrPresence, attrReader, compareOp, getAttr, getItem, pyEq, undefinedError } from './ops.js';
@@ -12,8 +12,9 @@ import { TESTS, hasTest, type TestFn } from './tests.js';
 import { MISSING, Undefined, buildDict, isDict, isNumeric, makeTuple, pyTypeName, truthy } from './values.js';
 import { invoke, type Ev } from './compile-support.js';
 import { arithmetic, ordering, plusChain } from './compile-fused.js';
-import { concatChain, itemPresence, itemRead, namespaceCall } from './compile-shapes.js';
+import { concatChain, dictGetCall, itemPresence, itemRead, namespaceCall } from './compile-shapes.js';
 import { CallCompiler, NO_ARGS } from './compile-calls.js';
+import { keywordCall } from './compile-macro.js';
 
 /** What condition() gives a statement to test (see compile-if.ts). */
 export type Condition =
@@ -222,13 +223,16 @@ export abstract class ExprCompiler extends CallCompiler {
   }
 
   private generalCall(node: Extract<Expr, { k: 'call' }>): Ev {
-    const { positional, keywords } = this.callArgs(node);
+    const { positional, keywords, listed, written } = this.callArgs(node);
+    const keywordNames = written.map(([k]) => k);
+    if (node.fn.k !== 'getattr' && keywordNames.length > 0 && !node.dynKwargs && new Set(keywordNames).size === keywordNames.length) {
+      return keywordCall(this.expr(node.fn), positional, keywordNames, written.map(([, e]) => e));
+    }
     if (node.fn.k === 'getattr') {
       // Method calls skip building a bound-method object.
       const obj = this.expr(node.fn.obj);
       const attr = node.fn.attr;
-      return (s, f) => {
-        const self = obj(s, f);
+      const method = (s: RenderState, f: Frame, self: unknown): unknown => {
         if (self instanceof Undefined) throw undefinedError(self);
         const impl = methodImpl(self, attr);
         const a = positional(s, f);
@@ -236,6 +240,10 @@ export abstract class ExprCompiler extends CallCompiler {
         if (impl !== undefined && impl !== 'unsafe') return impl(self as never, a, k);
         return invoke(getAttr(self, attr), a, k);
       };
+      if (attr === 'get' && keywords === null && !node.dynArgs && (listed.length === 1 || listed.length === 2)) {
+        return dictGetCall(obj, listed, method);
+      }
+      return (s, f) => method(s, f, obj(s, f));
     }
     const fn = this.expr(node.fn);
     return (s, f) => {
@@ -339,6 +347,14 @@ export abstract class ExprCompiler extends CallCompiler {
       }
     }
     const fn: TestFn = TESTS[node.name]!;
+    // The type tests templates run per message, without the shared test closure's calls (a Markup is a str).
+    if (noArgs && node.name === 'string') {
+      return (s, f) => {
+        const v = operand(s, f);
+        return typeof v === 'string' || v instanceof Markup;
+      };
+    }
+    if (noArgs && node.name === 'none') return (s, f) => operand(s, f) === null;
     if (noArgs) return (s, f) => fn(unmark(operand(s, f)), NO_ARGS);
     return (s, f) => {
       const v = operand(s, f);

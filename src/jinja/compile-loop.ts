@@ -38,6 +38,23 @@ export function forLoop(parts: LoopParts): Ex {
     return scope;
   };
 
+  // `loop(items)` of a recursive loop, made outside run: a closure created inside it would make V8 allocate a context
+  // for run's parameters on every loop, recursive or not.
+  const recursion = (s: RenderState, f: Frame, depth0: number) => (args: unknown[]): string => {
+    enter(s);
+    const saved = s.out;
+    s.out = '';
+    s.capture++;
+    try {
+      run(s, f, args[0], depth0 + 1);
+      return s.out;
+    } finally {
+      s.capture--;
+      s.out = saved;
+      s.depth--;
+    }
+  };
+
   const run = (s: RenderState, f: Frame, iterable: unknown, depth0: number): void => {
     let items = iterate(iterable);
     const inner = f.child();
@@ -73,23 +90,7 @@ export function forLoop(parts: LoopParts): Ex {
     }
     let loop: LoopContext | null = null;
     if (usesLoop) {
-      const recurse = recursive
-        ? (args: unknown[]) => {
-            enter(s);
-            const saved = s.out;
-            s.out = '';
-            s.capture++;
-            try {
-              run(s, f, args[0], depth0 + 1);
-              return s.out;
-            } finally {
-              s.capture--;
-              s.out = saved;
-              s.depth--;
-            }
-          }
-        : null;
-      loop = new LoopContext(items, depth0, recurse);
+      loop = new LoopContext(items, depth0, recursive ? recursion(s, f, depth0) : null);
       inner.set('loop', loop);
     }
     if ((s.iterations += items.length) > s.limits.loopIterations) throw tooManyIterations(s);

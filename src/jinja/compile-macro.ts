@@ -1,9 +1,9 @@
 // Macros and caller blocks at run time: argument binding as Python binds a def's parameters.
 import { RenderState } from './runtime.js';
 import type { Frame } from './scope.js';
-import { Callable, Undefined, buildDict, makeTuple } from './values.js';
+import { Callable, MISSING, Undefined, buildDict, makeTuple } from './values.js';
 import { typeError } from './errors.js';
-import { capture, enter, type Ev, type Ex } from './compile-support.js';
+import { capture, enter, invoke, type Ev, type Ex } from './compile-support.js';
 
 export interface MacroParts {
   name: string;
@@ -18,47 +18,143 @@ export interface MacroParts {
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
+/**
+ * A macro's Callable with a second entry for calls whose keywords all name parameters: the call site passes the
+ * keyword values by parameter (a plan it worked out once per macro definition, see keywordPlan) instead of a keyword
+ * object the macro would have to search.
+ */
+export class MacroCallable extends Callable {
+  constructor(
+    name: string,
+    call: Callable['call'],
+    /** The parameter names, one array per macro definition: a call site's plan is good for every macro sharing it. */
+    readonly params: readonly string[],
+    readonly callPlanned: (args: unknown[], plan: KeywordPlan, values: unknown[]) => unknown,
+  ) {
+    super(name, call, 'Macro');
+  }
+}
+
+/** Where a call site's keywords go: for each parameter the index of the keyword naming it, or -1. */
+export interface KeywordPlan {
+  keywordOf: Int32Array;
+  /** The lowest parameter index a keyword fills: a call with more positional arguments binds one twice. */
+  firstFilled: number;
+}
+
+/** The plan of keywords `keywords` (distinct names) against parameters `params`, or null if one names none of them. */
+export function keywordPlan(params: readonly string[], keywords: readonly string[]): KeywordPlan | null {
+  const keywordOf = new Int32Array(params.length).fill(-1);
+  let firstFilled = params.length;
+  for (let k = 0; k < keywords.length; k++) {
+    const i = params.indexOf(keywords[k]!);
+    if (i < 0) return null;
+    keywordOf[i] = k;
+    if (i < firstFilled) firstFilled = i;
+  }
+  return { keywordOf, firstFilled };
+}
+
 /** Builds the Callable for a macro (or a caller block) closing over the defining frame. */
 export function macroBuilder(parts: MacroParts): (s: RenderState, f: Frame) => Callable {
   const { name, names, defaults, body, usesVarargs, usesKwargs, usesCaller } = parts;
+
+  /** Binds the parameters (keyword values by parameter, MISSING where none) and renders the body. */
+  const run = (
+    s: RenderState, f: Frame, args: unknown[], keywordOf: Int32Array | null, values: unknown[],
+    caller: unknown, extra: Record<string, unknown> | null,
+  ): string => {
+    const inner = f.child();
+    if (caller !== MISSING) inner.set('caller', caller);
+    for (let i = 0; i < names.length; i++) {
+      const pname = names[i]!;
+      let v: unknown = MISSING;
+      if (i < args.length) v = args[i];
+      else if (keywordOf !== null && keywordOf[i]! >= 0) v = values[keywordOf[i]!];
+      if (v === MISSING) {
+        if (defaults[i]) v = defaults[i]!(s, inner);
+        else v = new Undefined(pname, undefined, `parameter '${pname}' was not provided`);
+      }
+      inner.set(pname, v);
+    }
+    if (usesCaller && !inner.has('caller')) inner.set('caller', new Undefined('caller', undefined, 'No caller defined'));
+    if (usesVarargs) inner.set('varargs', makeTuple(args.slice(names.length)));
+    if (usesKwargs) inner.set('kwargs', buildDict(extra === null ? [] : Object.keys(extra).map((k) => [k, extra![k]])));
+    return capture(body, s, inner);
+  };
+
+  const refuseExtraPositional = (args: unknown[]): void => {
+    if (args.length > names.length && !usesVarargs) throw typeError(`macro '${name}' takes not more than ${names.length} argument(s)`);
+  };
+
   return (s, f) =>
-    new Callable(
+    new MacroCallable(
       name,
       (args, kwargs) => {
         enter(s);
         try {
-          const inner = f.child();
-          if (args.length > names.length && !usesVarargs) {
-            throw typeError(`macro '${name}' takes not more than ${names.length} argument(s)`);
-          }
+          refuseExtraPositional(args);
+          if (!kwargs) return run(s, f, args, null, NO_VALUES, MISSING, null);
+          let caller: unknown = MISSING;
           let extra: Record<string, unknown> | null = null;
-          if (kwargs) {
-            for (const key of Object.keys(kwargs)) {
-              if (names.includes(key)) continue;
-              if (key === 'caller' && usesCaller) inner.set('caller', kwargs[key]);
-              else if (usesKwargs) (extra ??= Object.create(null) as Record<string, unknown>)[key] = kwargs[key];
-              else throw typeError(`macro '${name}' takes no keyword argument '${key}'`);
-            }
+          for (const key of Object.keys(kwargs)) {
+            if (names.includes(key)) continue;
+            if (key === 'caller' && usesCaller) caller = kwargs[key];
+            else if (usesKwargs) (extra ??= Object.create(null) as Record<string, unknown>)[key] = kwargs[key];
+            else throw typeError(`macro '${name}' takes no keyword argument '${key}'`);
           }
+          const keywordOf = new Int32Array(names.length).fill(-1);
+          const values: unknown[] = [];
           for (let i = 0; i < names.length; i++) {
             const pname = names[i]!;
-            let v: unknown;
-            if (i < args.length) {
-              if (kwargs && hasOwn.call(kwargs, pname)) throw typeError(`macro '${name}' got multiple values for argument '${pname}'`);
-              v = args[i];
-            } else if (kwargs && hasOwn.call(kwargs, pname)) v = kwargs[pname];
-            else if (defaults[i]) v = defaults[i]!(s, inner);
-            else v = new Undefined(pname, undefined, `parameter '${pname}' was not provided`);
-            inner.set(pname, v);
+            if (!hasOwn.call(kwargs, pname)) continue;
+            if (i < args.length) throw typeError(`macro '${name}' got multiple values for argument '${pname}'`);
+            keywordOf[i] = values.length;
+            values.push(kwargs[pname]);
           }
-          if (usesCaller && !inner.has('caller')) inner.set('caller', new Undefined('caller', undefined, 'No caller defined'));
-          if (usesVarargs) inner.set('varargs', makeTuple(args.slice(names.length)));
-          if (usesKwargs) inner.set('kwargs', buildDict(extra === null ? [] : Object.keys(extra).map((k) => [k, extra![k]])));
-          return capture(body, s, inner);
+          return run(s, f, args, keywordOf, values, caller, extra);
         } finally {
           s.depth--;
         }
       },
-      'Macro',
+      names,
+      (args, plan, values) => {
+        enter(s);
+        try {
+          refuseExtraPositional(args);
+          return run(s, f, args, plan.keywordOf, values, MISSING, null);
+        } finally {
+          s.depth--;
+        }
+      },
     );
+}
+
+const NO_VALUES: unknown[] = [];
+
+/**
+ * A call `fn(..., k1=v1, k2=v2)` with written-out keywords of distinct names (evaluated in order after the positional
+ * arguments, as any call's). A macro whose parameters they all name gets the values by parameter through a plan
+ * made once per macro definition and kept by this call site; any other callee, or a call binding a parameter twice,
+ * gets the keyword object of a general call.
+ */
+export function keywordCall(fn: Ev, positional: (s: RenderState, f: Frame) => unknown[], keywords: readonly string[], evs: Ev[]): Ev {
+  let plannedFor: readonly string[] | null = null;
+  let plan: KeywordPlan | null = null;
+  return (s, f) => {
+    const callee = fn(s, f);
+    const args = positional(s, f);
+    const values = new Array<unknown>(evs.length);
+    for (let k = 0; k < evs.length; k++) values[k] = evs[k]!(s, f);
+    if (callee instanceof MacroCallable) {
+      if (callee.params !== plannedFor) {
+        plan = keywordPlan(callee.params, keywords);
+        plannedFor = callee.params;
+      }
+      if (plan !== null && args.length <= plan.firstFilled) return callee.callPlanned(args, plan, values);
+    }
+    const kwargs = Object.create(null) as Record<string, unknown>;
+    for (let k = 0; k < keywords.length; k++) kwargs[keywords[k]!] = values[k];
+    return invoke(callee, args, kwargs);
+  };
 }

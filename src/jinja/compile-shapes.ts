@@ -5,6 +5,7 @@ import type { Expr, Stmt } from './ast.js';
 import { chargeChars } from './budget.js';
 import { attrPresence, attrReader, concatStr, getItem } from './ops.js';
 import { GLOBALS, type RenderState } from './runtime.js';
+import type { Frame } from './scope.js';
 import { Namespace, Undefined, truthy } from './values.js';
 import { invoke, type Ev, type Ex } from './compile-support.js';
 import { NO_ARGS } from './compile-calls.js';
@@ -24,6 +25,14 @@ function isPlainObject(obj: unknown): obj is Record<string, unknown> {
  */
 export function itemRead(key: string): (obj: unknown) => unknown {
   const attribute = attrReader(key);
+  if (!(key in Object.prototype)) {
+    // A key Object.prototype lacks is on a plain object only as its own property: one keyed read answers.
+    return (obj) => {
+      if (!isPlainObject(obj)) return getItem(obj, key);
+      const value = obj[key];
+      return value !== undefined ? value : attribute(obj);
+    };
+  }
   return (obj) => {
     if (!isPlainObject(obj)) return getItem(obj, key);
     if (hasOwnProperty.call(obj, key)) {
@@ -37,6 +46,13 @@ export function itemRead(key: string): (obj: unknown) => unknown {
 /** Whether `obj['key']` is defined (`x['key'] is defined`), without building the Undefined when it is not. */
 export function itemPresence(key: string): (obj: unknown) => boolean {
   const attribute = attrPresence(key);
+  if (!(key in Object.prototype)) {
+    return (obj) => {
+      if (!isPlainObject(obj)) return !(getItem(obj, key) instanceof Undefined);
+      const value = obj[key];
+      return value !== undefined ? !(value instanceof Undefined) : attribute(obj);
+    };
+  }
   return (obj) => {
     if (!isPlainObject(obj)) return !(getItem(obj, key) instanceof Undefined);
     if (hasOwnProperty.call(obj, key)) {
@@ -44,6 +60,27 @@ export function itemPresence(key: string): (obj: unknown) => boolean {
       if (value !== undefined) return !(value instanceof Undefined);
     }
     return attribute(obj);
+  };
+}
+
+/**
+ * `d.get(key)` and `d.get(key, default)` on a plain-object dict: the key's value, else the default (None), as
+ * dict.get gives, without the argument list and the method lookup of a general call. Any other receiver (a Map, a
+ * str, an Undefined) goes to the general method call `method`, which evaluates the arguments itself.
+ */
+export function dictGetCall(obj: Ev, args: readonly Ev[], method: (s: RenderState, f: Frame, self: unknown) => unknown): Ev {
+  const key = args[0]!;
+  const fallback = args.length > 1 ? args[1]! : null;
+  return (s, f) => {
+    const self = obj(s, f);
+    if (!isPlainObject(self)) return method(s, f, self);
+    const k = key(s, f);
+    const otherwise = fallback === null ? null : fallback(s, f);
+    if (typeof k === 'string' && hasOwnProperty.call(self, k)) {
+      const value = self[k];
+      if (value !== undefined) return value;
+    }
+    return otherwise;
   };
 }
 

@@ -2,7 +2,6 @@
 import type { Expr, Param, Stmt, Target } from './ast.js';
 import { PyError, typeError } from './errors.js';
 import { callValue, iterate } from './ops.js';
-import { pyStr } from './repr.js';
 import { RenderState } from './runtime.js';
 import type { Frame } from './scope.js';
 import { Callable, Namespace } from './values.js';
@@ -100,8 +99,7 @@ export class Compiler extends ExprCompiler {
         const body = this.withSoft(false, () => this.body(stmt.body));
         const filter = this.withSoft(false, () => this.filterChain(stmt.filter));
         return (s, f) => {
-          const v = filter(s, f, capture(body, s, f));
-          s.out += typeof v === 'string' ? v : pyStr(v);
+          emit(s, filter(s, f, capture(body, s, f)));
           return 0;
         };
       }
@@ -206,8 +204,7 @@ export class Compiler extends ExprCompiler {
       const callee = fn(s, f);
       // jinja2 passes `caller=` as a keyword: a builtin refuses it, and a dict or namespace it builds is no output.
       if (callee instanceof Callable && callee.kind !== 'Macro') throw typeError(`${callee.name}() got an unexpected keyword argument 'caller'`);
-      const v = callValue(callee, positional, kw);
-      s.out += typeof v === 'string' ? v : pyStr(v);
+      emit(s, callValue(callee, positional, kw));
       return 0;
     };
   }

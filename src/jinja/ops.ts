@@ -231,6 +231,14 @@ export function sliceIndices(length: number, s: SliceValue): number[] {
   return out;
 }
 
+/** The items of a slice with a step other than 1 (`messages[::-1]`), written into a list of their number. */
+function steppedItems(list: unknown[], start: number, stop: number, step: number): unknown[] {
+  const count = step > 0 ? Math.max(0, Math.ceil((stop - start) / step)) : Math.max(0, Math.ceil((start - stop) / -step));
+  const out = new Array<unknown>(count);
+  for (let k = 0, i = start; k < count; k++, i += step) out[k] = list[i];
+  return out;
+}
+
 function sliceValue(obj: unknown, s: SliceValue): unknown {
   if (typeof obj === 'string') {
     if (!hasSurrogates(obj)) {
@@ -246,7 +254,7 @@ function sliceValue(obj: unknown, s: SliceValue): unknown {
   }
   if (Array.isArray(obj)) {
     const [start, stop, step] = sliceBounds(obj.length, s);
-    const out = step === 1 ? (start < stop ? obj.slice(start, stop) : []) : sliceIndices(obj.length, s).map((i) => obj[i]);
+    const out = step === 1 ? (start < stop ? obj.slice(start, stop) : []) : steppedItems(obj, start, stop, step);
     return isTuple(obj) ? makeTuple(out) : out;
   }
   if (obj === null) return new Undefined(null, obj);

@@ -20,7 +20,7 @@ export class RenderState {
   readonly budget: Budget;
   constructor(
     readonly now: Date | undefined,
-    readonly limits: RenderLimits,
+    readonly limits: Readonly<RenderLimits>,
     /** The render's variables over the globals: where a name no template statement binds is looked up. */
     readonly root: Frame,
   ) {
@@ -78,21 +78,31 @@ export class LoopContext extends AttrObject {
       case 'nextitem':
         return i + 1 < n ? this.items[i + 1] : new Undefined('nextitem', undefined, 'there is no next item');
       case 'cycle':
-        return new Callable('cycle', (args) => {
-          if (args.length === 0) throw typeError('no items for cycling given');
-          return args[i % args.length];
-        });
+        return this.cycle(i);
       case 'changed':
-        return new Callable('changed', (args) => {
-          const value = args.length === 1 ? args[0] : args;
-          if (this.lastChanged === MISSING || !pyEq(value, this.lastChanged)) {
-            this.lastChanged = value;
-            return true;
-          }
-          return false;
-        });
+        return this.changed();
     }
     return MISSING;
+  }
+
+  // The two callables are built in methods of their own: a closure created inside attr() would make V8 allocate a
+  // context for attr's locals on every call, `loop.index0` included.
+  private cycle(i: number): Callable {
+    return new Callable('cycle', (args) => {
+      if (args.length === 0) throw typeError('no items for cycling given');
+      return args[i % args.length];
+    });
+  }
+
+  private changed(): Callable {
+    return new Callable('changed', (args) => {
+      const value = args.length === 1 ? args[0] : args;
+      if (this.lastChanged === MISSING || !pyEq(value, this.lastChanged)) {
+        this.lastChanged = value;
+        return true;
+      }
+      return false;
+    });
   }
 }
 

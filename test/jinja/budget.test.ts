@@ -100,6 +100,23 @@ describe('render budget: hostile templates fail fast with TEMPLATE_LIMIT', () =>
     expect(renderError('x', { outputChars: -1 }).code).toBe('INPUT_INVALID');
   });
 
+  it('charges a filter block and a call block against limits.outputChars when they write their text', () => {
+    // Each piece alone fits the limit of 10 (a capture buffer has its own); written after the 8 characters already
+    // out, it does not.
+    const limits = { outputChars: 10 };
+    expect(render('{% filter upper %}abcdefgh{% endfilter %}', limits)).toBe('ABCDEFGH');
+    const filtered = renderError("{{ 'x' * 8 }}{% filter upper %}abcdefgh{% endfilter %}", limits);
+    expect(filtered.code).toBe('TEMPLATE_LIMIT');
+    expect(filtered.message).toContain('limits.outputChars');
+    // A filter can grow its input past the limit (center pads to 40): the block's own write is what catches it.
+    expect(renderError("{% filter center(40) %}ab{% endfilter %}", limits).message).toContain('limits.outputChars');
+    const macro = '{% macro m() %}{{ caller() }}{% endmacro %}';
+    expect(render(macro + '{% call m() %}abcdefgh{% endcall %}', limits)).toBe('abcdefgh');
+    const called = renderError(macro + "{{ 'x' * 8 }}{% call m() %}abcdefgh{% endcall %}", limits);
+    expect(called.code).toBe('TEMPLATE_LIMIT');
+    expect(called.message).toContain('limits.outputChars');
+  });
+
   it('keeps the defaults documented in the README', () => {
     expect(DEFAULT_LIMITS).toEqual({ outputChars: 67108864, buildBytes: 268435456, loopIterations: 10_000_000, callDepth: 200, generationSpans: 100_000 });
   });
