@@ -16,9 +16,12 @@ const solo = command === undefined ? undefined : join(bundles, `${command}.cjs`)
 const bundle = solo !== undefined && existsSync(solo) ? solo : join(bundles, 'chatfmt.cjs');
 if (existsSync(bundle)) {
   const { defaultCacheDir, loadWithCodeCache } = require('./code-cache.js');
-  // Each command compiles different code: the cache learns each one's on its first run.
+  // Each command compiles different code: the cache learns each one's on its first run that got to work. A usage
+  // error (exit 2) or an interrupted run compiled little of it, and a variant once recorded is not written again.
   const cli = loadWithCodeCache(bundle, { cacheDir: defaultCacheDir(), variant: command ?? 'other' });
-  process.once('exit', cli.save);
+  process.once('exit', (code) => {
+    if (code === 0 || code === 1) cli.save();
+  });
   cli.exports.main(argv);
 } else {
   import('../dist/cli/process.js').then(({ main }) => main(argv));

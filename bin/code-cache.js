@@ -9,11 +9,12 @@
 // only the source's length, hence the build id). The file holds the code that the runs which wrote it compiled: a run
 // whose `variant` (the CLI's command) is not yet among the file's writes it again, now with what that command
 // compiled as well. A file is replaced whole (a temporary file renamed), never written in place, and writing one
-// removes the files of other builds.
+// removes the bundle's files past the KEEP_BUILDS most recently written: two installs used side by side (a global one
+// and a project's) each keep their cache instead of evicting each other's on every run.
 //
 // CommonJS (bin/package.json), as bin/chatfmt.js is: an ES module entry point costs every run Node's ES module loader.
 'use strict';
-const { mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } = require('node:fs');
+const { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } = require('node:fs');
 const { basename, dirname, isAbsolute, join } = require('node:path');
 const { Script } = require('node:vm');
 // Module.createRequire, without require('node:module'): that public module loads the ES module loader.
@@ -22,6 +23,8 @@ const { createRequire } = module.constructor;
 const MAGIC = 'chatfmt-code-cache-1';
 /** Variants a cache file records at most; past that it is not rewritten for new ones (a misspelt command, say). */
 const MAX_VARIANTS = 16;
+/** Cache files of one bundle kept, newest first: builds and Node versions in use on this machine at once. */
+const KEEP_BUILDS = 4;
 
 /** The default cache folder: $XDG_CACHE_HOME/chatfmt or ~/.cache/chatfmt; undefined when CHATFMT_CODE_CACHE=0. */
 function defaultCacheDir(env = process.env) {
@@ -103,7 +106,7 @@ function writeCache(cacheFile, prefix, variants, data) {
     const header = Buffer.from(`${JSON.stringify({ magic: MAGIC, variants, length: data.length })}\n`);
     writeFileSync(temporary, Buffer.concat([header, data]), { mode: 0o600 });
     renameSync(temporary, cacheFile);
-    removeOtherBuilds(cacheFile, prefix);
+    removeOldBuilds(cacheFile, prefix);
   } catch {
     // No cache this time: the next run compiles again.
     try {
@@ -114,15 +117,27 @@ function writeCache(cacheFile, prefix, variants, data) {
   }
 }
 
-/** Cache files of the same bundle from other builds or runtimes: left behind, one per build, they would only grow. */
-function removeOtherBuilds(cacheFile, prefix) {
-  for (const name of readdirSync(dirname(cacheFile))) {
-    if (name.startsWith(prefix) && name.endsWith('.v8') && name !== basename(cacheFile)) {
-      try {
-        unlinkSync(join(dirname(cacheFile), name));
-      } catch {
-        // Another run removed it, or it is not ours to remove.
-      }
+/**
+ * Cache files of the same bundle from other builds or runtimes beyond the KEEP_BUILDS most recently written (this one
+ * among them): left behind, one per build, they would only grow.
+ */
+function removeOldBuilds(cacheFile, prefix) {
+  const dir = dirname(cacheFile);
+  const others = [];
+  for (const name of readdirSync(dir)) {
+    if (!name.startsWith(prefix) || !name.endsWith('.v8') || name === basename(cacheFile)) continue;
+    try {
+      others.push({ name, written: statSync(join(dir, name)).mtimeMs });
+    } catch {
+      // Another run removed it.
+    }
+  }
+  others.sort((a, b) => b.written - a.written);
+  for (const { name } of others.slice(KEEP_BUILDS - 1)) {
+    try {
+      unlinkSync(join(dir, name));
+    } catch {
+      // Another run removed it, or it is not ours to remove.
     }
   }
 }

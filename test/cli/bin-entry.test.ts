@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -93,6 +93,17 @@ describe('the chatfmt executable', () => {
     expect(cacheFiles().map((name) => name.split('-')[0])).toEqual(['render.cjs']);
     expect(chatfmt(['families']).code).toBe(0);
     expect(cacheFiles().map((name) => name.split('-')[0]).sort()).toEqual(['chatfmt.cjs', 'render.cjs']);
+  });
+
+  it('a run that ends in a usage error (exit 2) writes no cache: the next run that gets to work records its code', () => {
+    rmSync(join(cacheHome, 'chatfmt'), { recursive: true, force: true });
+    const refused = chatfmt(['render', '--family', 'no-such-family', weather]);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toMatch(/^chatfmt: /);
+    expect(existsSync(join(cacheHome, 'chatfmt')) ? cacheFiles() : []).toEqual([]);
+    expect(chatfmt(['render', '--family', 'qwen3', weather]).code).toBe(0);
+    const [file] = cacheFiles();
+    expect(JSON.parse(readFileSync(join(cacheHome, 'chatfmt', file!), 'utf8').split('\n')[0]!)).toMatchObject({ variants: ['render'] });
   });
 
   it('the render bundle holds the render command alone, at most 60% of the whole CLI', () => {

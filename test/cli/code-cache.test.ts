@@ -78,17 +78,31 @@ describe('the CLI code cache', () => {
     expect(run(file, dir)).toEqual({ answer: 42, status: 'used' });
   });
 
-  it('a new build does not use the old build\'s cache, and its cache replaces the old one', () => {
+  it('a new build does not use the old build\'s cache; two builds used in turn keep both caches', () => {
     const dir = join(tmp.path, 'cache-d');
     const old = bundle('d', '3123456789abcdef0123456789abcdef');
     run(old, dir);
-    const [oldName] = cacheFiles(dir);
     // The same length, other code: V8 alone would not tell them apart.
-    const rebuilt = bundle('d', '4123456789abcdef0123456789abcdef', 'exports.answer = (n) => n * 3 + 2;');
+    const rebuilt = bundle('d2', '4123456789abcdef0123456789abcdef', 'exports.answer = (n) => n * 3 + 2;');
     expect(run(rebuilt, dir)).toEqual({ answer: 62, status: 'missing' });
-    expect(cacheFiles(dir)).toHaveLength(1);
-    expect(cacheFiles(dir)[0]).not.toBe(oldName);
+    expect(cacheFiles(dir)).toHaveLength(2);
+    // A global install and a project's, run one after the other: neither evicts the other's cache.
+    expect(run(old, dir)).toEqual({ answer: 42, status: 'used' });
     expect(run(rebuilt, dir)).toEqual({ answer: 62, status: 'used' });
+  });
+
+  it('keeps the four most recently written builds of a bundle; older ones are removed', () => {
+    const dir = join(tmp.path, 'cache-h');
+    const builds = ['a', 'b', 'c', 'd', 'e'].map((letter, i) => bundle(`h${i}`, `${letter.repeat(4)}456789abcdef0123456789abcdef`));
+    const names: string[] = [];
+    for (const file of builds) {
+      const before = new Set(cacheFiles(dir));
+      run(file, dir);
+      names.push(cacheFiles(dir).find((name) => !before.has(name)) ?? '');
+    }
+    expect(cacheFiles(dir).sort()).toEqual(names.slice(1).sort());
+    expect(run(builds[0]!, dir).status).toBe('missing');
+    expect(run(builds[4]!, dir).status).toBe('used');
   });
 
   it('runs uncached, writing nothing, without a build line or a cache folder, or when the folder cannot be made', () => {
