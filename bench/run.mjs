@@ -59,7 +59,8 @@ if (only && existsSync(resultsPath)) {
   // Replace each fresh section where its heading stands; one the file lacks goes at the end.
   const old = readFileSync(resultsPath, 'utf8').replace(/\n+$/, '');
   const parts = old.split(/\n(?=## )/);
-  for (const section of fresh) {
+  // A bench may print several sections (validate.mjs: validate, then convert); each replaces its own.
+  for (const section of fresh.flatMap((text) => text.split(/\n(?=## )/))) {
     const heading = section.split('\n', 1)[0];
     const title = heading.replace(/ \(.*$/, '');
     const at = parts.findIndex((part) => part.split('\n', 1)[0].replace(/ \(.*$/, '') === title);

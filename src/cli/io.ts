@@ -32,9 +32,16 @@ export const escapeLineBreaks = oneLine;
 /**
  * The process's streams, each created on first use and then given to `watch` (which handles its errors): stdin and
  * stderr as process.stdin and process.stderr, stdout written directly (stdout.ts). Creating a stream for a pipe costs
- * milliseconds of start-up, and most runs read files and write a file or stdout alone.
+ * milliseconds of start-up, and most runs read files and write a file or stdout alone. Without `watch` and `fail` (a
+ * caller that runs commands in its own process, as the benches do) stream errors are left to Node, and a failed
+ * direct write throws.
  */
-export function processIO(watch: (name: 'stdout' | 'stderr', stream: NodeJS.WriteStream) => void, fail: StreamFailure): IO {
+export function processIO(
+  watch: (name: 'stdout' | 'stderr', stream: NodeJS.WriteStream) => void = () => {},
+  fail: StreamFailure = (error) => {
+    throw error;
+  },
+): IO {
   let stderr: NodeJS.WriteStream | undefined;
   const stdout = new DirectStdout(() => {
     watch('stdout', process.stdout);
