@@ -16,8 +16,6 @@ export interface MacroParts {
   usesCaller: boolean;
 }
 
-const hasOwn = Object.prototype.hasOwnProperty;
-
 /**
  * A macro's Callable with a second entry for calls whose keywords all name parameters: the call site passes the
  * keyword values by parameter (a plan it worked out once per macro definition, see keywordPlan) instead of a keyword
@@ -93,25 +91,37 @@ export function macroBuilder(parts: MacroParts): (s: RenderState, f: Frame) => C
       (args, kwargs) => {
         enter(s);
         try {
-          refuseExtraPositional(args);
-          if (!kwargs) return run(s, f, args, null, NO_VALUES, MISSING, null);
-          let caller: unknown = MISSING;
-          let extra: Record<string, unknown> | null = null;
-          for (const key of Object.keys(kwargs)) {
-            if (names.includes(key)) continue;
-            if (key === 'caller' && usesCaller) caller = kwargs[key];
-            else if (usesKwargs) (extra ??= Object.create(null) as Record<string, unknown>)[key] = kwargs[key];
-            else throw typeError(`macro '${name}' takes no keyword argument '${key}'`);
+          if (!kwargs) {
+            refuseExtraPositional(args);
+            return run(s, f, args, null, NO_VALUES, MISSING, null);
           }
+          // As jinja2's Macro.__call__ binds: keywords fill the parameters the positional arguments left; `caller`
+          // goes to a body that uses it (None counts as none given) unless a declared `caller` parameter took it; the
+          // rest go to `kwargs`, or are an error; extra positional arguments are refused only after that.
+          const rest = new Map(Object.entries(kwargs));
           const keywordOf = new Int32Array(names.length).fill(-1);
           const values: unknown[] = [];
-          for (let i = 0; i < names.length; i++) {
+          for (let i = args.length; i < names.length; i++) {
             const pname = names[i]!;
-            if (!hasOwn.call(kwargs, pname)) continue;
-            if (i < args.length) throw typeError(`macro '${name}' got multiple values for argument '${pname}'`);
+            if (!rest.has(pname)) continue;
             keywordOf[i] = values.length;
-            values.push(kwargs[pname]);
+            values.push(rest.get(pname));
+            rest.delete(pname);
           }
+          let caller: unknown = MISSING;
+          const callerDeclared = args.length < names.length ? names.indexOf('caller') >= args.length : names.includes('caller');
+          if (usesCaller && !callerDeclared && rest.has('caller')) {
+            const given = rest.get('caller');
+            rest.delete('caller');
+            if (given !== null) caller = given;
+          }
+          let extra: Record<string, unknown> | null = null;
+          if (usesKwargs) extra = Object.fromEntries(rest) as Record<string, unknown>;
+          else if (rest.size > 0) {
+            if (rest.has('caller')) throw typeError(`macro '${name}' was invoked with two values for the special caller argument. This is most likely a bug.`);
+            throw typeError(`macro '${name}' takes no keyword argument '${rest.keys().next().value as string}'`);
+          }
+          refuseExtraPositional(args);
           return run(s, f, args, keywordOf, values, caller, extra);
         } finally {
           s.depth--;
