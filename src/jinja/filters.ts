@@ -7,7 +7,7 @@ import { methodImpl, pyCapitalize, pyStrip } from './methods.js';
 import { asFloat, makeFloat, truncInt, negate, compareNumbers } from './numbers.js';
 import { add, getAttr, getItem, iterate, pyCompare, pyEq, pyLen, undefinedError } from './ops.js';
 import { pyRepr, pyStr } from './repr.js';
-import { TESTS } from './tests.js';
+import { TESTS, testBinder } from './tests.js';
 import {
   MISSING, Markup, PyFloat, PyGenerator, Undefined, codePoints, dictEntries, hasSurrogates, isDict, makeGroup, makeTuple, pyTypeName, truthy,
 } from './values.js';
@@ -162,9 +162,11 @@ function selectItems(items: unknown[], args: unknown[], kwargs: Kwargs, useAttr:
     const fn = typeof name === 'string' && Object.prototype.hasOwnProperty.call(TESTS, name) ? TESTS[name] : undefined;
     if (!fn) throw new PyError('TemplateRuntimeError', `No test named ${pyRepr(name)}.`);
     const testArgs = rest.slice(1);
-    test = (v) => fn(v, testArgs);
+    // jinja2 hands the filter's keywords to the test too, and binds them only when an item is tested.
+    const bind = testBinder(name as string);
+    let bound: unknown[] | undefined;
+    test = (v) => fn(v, (bound ??= bind(testArgs, kwargs)));
   }
-  void kwargs;
   return items.filter((item) => test(getter(item)) === expect);
 }
 
