@@ -12,6 +12,8 @@ import {
   MISSING, Markup, PyFloat, PyGenerator, Undefined, codePoints, dictEntries, hasSurrogates, isDict, makeGroup, makeTuple, pyTypeName, truthy,
 } from './values.js';
 import { arg, type Kwargs } from './filter-args.js';
+import { pythonFilter } from './filter-signatures.js';
+import { pythonBinder } from './python-call.js';
 import { doRound, parsePyFloat, parsePyInt } from './filters-number.js';
 import { doIndent, doStriptags, doTitle, doTruncate, htmlEscape } from './filters-text.js';
 
@@ -478,11 +480,16 @@ function chargeResult(result: unknown): void {
 }
 
 function wrapFilter(name: string, inner: FilterFn): FilterFn {
+  const python = pythonFilter(name);
+  if (python === undefined) throw new Error(`filter ${name} has no Python signature (filter-signatures.ts)`);
+  // Python binds the arguments before the filter runs: a call it refuses fails first, whatever the value.
+  const bind = pythonBinder(python);
   const refusesUndefined = REFUSES_UNDEFINED.has(name);
   const unwrapsMarkup = !MARKUP_AWARE.has(name);
   const keepsMarkup = MARKUP_KEEPING.has(name);
   const paysItself = PAYS_ITSELF.has(name);
   return (value, args, kwargs) => {
+    bind(args, kwargs);
     let result: unknown;
     if (unwrapsMarkup && value instanceof Markup) {
       result = inner(value.text, args, kwargs);

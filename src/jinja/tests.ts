@@ -1,8 +1,8 @@
 // jinja2's builtin tests (`x is name(args)`).
 import { pyStr } from './repr.js';
-import { typeError } from './errors.js';
 import { arith, compareOp, contains, pyEq, undefinedError } from './ops.js';
 import type { Kwargs } from './filter-args.js';
+import { pythonBinder, requiredArguments, type PythonCallable } from './python-call.js';
 import { Callable, PyFloat, PyGenerator, Undefined, isDict, isNumeric } from './values.js';
 
 export type TestFn = (value: unknown, args: unknown[]) => boolean;
@@ -65,85 +65,37 @@ export const TESTS: Record<string, TestFn> = {
   '>=': compare('>='),
 };
 
-/**
- * How jinja2 calls each test, for the TypeErrors a wrong call raises there. Most tests are Python functions
- * `test_NAME(value, ...)` (`filter` and `test` also take the environment first); the comparisons are C functions from
- * `operator`, and `callable` is Python's builtin.
- */
-type TestSignature =
-  | { readonly kind: 'function'; readonly name: string; readonly params: readonly string[]; readonly implicit: number }
-  | { readonly kind: 'operator'; readonly name: string }
-  | { readonly kind: 'callable' };
-
-const OPERATOR_NAMES: Record<string, string> = {
+const OPERATORS: Record<string, string> = {
   eq: 'eq', equalto: 'eq', '==': 'eq', ne: 'ne', '!=': 'ne', lt: 'lt', lessthan: 'lt', '<': 'lt',
   le: 'le', '<=': 'le', gt: 'gt', greaterthan: 'gt', '>': 'gt', ge: 'ge', '>=': 'ge',
 };
-const EXTRA_PARAMS: Record<string, string> = { divisibleby: 'num', sameas: 'other', in: 'seq' };
+const TAKING_MORE: Record<string, string> = {
+  divisibleby: 'test_divisibleby(value, num)',
+  sameas: 'test_sameas(value, other)',
+  in: 'test_in(value, seq)',
+  filter: 'test_filter(env, value)',
+  test: 'test_test(env, value)',
+};
 
-function signatureOf(test: string): TestSignature {
-  const operator = OPERATOR_NAMES[test];
+/** The Python callable jinja2 runs for a test: `test_NAME(value)` unless listed, `callable` the builtin. */
+function pythonTest(test: string): PythonCallable {
+  const operator = OPERATORS[test];
   if (operator !== undefined) return { kind: 'operator', name: operator };
-  if (test === 'callable') return { kind: 'callable' };
-  if (test === 'filter' || test === 'test') return { kind: 'function', name: `test_${test}`, params: ['env', 'value'], implicit: 2 };
-  const extra = EXTRA_PARAMS[test];
-  return { kind: 'function', name: `test_${test}`, params: extra === undefined ? ['value'] : ['value', extra], implicit: 1 };
+  if (test === 'callable') return { kind: 'one-argument', name: 'callable' };
+  return { kind: 'function', signature: TAKING_MORE[test] ?? `test_${test}(value)` };
 }
 
-/** How many arguments beyond the value a test requires (its noArgs form raises when this is not 0). */
+/** How many arguments beyond the value a test requires (its form without arguments raises when this is not 0). */
 export function extraArgumentsOf(test: string): number {
-  return extraArguments(signatureOf(test));
-}
-
-function extraArguments(signature: TestSignature): number {
-  if (signature.kind === 'operator') return 1;
-  if (signature.kind === 'callable') return 0;
-  return signature.params.length - signature.implicit;
+  return requiredArguments(pythonTest(test));
 }
 
 /**
- * Binds the arguments after the value as Python binds them to the test's parameters, or raises the TypeError jinja2
- * raises for the call: keywords are checked first (unknown, or naming a parameter a positional argument filled), then
- * the positional count, then missing parameters. Made once per call site; a call that fits returns its arguments.
+ * Binds a test's arguments after the value as jinja2's Python call binds them (keywords included), or raises its
+ * TypeError. Made once per call site.
  */
 export function testBinder(test: string): (args: readonly unknown[], kwargs: Kwargs) => unknown[] {
-  const signature = signatureOf(test);
-  const extra = extraArguments(signature);
-  return (args, kwargs) => {
-    if (kwargs === null && args.length === extra) return args as unknown[];
-    return bindSlowly(signature, args, kwargs);
-  };
-}
-
-function bindSlowly(signature: TestSignature, args: readonly unknown[], kwargs: Kwargs): unknown[] {
-  const keys = kwargs === null ? [] : Object.keys(kwargs);
-  if (signature.kind !== 'function') {
-    const name = signature.kind === 'operator' ? signature.name : 'callable';
-    if (keys.length > 0) throw typeError(`${signature.kind === 'operator' ? '_operator.' : ''}${name}() takes no keyword arguments`);
-    const given = 1 + args.length;
-    if (signature.kind === 'operator' && given !== 2) throw typeError(`${name} expected 2 arguments, got ${given}`);
-    if (signature.kind === 'callable' && given !== 1) throw typeError(`callable() takes exactly one argument (${given} given)`);
-    return args as unknown[];
-  }
-  const { name, params, implicit } = signature;
-  const given = implicit + args.length;
-  const bound = args.slice();
-  for (const key of keys) {
-    const at = params.indexOf(key);
-    if (at < 0) throw typeError(`${name}() got an unexpected keyword argument '${key}'`);
-    if (at < given) throw typeError(`${name}() got multiple values for argument '${key}'`);
-    bound[at - implicit] = kwargs![key];
-  }
-  if (given > params.length) {
-    const takes = `${params.length} positional argument${params.length === 1 ? '' : 's'}`;
-    throw typeError(`${name}() takes ${takes} but ${given} were given`);
-  }
-  const missing = params.filter((_, at) => at >= given && !(at - implicit in bound)).map((param) => `'${param}'`);
-  if (missing.length > 0) {
-    const listed = missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(', ')}${missing.length > 2 ? ',' : ''} and ${missing.at(-1)}`;
-    throw typeError(`${name}() missing ${missing.length} required positional argument${missing.length === 1 ? '' : 's'}: ${listed}`);
-  }
-  return bound;
+  return pythonBinder(pythonTest(test));
 }
 
 /** Checked by `is filter` / `is test` at compile time. */

@@ -26,6 +26,12 @@ const MESSAGE_DIFFERS: Record<string, string> = {
     'generation; chatfmt refuses the keyword',
   '{% call namespace() %}y{% endcall %}': 'as dict(): jinja2 fails later, joining its output',
   '{{ dict(a=1, **{"a": 2}) }}': "Python names jinja2's SandboxedEnvironment.call(), through which every call goes",
+  ...Object.fromEntries(
+    ['{{ x|tojson(1, 2, 3, 4, 5) }}', '{{ x|tojson(nope=1) }}', '{{ strftime_now() }}', "{{ strftime_now('%Y', 1) }}",
+      '{{ raise_exception() }}', "{{ raise_exception('a', 'b') }}"].map((name) => [name,
+      'the recording environment defines tojson, strftime_now and raise_exception inside a function, so Python ' +
+      'names them environment.<locals>.…; chatfmt names them plainly, with transformers\' parameters']),
+  ),
 };
 
 describe('extra jinja2 probes (test/jinja/extra-probes.jsonl)', () => {
