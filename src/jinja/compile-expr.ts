@@ -8,7 +8,7 @@ import { negate } from './numbers.js';
 import { SliceValue, attrPresence, attrReader, compareOp, getAttr, getItem, pyEq, undefinedError } from './ops.js';
 import { LoopContext, RenderState } from './runtime.js';
 import type { Frame } from './scope.js';
-import { TESTS, hasTest, type TestFn } from './tests.js';
+import { TESTS, extraArgumentsOf, hasTest, testBinder, type TestFn } from './tests.js';
 import { MISSING, Undefined, buildDict, isDict, isNumeric, makeTuple, pyTypeName, truthy } from './values.js';
 import { invoke, type Ev } from './compile-support.js';
 import { arithmetic, ordering, plusChain } from './compile-fused.js';
@@ -326,10 +326,15 @@ export abstract class ExprCompiler extends CallCompiler {
   protected test(node: Extract<Expr, { k: 'test' }>): Ev {
     const operand = this.expr(node.node);
     const { positional, keywords } = this.callArgs(node);
+    const noArgs = node.args.length === 0 && node.kwargs.length === 0 && !node.dynArgs && !node.dynKwargs;
     if (node.name === 'filter' || node.name === 'test') {
       const lookup = node.name === 'filter' ? hasFilter : hasTest;
+      const bind = testBinder(node.name);
       return (s, f) => {
-        const v = operand(s, f);
+        const v = unmark(operand(s, f));
+        if (!noArgs) bind(positional(s, f), keywords?.(s, f) ?? null);
+        // jinja2 asks `value in environment.filters`: a list or dict cannot be a dict key.
+        if (Array.isArray(v) || isDict(v)) throw typeError(`unhashable type: '${pyTypeName(v)}'`);
         return typeof v === 'string' && lookup(v);
       };
     }
@@ -337,8 +342,16 @@ export abstract class ExprCompiler extends CallCompiler {
       const raise = this.missing('test', node);
       return (s, f) => raise(operand(s, f), positional(s, f), keywords?.(s, f));
     }
-    const noArgs = node.args.length === 0 && node.kwargs.length === 0 && !node.dynArgs && !node.dynKwargs;
-    if (noArgs && (node.name === 'defined' || node.name === 'undefined')) {
+    const fn: TestFn = TESTS[node.name]!;
+    if (!noArgs || extraArgumentsOf(node.name) > 0) {
+      // Arguments are bound as jinja2's Python call binds them, keywords included, with its TypeErrors.
+      const bind = testBinder(node.name);
+      return (s, f) => {
+        const v = operand(s, f);
+        return fn(unmark(v), bind(positional(s, f), keywords?.(s, f) ?? null));
+      };
+    }
+    if (node.name === 'defined' || node.name === 'undefined') {
       // `x is defined` asks whether the value exists: no Undefined is built to find out.
       const present = this.presence(node.node);
       if (present !== null) {
@@ -346,21 +359,15 @@ export abstract class ExprCompiler extends CallCompiler {
         return (s, f) => present(s, f) === wanted;
       }
     }
-    const fn: TestFn = TESTS[node.name]!;
     // The type tests templates run per message, without the shared test closure's calls (a Markup is a str).
-    if (noArgs && node.name === 'string') {
+    if (node.name === 'string') {
       return (s, f) => {
         const v = operand(s, f);
         return typeof v === 'string' || v instanceof Markup;
       };
     }
-    if (noArgs && node.name === 'none') return (s, f) => operand(s, f) === null;
-    if (noArgs) return (s, f) => fn(unmark(operand(s, f)), NO_ARGS);
-    return (s, f) => {
-      const v = operand(s, f);
-      const a = positional(s, f);
-      if (keywords !== null) keywords(s, f);
-      return fn(unmark(v), a);
-    };
+    if (node.name === 'none') return (s, f) => operand(s, f) === null;
+    return (s, f) => fn(unmark(operand(s, f)), NO_ARGS);
   }
+
 }

@@ -42,12 +42,25 @@ export function typeError(message: string): PyError {
 export class JinjaError extends ChatfmtError {
   /** jinja2's exception class: TemplateError (raise_exception), TypeError, UndefinedError, TemplateSyntaxError, ... */
   readonly pythonType: string;
+  /**
+   * The exception's own text, as Python's `str(exception)` gives it for jinja2 (for syntax errors without the line,
+   * which `message` adds). Compare `pythonType` and this to what jinja2 raised.
+   */
+  readonly pythonMessage: string;
   /** For raise_exception: the raw message the template passed. */
   readonly templateMessage?: string;
 
-  constructor(code: ErrorCode, message: string, template: string, pythonType: string, templateMessage?: string, cause?: unknown) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    template: string,
+    python: { type: string; message: string },
+    templateMessage?: string,
+    cause?: unknown,
+  ) {
     super(code, message, { template, cause });
-    this.pythonType = pythonType;
+    this.pythonType = python.type;
+    this.pythonMessage = python.message;
     if (templateMessage !== undefined) this.templateMessage = templateMessage;
   }
 }
@@ -59,24 +72,29 @@ export const MAX_RANGE = 100_000;
 export function toJinjaError(error: unknown, name: string): JinjaError {
   if (error instanceof JinjaError) return error;
   if (error instanceof RaisedError) {
-    return new JinjaError('TEMPLATE_RAISED', inContext(name, error.message), name, 'TemplateError', error.message, error);
+    const python = { type: 'TemplateError', message: error.message };
+    return new JinjaError('TEMPLATE_RAISED', inContext(name, error.message), name, python, error.message, error);
   }
   if (error instanceof PyError) {
-    return new JinjaError('TEMPLATE_RUNTIME', `${name}: ${error.pyType}: ${error.message}`, name, error.pyType, undefined, error);
+    const python = { type: error.pyType, message: error.message };
+    return new JinjaError('TEMPLATE_RUNTIME', `${name}: ${error.pyType}: ${error.message}`, name, python, undefined, error);
   }
   if (error instanceof LimitError) {
-    return new JinjaError('TEMPLATE_LIMIT', `${name}: ${error.pyType}: ${error.message}`, name, error.pyType, undefined, error);
+    const python = { type: error.pyType, message: error.message };
+    return new JinjaError('TEMPLATE_LIMIT', `${name}: ${error.pyType}: ${error.message}`, name, python, undefined, error);
   }
   if (error instanceof TemplateSyntaxError) {
-    return new JinjaError('TEMPLATE_SYNTAX', `${name}: syntax error: ${error.message} (line ${error.line})`, name, error.pyType, undefined, error);
+    const python = { type: error.pyType, message: error.message };
+    return new JinjaError('TEMPLATE_SYNTAX', `${name}: syntax error: ${error.message} (line ${error.line})`, name, python, undefined, error);
   }
   if (error instanceof RangeError) {
     // Only a stack overflow is Python's RecursionError; V8's size errors ("Invalid string length", "Invalid array
     // length", "Maximum BigInt size exceeded") are a value too large for the engine: a limit, not recursion.
     const recursion = /call stack/i.test(error.message);
     const pyType = recursion ? 'RecursionError' : 'MemoryError';
-    return new JinjaError('TEMPLATE_LIMIT', `${name}: ${pyType}: ${error.message}`, name, pyType, undefined, error);
+    const python = { type: pyType, message: error.message };
+    return new JinjaError('TEMPLATE_LIMIT', `${name}: ${pyType}: ${error.message}`, name, python, undefined, error);
   }
   const message = error instanceof Error ? error.message : String(error);
-  return new JinjaError('TEMPLATE_RUNTIME', `${name}: InternalError: ${message}`, name, 'InternalError', undefined, error);
+  return new JinjaError('TEMPLATE_RUNTIME', `${name}: InternalError: ${message}`, name, { type: 'InternalError', message }, undefined, error);
 }

@@ -7,11 +7,13 @@ import { methodImpl, pyCapitalize, pyStrip } from './methods.js';
 import { asFloat, makeFloat, truncInt, negate, compareNumbers } from './numbers.js';
 import { add, getAttr, getItem, iterate, pyCompare, pyEq, pyLen, undefinedError } from './ops.js';
 import { pyRepr, pyStr } from './repr.js';
-import { TESTS } from './tests.js';
+import { TESTS, testBinder } from './tests.js';
 import {
   MISSING, Markup, PyFloat, PyGenerator, Undefined, codePoints, dictEntries, hasSurrogates, isDict, makeGroup, makeTuple, pyTypeName, truthy,
 } from './values.js';
 import { arg, type Kwargs } from './filter-args.js';
+import { pythonFilter } from './filter-signatures.js';
+import { pythonBinder } from './python-call.js';
 import { doRound, parsePyFloat, parsePyInt } from './filters-number.js';
 import { doIndent, doStriptags, doTitle, doTruncate, htmlEscape } from './filters-text.js';
 
@@ -162,9 +164,11 @@ function selectItems(items: unknown[], args: unknown[], kwargs: Kwargs, useAttr:
     const fn = typeof name === 'string' && Object.prototype.hasOwnProperty.call(TESTS, name) ? TESTS[name] : undefined;
     if (!fn) throw new PyError('TemplateRuntimeError', `No test named ${pyRepr(name)}.`);
     const testArgs = rest.slice(1);
-    test = (v) => fn(v, testArgs);
+    // jinja2 hands the filter's keywords to the test too, and binds them only when an item is tested.
+    const bind = testBinder(name as string);
+    let bound: unknown[] | undefined;
+    test = (v) => fn(v, (bound ??= bind(testArgs, kwargs)));
   }
-  void kwargs;
   return items.filter((item) => test(getter(item)) === expect);
 }
 
@@ -476,11 +480,16 @@ function chargeResult(result: unknown): void {
 }
 
 function wrapFilter(name: string, inner: FilterFn): FilterFn {
+  const python = pythonFilter(name);
+  if (python === undefined) throw new Error(`filter ${name} has no Python signature (filter-signatures.ts)`);
+  // Python binds the arguments before the filter runs: a call it refuses fails first, whatever the value.
+  const bind = pythonBinder(python);
   const refusesUndefined = REFUSES_UNDEFINED.has(name);
   const unwrapsMarkup = !MARKUP_AWARE.has(name);
   const keepsMarkup = MARKUP_KEEPING.has(name);
   const paysItself = PAYS_ITSELF.has(name);
   return (value, args, kwargs) => {
+    bind(args, kwargs);
     let result: unknown;
     if (unwrapsMarkup && value instanceof Markup) {
       result = inner(value.text, args, kwargs);

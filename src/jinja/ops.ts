@@ -428,6 +428,12 @@ export function arith(op: string, a: unknown, b: unknown): unknown {
   if (op === '+') return add(a, b);
   if (a instanceof Markup || b instanceof Markup) {
     if (op === '%' && a instanceof Markup) return new Markup(charged(percentFormat(a.text, b, true)));
+    if (op === '*') {
+      // markupsafe repeats through str.__mul__(markup, other) whichever side the Markup is on: the other side must be
+      // an index, and Python's message names its type (a list on the left is not repeated either).
+      const count = a instanceof Markup ? b : a;
+      if (repeatCount(count) === undefined) throw typeError(`'${pyTypeName(count)}' object cannot be interpreted as an integer`);
+    }
     const result = arith(op, unmark(a), unmark(b));
     return op === '*' && typeof result === 'string' ? new Markup(result) : result;
   }

@@ -3,6 +3,7 @@ import { Budget, chargeItems, type RenderLimits } from './budget.js';
 import { MAX_RANGE, LimitError, PyError, RaisedError, typeError } from './errors.js';
 import { AttrObject } from './ops.js';
 import { pyEq } from './ops.js';
+import { pythonBinder } from './python-call.js';
 import { pyStr } from './repr.js';
 import { localFields, strftime, utcFields } from './strftime.js';
 import type { Frame } from './scope.js';
@@ -131,8 +132,12 @@ function rangeArg(value: unknown): number {
   throw typeError(`'${pyTypeName(value)}' object cannot be interpreted as an integer`);
 }
 
-function pyRange(args: unknown[]): number[] {
+function pyRange(args: unknown[], kwargs: Record<string, unknown> | null): number[] {
+  // jinja2's sandbox wraps range in safe_range(*args), which Python names when it refuses a keyword.
+  const keyword = kwargs === null ? undefined : Object.keys(kwargs)[0];
+  if (keyword !== undefined) throw typeError(`safe_range() got an unexpected keyword argument '${keyword}'`);
   if (args.length === 0) throw typeError('range expected at least 1 argument, got 0');
+  if (args.length > 3) throw typeError(`range expected at most 3 arguments, got ${args.length}`);
   const [start, stop, step] =
     args.length === 1 ? [0, rangeArg(args[0]), 1] : [rangeArg(args[0]), rangeArg(args[1]), args.length > 2 ? rangeArg(args[2]) : 1];
   if (step === 0) throw new PyError('ValueError', 'range() arg 3 must not be zero');
@@ -147,6 +152,7 @@ function pyRange(args: unknown[]): number[] {
 }
 
 function kwEntries(args: unknown[], kwargs: Record<string, unknown> | null): Array<[unknown, unknown]> {
+  if (args.length > 1) throw typeError(`dict expected at most 1 argument, got ${args.length}`);
   const entries: Array<[unknown, unknown]> = [];
   for (const a of args) {
     if (isDict(a)) entries.push(...dictEntries(a));
@@ -159,7 +165,7 @@ function kwEntries(args: unknown[], kwargs: Record<string, unknown> | null): Arr
 
 /** The template globals: what a name reads when neither the render's variables nor the template set it. */
 export const GLOBALS = new Map<string, unknown>();
-GLOBALS.set('range', new Callable('range', (args) => pyRange(args), 'builtin_function_or_method'));
+GLOBALS.set('range', new Callable('range', (args, kwargs) => pyRange(args, kwargs), 'builtin_function_or_method'));
 GLOBALS.set('namespace', new Callable('namespace', (args, kwargs) => {
   // `namespace(a=1, b=2)` written out is built by compile-shapes.ts's namespaceCall without calling this.
   const ns = new Namespace();
@@ -167,18 +173,28 @@ GLOBALS.set('namespace', new Callable('namespace', (args, kwargs) => {
   return ns;
 }));
 GLOBALS.set('dict', new Callable('dict', (args, kwargs) => buildDict(kwEntries(args, kwargs)), 'builtin_function_or_method'));
-GLOBALS.set('raise_exception', new Callable('raise_exception', (args) => {
-  throw new RaisedError(args.length > 0 ? pyStr(args[0]) : '');
-}));
-GLOBALS.set('strftime_now', new Callable('strftime_now', (args) => {
+/**
+ * A global that is a Python function: its arguments are bound as Python binds them (python-call.ts) before `call`.
+ * `implicit`: 1 for a method's `self`.
+ */
+function pythonFunction(signature: string, call: CallFn, implicit = 0): CallFn {
+  const bind = pythonBinder({ kind: 'function', signature, implicit });
+  return (args, kwargs) => call(bind(args, kwargs), null);
+}
+
+// transformers defines these two as `raise_exception(message)` and `strftime_now(format)`.
+GLOBALS.set('raise_exception', new Callable('raise_exception', pythonFunction('raise_exception(message)', (args) => {
+  throw new RaisedError(pyStr(args[0]));
+})));
+GLOBALS.set('strftime_now', new Callable('strftime_now', pythonFunction('strftime_now(format)', (args) => {
   const fmt = pyStr(args[0]);
   const now = activeClock?.now;
   const reading = strftime(fmt, now ? utcFields(now) : localFields(new Date()));
   // Bounded: a template calling it in a loop keeps only the first few (the date it writes is among them).
   if (activeClock && activeClock.readings.length < 16) activeClock.readings.push(reading);
   return reading;
-}));
-GLOBALS.set('joiner', new Callable('joiner', (args) => {
+})));
+GLOBALS.set('joiner', new Callable('joiner', pythonFunction('Joiner.__init__(self, sep=)', (args) => {
   const sep = args.length > 0 ? pyStr(args[0]) : ', ';
   let used = false;
   return new Callable('joiner', () => {
@@ -186,4 +202,4 @@ GLOBALS.set('joiner', new Callable('joiner', (args) => {
     used = true;
     return '';
   });
-}));
+}, 1)));

@@ -1,6 +1,8 @@
 // jinja2's builtin tests (`x is name(args)`).
 import { pyStr } from './repr.js';
 import { arith, compareOp, contains, pyEq, undefinedError } from './ops.js';
+import type { Kwargs } from './filter-args.js';
+import { pythonBinder, requiredArguments, type PythonCallable } from './python-call.js';
 import { Callable, PyFloat, PyGenerator, Undefined, isDict, isNumeric } from './values.js';
 
 export type TestFn = (value: unknown, args: unknown[]) => boolean;
@@ -62,6 +64,39 @@ export const TESTS: Record<string, TestFn> = {
   ge: compare('>='),
   '>=': compare('>='),
 };
+
+const OPERATORS: Record<string, string> = {
+  eq: 'eq', equalto: 'eq', '==': 'eq', ne: 'ne', '!=': 'ne', lt: 'lt', lessthan: 'lt', '<': 'lt',
+  le: 'le', '<=': 'le', gt: 'gt', greaterthan: 'gt', '>': 'gt', ge: 'ge', '>=': 'ge',
+};
+const TAKING_MORE: Record<string, string> = {
+  divisibleby: 'test_divisibleby(value, num)',
+  sameas: 'test_sameas(value, other)',
+  in: 'test_in(value, seq)',
+  filter: 'test_filter(env, value)',
+  test: 'test_test(env, value)',
+};
+
+/** The Python callable jinja2 runs for a test: `test_NAME(value)` unless listed, `callable` the builtin. */
+function pythonTest(test: string): PythonCallable {
+  const operator = OPERATORS[test];
+  if (operator !== undefined) return { kind: 'operator', name: operator };
+  if (test === 'callable') return { kind: 'one-argument', name: 'callable' };
+  return { kind: 'function', signature: TAKING_MORE[test] ?? `test_${test}(value)` };
+}
+
+/** How many arguments beyond the value a test requires (its form without arguments raises when this is not 0). */
+export function extraArgumentsOf(test: string): number {
+  return requiredArguments(pythonTest(test));
+}
+
+/**
+ * Binds a test's arguments after the value as jinja2's Python call binds them (keywords included), or raises its
+ * TypeError. Made once per call site.
+ */
+export function testBinder(test: string): (args: readonly unknown[], kwargs: Kwargs) => unknown[] {
+  return pythonBinder(pythonTest(test));
+}
 
 /** Checked by `is filter` / `is test` at compile time. */
 export function hasTest(name: string): boolean {

@@ -62,6 +62,13 @@ describe('count_tokens via llama.cpp', async () => {
     await expect(failed).rejects.toMatchObject({ status: 500, error: { error: { type: 'api_error', message: expect.stringContaining('File Not Found') } } });
     h.backend.script({ pieces: ['Hello.'] });
   });
+
+  it('an answer that breaks off while it is read is a 500 api_error saying so', async () => {
+    h.backend.script({ pieces: [], fault: { kind: 'reset', after: 0 } });
+    const failed = client(h.url).messages.countTokens(params);
+    await expect(failed).rejects.toMatchObject({ status: 500, error: { error: { type: 'api_error', message: expect.stringContaining('broke while it answered') } } });
+    h.backend.script({ pieces: ['Hello.'] });
+  });
 });
 
 describe('count_tokens via an OpenAI-style server (vLLM)', async () => {

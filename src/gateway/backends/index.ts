@@ -47,7 +47,7 @@ export async function openCompletion<Input = CompletionInput, Chunk = BackendChu
       call.arm();
       for await (const chunk of target.protocol.decodeStream(readBody(stream, () => call.arm()))) yield chunk;
     } catch (error) {
-      throw call.explain(error, 'read');
+      throw call.explain(error, 'stream');
     } finally {
       call.release();
       // Ends the upstream request when the consumer stops early (client gone, or enough read).
@@ -67,8 +67,10 @@ export async function countTokens(target: BackendTarget & { protocol: BackendPro
   const tokenize = target.protocol.tokenize;
   if (!tokenize) throw fail('NOT_FOUND', `a ${target.protocol.kind} backend has no tokenizer endpoint to count tokens with`);
   const call = new UpstreamCall(target as BackendTarget<unknown, unknown>, signal);
+  let phase: 'connect' | 'answer' = 'connect';
   try {
     const response = await call.post(tokenize.buildRequest(target.base, text, model), 'application/json');
+    phase = 'answer';
     const answer = await boundedText(response, MAX_TOKENIZE_ANSWER);
     let count: number | undefined;
     try {
@@ -79,7 +81,7 @@ export async function countTokens(target: BackendTarget & { protocol: BackendPro
     if (count === undefined) throw fail('UPSTREAM_PROTOCOL', `the backend's tokenizer answer is not ${target.protocol.kind}'s: ${answer.slice(0, 200)}`);
     return count;
   } catch (error) {
-    throw call.explain(error, 'connect');
+    throw call.explain(error, phase);
   } finally {
     call.release();
   }

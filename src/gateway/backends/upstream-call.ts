@@ -47,8 +47,11 @@ export class UpstreamCall {
     return response;
   }
 
-  /** The GatewayFailure a caught error stands for (a caller's abort is passed through as it is). */
-  explain(error: unknown, phase: 'connect' | 'read'): unknown {
+  /**
+   * The GatewayFailure a caught error stands for (a caller's abort is passed through as it is). `phase`: before the
+   * backend answered, while its stream was read, or while a whole answer (a token count) was read.
+   */
+  explain(error: unknown, phase: 'connect' | 'stream' | 'answer'): unknown {
     if (this.signal.aborted) return error;
     if (this.timedOut) return fail('UPSTREAM_TIMEOUT', `the backend sent nothing for ${this.target.idleTimeoutMs} ms`);
     if (error instanceof GatewayFailure) return error;
@@ -59,7 +62,8 @@ export class UpstreamCall {
     if (phase === 'connect' && UNREACHABLE.some((code) => reason.startsWith(code))) {
       return fail('UPSTREAM_UNREACHABLE', `cannot reach the backend at ${this.target.base}: ${reason}`);
     }
-    return fail('UPSTREAM_ERROR', `the backend connection broke ${phase === 'connect' ? 'before it answered' : 'mid-stream'}: ${reason}`);
+    const when = phase === 'connect' ? 'before it answered' : phase === 'stream' ? 'mid-stream' : 'while it answered';
+    return fail('UPSTREAM_ERROR', `the backend connection broke ${when}: ${reason}`);
   }
 }
 

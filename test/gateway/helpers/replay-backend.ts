@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 export type Fault =
   /** HTTP 500 with an error body, before any output. */
   | { kind: 'http-error'; status: number; body: unknown }
-  /** The connection is destroyed after `after` pieces. */
+  /** The connection is destroyed after `after` pieces (a /tokenize answer: after its first bytes). */
   | { kind: 'reset'; after: number }
   /** A line that is not JSON after `after` pieces. */
   | { kind: 'malformed'; after: number }
@@ -83,7 +83,14 @@ export async function startReplayBackend(): Promise<ReplayBackend> {
         return;
       }
       if (!dialect) {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(tokenizeAnswer(request.body)));
+        res.writeHead(200, { 'content-type': 'application/json' });
+        if (replay.fault?.kind === 'reset') {
+          // The answer starts, then the connection drops before its end.
+          await new Promise((resolve) => res.write('{"tokens": [1, 2', resolve));
+          res.socket?.destroy();
+          return;
+        }
+        res.end(JSON.stringify(tokenizeAnswer(request.body)));
         return;
       }
       res.writeHead(200, { 'content-type': dialect.contentType });
