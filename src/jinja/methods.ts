@@ -9,6 +9,7 @@ import {
   pyTypeName, strLength, buildDict,
 } from './values.js';
 import { pyRepr } from './repr.js';
+import { methodArityCheck } from './method-arity.js';
 
 type Kwargs = Record<string, unknown> | null;
 type Method = (self: never, args: unknown[], kwargs: Kwargs) => unknown;
@@ -366,8 +367,8 @@ const STR_METHODS: Record<string, (s: string, args: unknown[], kwargs: Kwargs) =
   islower: (s) => s.toLowerCase() === s && Array.from(s).some(isCased),
   isupper: (s) => s.toUpperCase() === s && Array.from(s).some(isCased),
   istitle: (s) => Array.from(s).some(isCased) && pyTitle(s) === s,
-  expandtabs: (s, a) => {
-    const size = optInt(a[0], 8);
+  expandtabs: (s, a, k) => {
+    const size = optInt(arg(a, k, 0, 'tabsize', 8), 8);
     let tabs = 0;
     for (let at = s.indexOf('\t'); at !== -1; at = s.indexOf('\t', at + 1)) tabs++;
     chargeChars(s.length + tabs * Math.max(0, size));
@@ -426,6 +427,25 @@ for (const name of ['upper', 'lower', 'casefold', 'swapcase', 'title', 'capitali
   };
 }
 
+/** Python checks a method's arguments before it runs: a call it refuses fails first (method-arity.ts). */
+function checkingArity<Self>(type: string, methods: Record<string, (self: Self, args: unknown[], kwargs: Kwargs) => unknown>): typeof methods {
+  const checked: typeof methods = Object.create(null);
+  for (const name of Object.keys(methods)) {
+    const inner = methods[name]!;
+    const check = methodArityCheck(type, name);
+    checked[name] = (self, args, kwargs) => {
+      check(args, kwargs);
+      return inner(self, args, kwargs);
+    };
+  }
+  return checked;
+}
+
+const CHECKED_LIST_METHODS = checkingArity('list', LIST_METHODS);
+const TUPLE_METHODS = checkingArity('tuple', { index: LIST_METHODS.index!, count: LIST_METHODS.count! });
+const CHECKED_DICT_METHODS = checkingArity('dict', DICT_METHODS);
+Object.assign(STR_METHODS, checkingArity('str', STR_METHODS));
+
 function hasMarkup(args: unknown[]): boolean {
   for (let i = 0; i < args.length; i++) if (args[i] instanceof Markup) return true;
   return false;
@@ -449,13 +469,13 @@ export function methodImpl(obj: unknown, name: string): Method | 'unsafe' | unde
     return impl === undefined ? undefined : (((self: Markup, args: unknown[], kwargs: Kwargs) => impl(self.text, args, kwargs)) as Method);
   }
   if (Array.isArray(obj)) {
-    if (isTuple(obj)) return name === 'index' || name === 'count' ? (LIST_METHODS[name] as Method) : undefined;
+    if (isTuple(obj)) return (Object.prototype.hasOwnProperty.call(TUPLE_METHODS, name) ? TUPLE_METHODS[name] : undefined) as Method | undefined;
     if (LIST_UNSAFE.has(name)) return 'unsafe';
-    return (Object.prototype.hasOwnProperty.call(LIST_METHODS, name) ? LIST_METHODS[name] : undefined) as Method | undefined;
+    return (Object.prototype.hasOwnProperty.call(CHECKED_LIST_METHODS, name) ? CHECKED_LIST_METHODS[name] : undefined) as Method | undefined;
   }
   if (isDict(obj)) {
     if (DICT_UNSAFE.has(name)) return 'unsafe';
-    return (Object.prototype.hasOwnProperty.call(DICT_METHODS, name) ? DICT_METHODS[name] : undefined) as Method | undefined;
+    return (Object.prototype.hasOwnProperty.call(CHECKED_DICT_METHODS, name) ? CHECKED_DICT_METHODS[name] : undefined) as Method | undefined;
   }
   return undefined;
 }

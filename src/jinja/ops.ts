@@ -6,13 +6,13 @@ import { isDictMethodName, lookupMethod } from './methods.js';
 import { binaryNumeric, compareNumbers, numericOp, truncInt } from './numbers.js';
 import { pyStr } from './repr.js';
 import {
-  Callable, LoopMarker, MISSING, Markup, Namespace, PyFloat, PyGenerator, Undefined, codePoints, dictGet, dictHas, dictKeys, dictSize,
+  Callable, RuntimeObject, MISSING, Markup, Namespace, PyFloat, PyGenerator, Undefined, codePoints, dictGet, dictHas, dictKeys, dictSize,
   dictEntries, hasSurrogates, isDict, isGroup, isTuple, makeTuple, pyTypeName, strLength,
 } from './values.js';
 import { charged, chargeChars, chargeItems } from './budget.js';
 
-/** Objects with their own attribute table (the loop object). */
-export abstract class AttrObject extends LoopMarker {
+/** Objects with their own attribute table (the loop object, a cycler). */
+export abstract class AttrObject extends RuntimeObject {
   abstract attr(name: string): unknown;
 }
 
@@ -20,7 +20,8 @@ export function undefinedError(value: Undefined): PyError {
   return new PyError(value.exc, value.message);
 }
 
-function unsafe(obj: unknown, name: string): Undefined {
+/** What the sandbox gives for an attribute it refuses: an Undefined that raises SecurityError when used. */
+export function unsafe(obj: unknown, name: string): Undefined {
   return new Undefined(name, obj, `access to attribute '${name}' of '${pyTypeName(obj)}' object is unsafe.`, 'SecurityError');
 }
 

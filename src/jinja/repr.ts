@@ -3,7 +3,7 @@ import { chargeChars } from './budget.js';
 import { PyError } from './errors.js';
 import { bitLength } from './numbers.js';
 import {
-  Callable, LoopMarker, Markup, Namespace, PyFloat, PyGenerator, Undefined, dictEntries, isDict, isTuple, setReprHook,
+  Callable, RuntimeObject, Markup, Namespace, PyFloat, PyGenerator, Undefined, dictEntries, isDict, isTuple, setReprHook,
 } from './values.js';
 
 // Python refuses to print an int of more than 4,300 digits (sys.int_info.str_digits_check_threshold): a ValueError.
@@ -141,7 +141,7 @@ function reprOf(value: unknown, walk: ReprWalk | undefined): string {
   if (value instanceof Callable) {
     return value.kind === 'Macro' ? `<Macro '${value.name}'>` : `<built-in method ${value.name}>`;
   }
-  if (value instanceof LoopMarker) return '<LoopContext>';
+  if (value instanceof RuntimeObject) return value.pyRepr();
   return '<object>';
 }
 

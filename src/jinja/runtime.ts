@@ -3,6 +3,7 @@ import { Budget, chargeItems, type RenderLimits } from './budget.js';
 import { MAX_RANGE, LimitError, PyError, RaisedError, typeError } from './errors.js';
 import { AttrObject } from './ops.js';
 import { pyEq } from './ops.js';
+import { newCycler } from './cycler.js';
 import { pythonBinder } from './python-call.js';
 import { pyStr } from './repr.js';
 import { localFields, strftime, utcFields } from './strftime.js';
@@ -50,6 +51,18 @@ export class LoopContext extends AttrObject {
     readonly recurse: CallFn | null,
   ) {
     super();
+  }
+
+  get pyClass(): string {
+    return 'LoopContext';
+  }
+
+  get pyModule(): string {
+    return 'jinja2.runtime';
+  }
+
+  pyRepr(): string {
+    return `<LoopContext ${this.index0 + 1}/${this.items.length}>`;
   }
 
   override attr(name: string): unknown {
@@ -194,6 +207,7 @@ GLOBALS.set('strftime_now', new Callable('strftime_now', pythonFunction('strftim
   if (activeClock && activeClock.readings.length < 16) activeClock.readings.push(reading);
   return reading;
 })));
+GLOBALS.set('cycler', new Callable('cycler', (args, kwargs) => newCycler(args, kwargs)));
 GLOBALS.set('joiner', new Callable('joiner', pythonFunction('Joiner.__init__(self, sep=)', (args) => {
   const sep = args.length > 0 ? pyStr(args[0]) : ', ';
   let used = false;

@@ -64,7 +64,7 @@ function reprName(name: unknown): string {
 export function objectTypeRepr(obj: unknown): string {
   if (obj === null) return 'None';
   const type = pyTypeName(obj);
-  if (type === 'LoopContext') return 'jinja2.runtime.LoopContext object';
+  if (obj instanceof RuntimeObject) return `${obj.pyModule}.${obj.pyClass} object`;
   if (type === 'Namespace') return 'jinja2.utils.Namespace object';
   if (type === 'Macro') return 'jinja2.runtime.Macro object';
   return `${type} object`;
@@ -169,13 +169,19 @@ export function pyTypeName(value: unknown): string {
   if (value instanceof PyGenerator) return 'generator';
   if (value instanceof Markup) return 'Markup';
   if (value instanceof Callable) return value.kind;
-  if (value instanceof LoopMarker) return 'LoopContext';
+  if (value instanceof RuntimeObject) return value.pyClass;
   if (isDict(value)) return 'dict';
   return 'object';
 }
 
-/** Base class of the loop object so values.ts can name it without importing the runtime. */
-export class LoopMarker {}
+/** Base of jinja2's runtime objects (the loop, a cycler), so values.ts and repr.ts can name them without importing the runtime. */
+export abstract class RuntimeObject {
+  /** Python's class and its module: `LoopContext` in `jinja2.runtime`. */
+  abstract readonly pyClass: string;
+  abstract readonly pyModule: string;
+  /** Python's repr of the object. */
+  abstract pyRepr(): string;
+}
 
 export function truthy(value: unknown): boolean {
   if (typeof value === 'boolean') return value;
