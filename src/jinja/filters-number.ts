@@ -47,6 +47,8 @@ const MAX_INT_DIGITS = 4300;
 const RADIX_PREFIX: Record<number, string> = { 16: '0x', 8: '0o', 2: '0b' };
 
 export function parsePyInt(text: string, base: number): number | bigint | undefined {
+  // Python refuses any other base (ValueError): not a number here.
+  if (!(base === 0 || (base >= 2 && base <= 36))) return undefined;
   let s = pyStrip(text, null, true, true).replace(/(\w)_(?=\w)/g, '$1');
   let sign = 1n;
   if (s.startsWith('-') || s.startsWith('+')) {

@@ -5,7 +5,9 @@ import { htmlEscape } from './markup.js';
 import { pySplitlines } from './methods.js';
 import { truncInt } from './numbers.js';
 import { pyStr } from './repr.js';
-import { codePoints, isPySpace, truthy } from './values.js';
+import { PyError, typeError } from './errors.js';
+import { add, compareOp, pyLen } from './ops.js';
+import { codePoints, isPySpace, pyTypeName, truthy } from './values.js';
 
 export function doIndent(value: unknown, args: unknown[], kwargs: Kwargs): string {
   const width = arg(args, kwargs, 0, 'width', 4);
@@ -41,18 +43,36 @@ export function doTitle(value: unknown): string {
   return out;
 }
 
-export function doTruncate(value: unknown, args: unknown[], kwargs: Kwargs): string {
-  const s = pyStr(value);
-  const length = Number(arg(args, kwargs, 0, 'length', 255));
+/** jinja2's do_truncate, step by step: its two assertions, then the length test, which returns the value itself. */
+export function doTruncate(value: unknown, args: unknown[], kwargs: Kwargs): unknown {
+  const length = arg(args, kwargs, 0, 'length', 255);
   const killwords = truthy(arg(args, kwargs, 1, 'killwords', false));
-  const end = String(arg(args, kwargs, 2, 'end', '...'));
-  const leeway = Number(arg(args, kwargs, 3, 'leeway', 5) ?? 5);
-  const chars = codePoints(s);
-  if (chars.length <= length + leeway) return s;
-  const head = chars.slice(0, Math.max(0, length - end.length)).join('');
+  const end = arg(args, kwargs, 2, 'end', '...');
+  // None means the environment's `truncate.leeway` policy, 5 by default.
+  const leeway = arg(args, kwargs, 3, 'leeway', null) ?? 5;
+  const endLength = pyLen(end);
+  if (!compareOp('>=', length, endLength)) throw new PyError('AssertionError', `expected length >= ${endLength}, got ${pyStr(length)}`);
+  if (!compareOp('>=', leeway, 0)) throw new PyError('AssertionError', `expected leeway >= 0, got ${pyStr(leeway)}`);
+  if (compareOp('<=', pyLen(value), add(length, leeway))) return value;
+  const keep = repeatable(length) - endLength;
+  if (typeof value !== 'string') {
+    // Python slices the sequence, then fails joining it to the end or splitting it at a space.
+    if (killwords) throw typeError(`can only concatenate ${pyTypeName(value)} (not "${pyTypeName(end)}") to ${pyTypeName(value)}`);
+    throw new PyError('AttributeError', `'${pyTypeName(value)}' object has no attribute 'rsplit'`);
+  }
+  if (typeof end !== 'string') throw typeError(`can only concatenate str (not "${pyTypeName(end)}") to str`);
+  const head = codePoints(value).slice(0, Math.max(0, keep)).join('');
   if (killwords) return head + end;
   const at = head.lastIndexOf(' ');
   return (at === -1 ? head : head.slice(0, at)) + end;
+}
+
+/** A slice bound: Python takes ints and bools, and refuses anything else. */
+function repeatable(bound: unknown): number {
+  if (typeof bound === 'boolean') return bound ? 1 : 0;
+  if (typeof bound === 'number' && Number.isInteger(bound)) return bound;
+  if (typeof bound === 'bigint') return Number(bound);
+  throw typeError('slice indices must be integers or None or have an __index__ method');
 }
 
 export function doStriptags(value: unknown): string {

@@ -321,7 +321,9 @@ export const FILTERS: Record<string, FilterFn> = {
   },
   int: (v, a, k) => {
     const fallback = arg(a, k, 0, 'default', 0);
-    const base = Number(arg(a, k, 1, 'base', 10));
+    // Python's int(text, base) takes an int or a bool as the base; anything else raises, which do_int catches.
+    const baseArg = arg(a, k, 1, 'base', 10);
+    const base = typeof baseArg === 'boolean' || typeof baseArg === 'bigint' || (typeof baseArg === 'number' && Number.isInteger(baseArg)) ? Number(baseArg) : NaN;
     if (typeof v === 'string') {
       const n = parsePyInt(v, base);
       if (n !== undefined) return n;
