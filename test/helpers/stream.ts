@@ -70,7 +70,7 @@ export function viaSink(drive: (sink: DeltaSink) => void): Delta[] {
     else if (call[0] === 'content') deltas.push({ content: call[1] });
     else if (call[0] === 'reasoning') deltas.push({ reasoning_content: call[1] });
     else if (call[0] === 'arguments') deltas.push({ tool_calls: [{ index: call[1], function: { arguments: call[2] } }] });
-    else deltas.push(call[1]);
+    else if (call[0] === 'delta') deltas.push(call[1]);
     previous = call[0];
   }
   return deltas;
