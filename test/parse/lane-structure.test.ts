@@ -81,4 +81,23 @@ describe('streaming fast lane: structure that only waits for more text', () => {
     expect(slowWithin(slow, words, ' json<|message|>'.length)).toEqual([words + ' json<|message|>'.length - 1]);
     expect(rebuilt).toEqual(parse(text, { family: 'gpt-oss', tools, prefix, idGenerator }));
   });
+
+  // The tag-argument families: a parameter's key tag (and GLM's value opener) streamed in pieces waits in the lane;
+  // only the character that completes a tag goes the general way. [x] marks such a push.
+  const keyTags: Record<string, string> = {
+    'qwen3-coder': '<parameter[=]path[>]',
+    'seed-oss': '<parameter[=]path[>]',
+    'glm-4.5': '<arg_key[>]path</arg_key[>]\n<arg_value[>]',
+    'minimax-m2': '<parameter name=["]path"[>]',
+    'deepseek-v3.2': '<｜DSML｜parameter[ ]name="path" string="true"[>]',
+  };
+  for (const [family, marked] of Object.entries(keyTags)) {
+    it(`${family}: a parameter's key tag streamed in pieces leaves the lane only where a tag completes`, () => {
+      const { text, prefix } = twoCalls(family);
+      const { slow, rebuilt } = slowOffsets(family, prefix, text);
+      const shown = text.split('').map((c, i) => (slow.has(i) ? `[${c}]` : c)).join('');
+      expect(shown).toContain(marked);
+      expect(rebuilt).toEqual(parse(text, { family, tools, prefix, idGenerator }));
+    });
+  }
 });

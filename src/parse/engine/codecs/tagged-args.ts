@@ -442,12 +442,34 @@ class TaggedArgsCodec implements ArgsCodec {
    * possible marker start too (that tail is held, as readNestedValue holds it).
    */
   extend(chunk: string, hold?: LaneHold): string | undefined {
-    if (this.state !== 'value' || !this.streamString || !this.nestedRead || this.skipValue || this.valueFresh) return undefined;
+    if (this.state !== 'value') return hold === undefined ? undefined : this.holdStructure(chunk, hold);
+    if (!this.streamString || !this.nestedRead || this.skipValue || this.valueFresh) return undefined;
     if (!this.nesting.mayStartIn(chunk)) return this.streamedFragment(chunk);
     const end = hold === undefined || this.nesting.find(chunk, 0) !== undefined ? -1 : this.nesting.partialStart(chunk, 0);
     if (end < 0 || end === chunk.length) return undefined;
     hold!.chars = chunk.length - end;
     return end === 0 ? '' : this.streamedFragment(chunk.slice(0, end));
+  }
+
+  /**
+   * The fast lane between values: white space, or part of a tag (a key, its close, the value opener) that feed would
+   * wait on with 'more'. The white space is taken, the tag's start held, nothing settled. A chunk that completes a tag
+   * decides something and goes to feed. (These pushes were a tagged stream's general-way ones, at ~10× a lane push.)
+   */
+  private holdStructure(text: string, hold: LaneHold): string | undefined {
+    if (!this.opened || text.length > MAX_HEADER) return undefined;
+    if (this.state === 'key') {
+      if (this.keyClose.find(text, 0) !== undefined) return undefined;
+      hold.chars = text.length;
+      return '';
+    }
+    const pos = skipWhitespace(text, 0);
+    const rest = text.length - pos;
+    if (rest === 0) return '';
+    const tags = this.state === 'between' ? this.betweenMarkers : [this.syntax.valueOpen!];
+    if (tags.some((tag) => text.startsWith(tag, pos)) || !tags.some((tag) => rest < tag.length && tag.startsWith(text.slice(pos)))) return undefined;
+    hold.chars = rest;
+    return '';
   }
 
   private addValueText(text: string): void {
