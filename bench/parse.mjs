@@ -216,23 +216,24 @@ function timed(fn) {
   return { wall, cpu: (used.user + used.system) / 1000 };
 }
 
-// What the tag holds on the lane bought (issue 18, round 6): 4-byte general-way pushes of the 1 MB completions, counted
-// exactly (the table "Where 4-byte pushes go" below shows this build's), base build dc8aaae → this one. A/B of 4-byte
-// CPU time, the two builds interleaved in one process, median of 12 at load ~7: 0.94–0.98× the base build's.
+// What the tag holds on the lane bought (issue 18, round 6): 4-byte general-way pushes and engine work (work.ts chars)
+// of the 1 MB completions, counted exactly (the table "Where 4-byte pushes go" below shows this build's), base build
+// dc8aaae → key tags held → close tags held too. Interleaved A/B of 4-byte CPU time at load 10–14: within the noise
+// (medians 0.9–1.2× the base build's, moving either way between runs).
 const TAG_HOLD_CHANGES = [
   '#### What the tag holds on the lane bought (issue 18, round 6; general-way pushes, counted)',
   '',
-  "The tag-argument codecs' fast lane also takes white space between parameters and a key tag or GLM's value opener",
-  "streamed in pieces, which feed only waited on; the push that completes a tag still goes the general way. What is",
-  "left of their general-way pushes is mostly after a string value's close tag: whether it is the value's own close is",
-  'decided by the next key (code may write this very syntax), so each push until that key is read goes to feed.',
+  "The tag-argument codecs' fast lane also takes what feed only waited on with 'more': white space between parameters,",
+  "a key tag or GLM's value opener streamed in pieces, and a string value's close tag with what follows it until the",
+  "next key is read (whether it is the value's own close is decided by that key: code may write this very syntax).",
+  'Only the push that completes a tag, or the key that decides a close, goes the general way.',
   '',
-  table(['family', 'before', 'after'], [
-    ['qwen3-coder', '8019', '6845'],
-    ['glm-4.5', '10694', '7530'],
-    ['seed-oss', '7512', '6358'],
-    ['minimax-m2', '8601', '7109'],
-    ['deepseek-v3.2', '13225', '10057'],
+  table(['family', 'base', 'key tags held', 'close tags held too', 'engine work (chars), base → now'], [
+    ['qwen3-coder', '8019', '6845', '3869', '2444813 → 2292543'],
+    ['glm-4.5', '10694', '7530', '3830', '2544157 → 2316937'],
+    ['seed-oss', '7512', '6358', '3498', '2488513 → 2340187'],
+    ['minimax-m2', '8601', '7109', '3293', '2564681 → 2343151'],
+    ['deepseek-v3.2', '13225', '10057', '3627', '3186916 → 2628376'],
   ]),
 ].join('\n');
 
