@@ -67,10 +67,36 @@ function writesParallelCalls(family) {
   }
 }
 
-function streamOnce(text, options, chunkSize) {
+/** A client's read of the output: the text it would forward (the benches discard nothing V8 could then skip). */
+let forwarded = 0;
+
+function readDeltas(deltas) {
+  for (const delta of deltas) {
+    if (delta.content !== undefined) forwarded += delta.content.length;
+    else if (delta.reasoning_content !== undefined) forwarded += delta.reasoning_content.length;
+    else if (delta.tool_calls !== undefined) forwarded += delta.tool_calls[0].function?.arguments?.length ?? 0;
+    else forwarded++;
+  }
+}
+
+/** The same read through the sink delivery (`pushTo`). */
+const forwardingSink = {
+  content: (text) => void (forwarded += text.length),
+  reasoning: (text) => void (forwarded += text.length),
+  arguments: (index, text) => void (forwarded += text.length),
+  delta: () => void forwarded++,
+};
+
+/** Streams `text` in `chunkSize` chunks, reading the output through `push`'s deltas or (`sink`) through `pushTo`. */
+function streamOnce(text, options, chunkSize, sink = false) {
   const parser = createStreamParser(options);
-  for (let i = 0; i < text.length; i += chunkSize) parser.push(text.slice(i, i + chunkSize));
-  parser.finish();
+  if (sink) {
+    for (let i = 0; i < text.length; i += chunkSize) parser.pushTo(text.slice(i, i + chunkSize), forwardingSink);
+    parser.finishTo(forwardingSink);
+    return;
+  }
+  for (let i = 0; i < text.length; i += chunkSize) readDeltas(parser.push(text.slice(i, i + chunkSize)));
+  readDeltas(parser.finish());
 }
 
 export async function parseSection({ quick = false } = {}) {
@@ -81,6 +107,8 @@ export async function parseSection({ quick = false } = {}) {
   const splitRows = [];
   const floorRatios = [];
   const chunkRatios = [];
+  const sinkRatios = [];
+  const sinkGains = [];
   for (const family of familyIds) {
     const { text, prefix, payloads } = bigCompletion(family, size);
     const options = { family, tools, prefix, idGenerator: ({ index }) => `call_${index}` };
@@ -94,7 +122,9 @@ export async function parseSection({ quick = false } = {}) {
     splitRows.push(laneSplit(family, text, options));
     const chunked = streamCost(text, options, quick ? 2 : 5);
     chunkRatios.push(chunked.cpu[1]);
-    streamRows.push([family, ...chunked.wall.map((r) => `${fmt(r, 2)}×`), `${fmt(chunked.cpu[1], 2)}×`]);
+    sinkRatios.push(chunked.sinkCpu);
+    sinkGains.push(chunked.cpu[1] / chunked.sinkCpu);
+    streamRows.push([family, ...chunked.wall.map((r) => `${fmt(r, 2)}×`), `${fmt(chunked.cpu[1], 2)}×`, `${fmt(chunked.sinkCpu, 2)}×`, `${fmt(chunked.cpu[1] / chunked.sinkCpu, 2)}×`]);
   }
   const growth = growthRows(quick);
   const cold = coldRows(quick);
@@ -111,10 +141,18 @@ export async function parseSection({ quick = false } = {}) {
     '### Streaming: time with 1-, 4- and 64-byte chunks relative to one batch parse',
     '',
     `Batch and streamed parses interleaved, best of ${quick ? 2 : 5} rounds each (best of 3 batch parses a round), wall time and CPU time.`,
+    'Both deliveries are read as a client forwarding text reads them: `push` (the 1-, 4- and 64-byte columns) returns',
+    "OpenAI deltas, whose text the bench reads; `pushTo` hands the same output to a sink (content, reasoning, argument",
+    'fragments as strings; a delta only for call starts, ends, withdrawals and diagnostics).',
     '',
-    table(['family', '1-byte', '4-byte', '64-byte', '4-byte CPU'], streamRows),
+    table(['family', '1-byte', '4-byte', '64-byte', '4-byte CPU, push', '4-byte CPU, pushTo', 'push / pushTo'], streamRows),
     '',
-    `4-byte chunks cost ${fmt(median(chunkRatios), 2)}× batch (CPU) at the median, ${fmt(Math.max(...chunkRatios), 2)}× at worst (goal ≤ 3×).`,
+    `4-byte chunks cost ${fmt(median(chunkRatios), 2)}× batch (CPU) at the median, ${fmt(Math.max(...chunkRatios), 2)}× at worst through \`push\`;`,
+    `${fmt(median(sinkRatios), 2)}× and ${fmt(Math.max(...sinkRatios), 2)}× through \`pushTo\` (goal ≤ 3×).`,
+    '',
+    SINK_CHANGES(sinkGains),
+    '',
+    TAG_HOLD_CHANGES,
     '',
     STREAM_CHANGES,
     '',
@@ -141,7 +179,7 @@ export async function parseSection({ quick = false } = {}) {
  */
 function streamCost(text, options, rounds) {
   const sizes = [1, 4, 64];
-  const best = { batchWall: Infinity, batchCpu: Infinity, wall: sizes.map(() => Infinity), cpu: sizes.map(() => Infinity) };
+  const best = { batchWall: Infinity, batchCpu: Infinity, wall: sizes.map(() => Infinity), cpu: sizes.map(() => Infinity), sinkCpu: Infinity };
   for (let round = 0; round < rounds; round++) {
     for (let k = 0; k < 3; k++) {
       const t = timed(() => parse(text, options));
@@ -153,8 +191,9 @@ function streamCost(text, options, rounds) {
       best.wall[i] = Math.min(best.wall[i], t.wall);
       best.cpu[i] = Math.min(best.cpu[i], t.cpu);
     });
+    best.sinkCpu = Math.min(best.sinkCpu, timed(() => streamOnce(text, options, 4, true)).cpu);
   }
-  return { wall: best.wall.map((w) => w / best.batchWall), cpu: best.cpu.map((c) => c / best.batchCpu) };
+  return { wall: best.wall.map((w) => w / best.batchWall), cpu: best.cpu.map((c) => c / best.batchCpu), sinkCpu: best.sinkCpu / best.batchCpu };
 }
 
 /** How many of a 4-byte stream's pushes the fast lane took, from the engine's push counters. */
@@ -175,6 +214,42 @@ function timed(fn) {
   const wall = performance.now() - start;
   const used = process.cpuUsage(cpu);
   return { wall, cpu: (used.user + used.system) / 1000 };
+}
+
+// What the tag holds on the lane bought (issue 18, round 6): 4-byte general-way pushes and engine work (work.ts chars)
+// of the 1 MB completions, counted exactly (the table "Where 4-byte pushes go" below shows this build's), base build
+// dc8aaae → key tags held → close tags held too. Interleaved A/B of 4-byte CPU time at load 10–14: within the noise
+// (medians 0.9–1.2× the base build's, moving either way between runs).
+const TAG_HOLD_CHANGES = [
+  '#### What the tag holds on the lane bought (issue 18, round 6; general-way pushes, counted)',
+  '',
+  "The tag-argument codecs' fast lane also takes what feed only waited on with 'more': white space between parameters,",
+  "a key tag or GLM's value opener streamed in pieces, and a string value's close tag with what follows it until the",
+  "next key is read (whether it is the value's own close is decided by that key: code may write this very syntax).",
+  'Only the push that completes a tag, or the key that decides a close, goes the general way.',
+  '',
+  table(['family', 'base', 'key tags held', 'close tags held too', 'engine work (chars), base → now'], [
+    ['qwen3-coder', '8019', '6845', '3869', '2444813 → 2292543'],
+    ['glm-4.5', '10694', '7530', '3830', '2544157 → 2316937'],
+    ['seed-oss', '7512', '6358', '3498', '2488513 → 2340187'],
+    ['minimax-m2', '8601', '7109', '3293', '2564681 → 2343151'],
+    ['deepseek-v3.2', '13225', '10057', '3627', '3186916 → 2628376'],
+  ]),
+].join('\n');
+
+/** What the sink delivery bought: measured in this run (the `push / pushTo` column), so it cannot go stale. */
+function SINK_CHANGES(gains) {
+  return [
+    '#### What the sink delivery bought (issue 18, round 6; measured in this run)',
+    '',
+    '`StreamParser.pushTo(chunk, sink)` / `finishTo(sink)` deliver what `push` / `finish` return, chunk for chunk, without',
+    'building an OpenAI delta for streamed text: a lane push hands its text to `sink.content`, `sink.reasoning` or',
+    '`sink.arguments(index, text)` (`push` builds an array and a delta for it, and for an argument fragment a',
+    '`tool_calls` array, a call and a function object too). The gateway, the AI SDK middleware and `parse --stream`',
+    'forward text, so they can take it this way. Earlier rounds timed `push` with its deltas thrown away, which let V8',
+    'skip building some of them when it inlined the push into the loop: read as a client reads them, they cost more.',
+    `4-byte CPU through \`push\` / through \`pushTo\`: ${fmt(median(gains), 2)}× at the median, ${fmt(Math.min(...gains), 2)}–${fmt(Math.max(...gains), 2)}× over the families.`,
+  ].join('\n');
 }
 
 // What the streaming fast lane bought, measured by hand on 2026-11-26 at load average 12–18 (CPU ms per 1 MB, 4-byte

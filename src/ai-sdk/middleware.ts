@@ -12,7 +12,6 @@ import { BlockWriter } from '../gateway/core/blocks.js';
 import type { GatewayEvent } from '../gateway/core/types.js';
 import { randomToken } from '../parse/ids.js';
 import { createStreamParser } from '../parse/stream.js';
-import type { Delta } from '../types.js';
 import { resolveModel, type ModelSource } from './model.js';
 import { foldParts, PartMapper } from './parts.js';
 import { functionTools } from './prompt.js';
@@ -73,6 +72,9 @@ export function chatfmtMiddleware(settings: ChatfmtMiddlewareSettings): Language
 class MarkupRewriter {
   private readonly parser;
   private readonly blocks = new BlockWriter(randomToken(8));
+  /** Block events not yet mapped to parts; the parser writes into them through its sink (no delta per token). */
+  private readonly pending: GatewayEvent[] = [];
+  private readonly sink = this.blocks.sinkInto(this.pending);
   private readonly mapper = new PartMapper();
   private finished = false;
 
@@ -86,7 +88,8 @@ class MarkupRewriter {
       case 'text-end':
         return [];
       case 'text-delta':
-        return this.events(this.parser.push(part.delta));
+        this.parser.pushTo(part.delta, this.sink);
+        return this.mapped();
       case 'finish': {
         const out = this.drain();
         const calls = this.blocks.callCount > 0 && part.finishReason.unified === 'stop';
@@ -118,19 +121,17 @@ class MarkupRewriter {
   /** `final`: the completion is over (the parser releases its tail); otherwise only the open block is closed. */
   private drain(final = true): LanguageModelV4StreamPart[] {
     if (this.finished) return [];
-    const events: GatewayEvent[] = [];
     if (final) {
       this.finished = true;
-      for (const delta of this.parser.finish()) this.blocks.write(delta, events);
-      this.blocks.flush(events);
-    } else this.blocks.close(events);
-    return events.flatMap((event) => this.mapper.map(event));
+      this.parser.finishTo(this.sink);
+      this.blocks.flush(this.pending);
+    } else this.blocks.close(this.pending);
+    return this.mapped();
   }
 
-  private events(deltas: Delta[]): LanguageModelV4StreamPart[] {
-    const events: GatewayEvent[] = [];
-    for (const delta of deltas) this.blocks.write(delta, events);
-    return events.flatMap((event) => this.mapper.map(event));
+  private mapped(): LanguageModelV4StreamPart[] {
+    if (this.pending.length === 0) return [];
+    return this.pending.splice(0, this.pending.length).flatMap((event) => this.mapper.map(event));
   }
 }
 

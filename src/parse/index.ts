@@ -1,6 +1,7 @@
 // Public surface of src/parse.
 export { parse } from './parse.js';
 export { createStreamParser, MAX_INPUT_CHARS, type ParseOptions, type StreamParser } from './stream.js';
+export type { DeltaSink } from './sink.js';
 export { accumulateDeltas } from './accumulate.js';
 export type { ResponseStreamParser, ResponseTemplateParseOptions } from './response.js';
 export { parserFamilies, parserFamily, type ParserFamily, type ParserMarkers } from '../registry/index.js';

@@ -2,6 +2,7 @@ import { ChatfmtError } from '../errors.js';
 import type { Delta, Diagnostic, Tool } from '../types.js';
 import { indexTools, type ParseEvent, type ParserCore } from './core.js';
 import { parseWork } from './engine/work.js';
+import { DeltaCollector, deliverDelta, type DeltaSink } from './sink.js';
 import { randomCallId, type IdGenerator } from './ids.js';
 import { parserFamily, type ParserFamily } from '../registry/index.js';
 import {
@@ -41,6 +42,14 @@ export interface StreamParser {
   push(chunk: string): Delta[];
   /** End of output: releases held-back text and withdraws unfinished calls. */
   finish(): Delta[];
+  /**
+   * `push`, with what the chunk settles handed to `sink` instead of returned as deltas: streamed text and argument
+   * fragments reach it as strings, with no delta objects built for them. A parser is driven through one of the two
+   * deliveries or both (in any mix, chunk by chunk): either way the output is the same stream.
+   */
+  pushTo(chunk: string, sink: DeltaSink): void;
+  /** `finish`, delivered to `sink`. */
+  finishTo(sink: DeltaSink): void;
 }
 
 /** With a response template: OpenAI deltas (`output: 'openai'`) … */
@@ -74,12 +83,20 @@ export function createStreamParser(options: ParseOptions | ResponseTemplateParse
 /** Longest chunk offered to the core's fast lane (ParserCore.extend). */
 const FAST_LANE_CHUNK = 256;
 
-/** The input limit and the push-after-finish rule, for parsers that are not the Driver. */
+/** The input limit and the push-after-finish rule, for parsers that are not the Driver; the sink gets their deltas. */
 class LimitedParser implements StreamParser {
   private total = 0;
   private finished = false;
 
-  constructor(private readonly inner: StreamParser) {}
+  constructor(private readonly inner: Pick<StreamParser, 'push' | 'finish'>) {}
+
+  pushTo(chunk: string, sink: DeltaSink): void {
+    for (const delta of this.push(chunk)) deliverDelta(delta, sink);
+  }
+
+  finishTo(sink: DeltaSink): void {
+    for (const delta of this.finish()) deliverDelta(delta, sink);
+  }
 
   push(chunk: string): Delta[] {
     if (this.finished) throw new ChatfmtError('INPUT_INVALID', 'push() after finish()');
@@ -109,18 +126,10 @@ class Driver implements StreamParser {
   ) {}
 
   push(chunk: string): Delta[] {
-    if (this.finished) throw new ChatfmtError('INPUT_INVALID', 'push() after finish()');
-    this.total += chunk.length;
-    if (this.total > MAX_INPUT_CHARS) {
-      throw new ChatfmtError('INPUT_TOO_LARGE', `completion longer than ${MAX_INPUT_CHARS} characters`);
-    }
     // Most small chunks only extend the current text or argument run: their delta is made here, with no events. A
     // large chunk (a batch slice) nearly always holds structure, and the lane would only scan it twice.
-    const run = chunk.length <= FAST_LANE_CHUNK ? this.core.extend(chunk) : undefined;
-    if (run === undefined) {
-      parseWork.slowPushes++;
-      return this.toDeltas(this.core.push(chunk));
-    }
+    const run = this.extend(chunk);
+    if (run === undefined) return this.toDeltas(this.core.push(chunk));
     if (run.length === 0) return [];
     const kind = this.core.runKind;
     if (kind === 'content') return [{ content: run }];
@@ -128,15 +137,42 @@ class Driver implements StreamParser {
     return [{ tool_calls: [{ index: this.current, function: { arguments: run } }] }];
   }
 
+  pushTo(chunk: string, sink: DeltaSink): void {
+    const run = this.extend(chunk);
+    if (run === undefined) return this.deliver(this.core.push(chunk), sink);
+    if (run.length === 0) return;
+    const kind = this.core.runKind;
+    if (kind === 'content') sink.content(run);
+    else if (kind === 'reasoning') sink.reasoning(run);
+    else sink.arguments(this.current, run);
+  }
+
+  /** The limits, then the core's fast lane: the text the chunk settles, or undefined when it must go to core.push. */
+  private extend(chunk: string): string | undefined {
+    if (this.finished) throw new ChatfmtError('INPUT_INVALID', 'push() after finish()');
+    this.total += chunk.length;
+    if (this.total > MAX_INPUT_CHARS) {
+      throw new ChatfmtError('INPUT_TOO_LARGE', `completion longer than ${MAX_INPUT_CHARS} characters`);
+    }
+    const run = chunk.length <= FAST_LANE_CHUNK ? this.core.extend(chunk) : undefined;
+    if (run === undefined) parseWork.slowPushes++;
+    return run;
+  }
+
   finish(): Delta[] {
-    if (this.finished) return [];
+    const collector = new DeltaCollector();
+    this.finishTo(collector);
+    return collector.deltas;
+  }
+
+  finishTo(sink: DeltaSink): void {
+    if (this.finished) return;
     this.finished = true;
-    const deltas = this.toDeltas(this.core.finish());
+    this.deliver(this.core.finish(), sink);
     if (this.unlisted > 0) {
       const message = `${this.unlisted} more diagnostics are not listed (the first ${MAX_DIAGNOSTICS} are)`;
-      deltas.push({ diagnostics: [{ code: 'PARSE_TOO_MANY_DIAGNOSTICS', severity: 'warning', message, family: this.family }] });
+      sink.delta({ diagnostics: [{ code: 'PARSE_TOO_MANY_DIAGNOSTICS', severity: 'warning', message, family: this.family }] });
     }
-    return deltas;
   }
 
   private listed = 0;
@@ -163,57 +199,46 @@ class Driver implements StreamParser {
       if (event.kind === 'reasoning') return [{ reasoning_content: event.text }];
       if (event.kind === 'call-args') return [{ tool_calls: [{ index: this.current, function: { arguments: event.text } }] }];
     }
-    const deltas: Delta[] = [];
-    let last: Delta | undefined;
-    let lastKind: 'content' | 'reasoning' | 'args' | 'other' = 'other';
+    const collector = new DeltaCollector();
+    this.deliver(events, collector);
+    return collector.deltas;
+  }
+
+  /** Events → the sink: text as text; calls numbered, their ids minted, diagnostics tagged and counted. */
+  private deliver(events: ParseEvent[], sink: DeltaSink): void {
     for (const event of events) {
       switch (event.kind) {
         case 'content':
-          if (lastKind === 'content') last!.content += event.text;
-          else deltas.push((last = { content: event.text }));
-          lastKind = 'content';
+          sink.content(event.text);
           break;
         case 'reasoning':
-          if (lastKind === 'reasoning') last!.reasoning_content += event.text;
-          else deltas.push((last = { reasoning_content: event.text }));
-          lastKind = 'reasoning';
+          sink.reasoning(event.text);
           break;
         case 'call-start': {
           const index = (this.current = this.nextIndex++);
           const id = event.id ?? this.idGenerator({ index, name: event.name });
-          deltas.push((last = { tool_calls: [{ index, id, type: 'function', function: { name: event.name, arguments: '' } }] }));
-          lastKind = 'other';
+          sink.delta({ tool_calls: [{ index, id, type: 'function', function: { name: event.name, arguments: '' } }] });
           break;
         }
         case 'call-args':
-          if (lastKind === 'args') last!.tool_calls![0]!.function!.arguments += event.text;
-          else deltas.push((last = { tool_calls: [{ index: this.current, function: { arguments: event.text } }] }));
-          lastKind = 'args';
+          sink.arguments(this.current, event.text);
           break;
         case 'call-end':
-          if (this.reportCallEnds) deltas.push((last = { tool_call_ends: [this.current] }));
-          lastKind = 'other';
+          if (this.reportCallEnds) sink.delta({ tool_call_ends: [this.current] });
           break;
         case 'call-withdraw': {
           const diagnostic = this.listable(event.diagnostic);
-          deltas.push((last = { withdrawn_tool_calls: [this.current], ...(diagnostic ? { diagnostics: [diagnostic] } : {}) }));
-          if (event.raw) {
-            deltas.push((last = { content: event.raw }));
-            lastKind = 'content';
-          } else lastKind = 'other';
+          sink.delta({ withdrawn_tool_calls: [this.current], ...(diagnostic ? { diagnostics: [diagnostic] } : {}) });
+          if (event.raw) sink.content(event.raw);
           break;
         }
         case 'diagnostic': {
           const diagnostic = this.listable(event.diagnostic);
-          if (diagnostic) {
-            deltas.push((last = { diagnostics: [diagnostic] }));
-            lastKind = 'other';
-          }
+          if (diagnostic) sink.delta({ diagnostics: [diagnostic] });
           break;
         }
       }
     }
-    return deltas;
   }
 
   private tag(diagnostic: Diagnostic): Diagnostic {

@@ -81,4 +81,24 @@ describe('streaming fast lane: structure that only waits for more text', () => {
     expect(slowWithin(slow, words, ' json<|message|>'.length)).toEqual([words + ' json<|message|>'.length - 1]);
     expect(rebuilt).toEqual(parse(text, { family: 'gpt-oss', tools, prefix, idGenerator }));
   });
+
+  // The tag-argument families: a parameter's key tag (and GLM's value opener) streamed in pieces waits in the lane, and
+  // so does a string value's close tag and what follows it until the next key decides it; only the character that
+  // completes a tag or the deciding key goes the general way. [x] marks such a push.
+  const keyTags: Record<string, string[]> = {
+    'qwen3-coder': ['<parameter[=]path[>]', '</parameter>\n<parameter=content[>]'],
+    'seed-oss': ['<parameter[=]path[>]', '</parameter>\n<parameter=content[>]'],
+    'glm-4.5': ['<arg_key[>]path</arg_key[>]\n<arg_value[>]', '</arg_value>\n<arg_key>content</arg_key[>]\n<arg_value[>]'],
+    'minimax-m2': ['<parameter name=["]path"[>]', '</parameter>\n<parameter name="content"[>]'],
+    'deepseek-v3.2': ['<｜DSML｜parameter[ ]name="path" string="true"[>]', '</｜DSML｜parameter>\n<｜DSML｜parameter name="content" string="true"[>]'],
+  };
+  for (const [family, marked] of Object.entries(keyTags)) {
+    it(`${family}: parameter tags streamed in pieces leave the lane only where a tag completes or a key decides`, () => {
+      const { text, prefix } = twoCalls(family);
+      const { slow, rebuilt } = slowOffsets(family, prefix, text);
+      const shown = text.split('').map((c, i) => (slow.has(i) ? `[${c}]` : c)).join('');
+      for (const span of marked) expect(shown).toContain(span);
+      expect(rebuilt).toEqual(parse(text, { family, tools, prefix, idGenerator }));
+    });
+  }
 });

@@ -1,6 +1,7 @@
 // Parser deltas → GatewayEvents. Owns block ids and the start/delta/end order, and holds each tool call until the
 // parser closes it (`tool_call_ends`): a call the parser withdraws never reaches the client as a call; its raw text
 // comes from the parser as content instead. A held call is released as start, one arguments delta, end.
+import type { DeltaSink } from '../../parse/sink.js';
 import type { Delta, Diagnostic } from '../../types.js';
 import type { GatewayEvent } from './types.js';
 
@@ -32,14 +33,30 @@ export class BlockWriter {
     if (delta.reasoning_content) this.text('reasoning', delta.reasoning_content, out);
     if (delta.content) this.text('text', delta.content, out);
     const key = (index: number) => source * SOURCE_STRIDE + index;
-    for (const part of delta.tool_calls ?? []) {
-      let call = this.held.get(key(part.index));
-      if (!call) this.held.set(key(part.index), (call = { callId: part.id ?? '', name: part.function?.name ?? '', args: [] }));
-      if (part.function?.arguments) call.args.push(part.function.arguments);
-    }
+    for (const part of delta.tool_calls ?? []) this.hold(key(part.index), part.function?.arguments, part.id, part.function?.name);
     for (const index of delta.withdrawn_tool_calls ?? []) this.held.delete(key(index));
     for (const index of delta.tool_call_ends ?? []) this.release(key(index), out);
     for (const diagnostic of delta.diagnostics ?? []) this.diagnostic(diagnostic, out);
+  }
+
+  /**
+   * The same, for a parser's sink delivery (`pushTo`): streamed text becomes its events with no delta in between, and
+   * argument fragments join their held call.
+   */
+  sinkInto(out: GatewayEvent[], source = 0): DeltaSink {
+    return {
+      content: (text) => this.text('text', text, out),
+      reasoning: (text) => this.text('reasoning', text, out),
+      arguments: (index, text) => this.hold(source * SOURCE_STRIDE + index, text),
+      delta: (delta) => this.write(delta, out, source),
+    };
+  }
+
+  /** A call's part: the first makes it held (with its id and name), argument text joins it. */
+  private hold(key: number, args: string | undefined, callId?: string, name?: string): void {
+    let call = this.held.get(key);
+    if (!call) this.held.set(key, (call = { callId: callId ?? '', name: name ?? '', args: [] }));
+    if (args) call.args.push(args);
   }
 
   diagnostic(diagnostic: Diagnostic, out: GatewayEvent[]): void {

@@ -7,7 +7,7 @@ import { parserFamily, type ParserFamily } from '../../registry/index.js';
 import { createStreamParser } from '../../parse/stream.js';
 import { renderConversation } from '../../render/render.js';
 import type { LoadedTemplate, RenderWarning } from '../../render/types.js';
-import type { Conversation, Delta } from '../../types.js';
+import type { Conversation } from '../../types.js';
 import type { BackendChunk, CompletionInput } from '../backends/types.js';
 import { BlockWriter } from './blocks.js';
 import { fail, GatewayFailure } from './failure.js';
@@ -111,16 +111,15 @@ export async function* runSession(request: GatewayRequest, deps: SessionDeps, si
   });
   const blocks = new BlockWriter(responseId.slice(0, 8));
   const pending: GatewayEvent[] = [];
-  const feed = (deltas: Delta[]) => {
-    for (const delta of deltas) blocks.write(delta, pending);
-  };
+  // The parser's output goes straight into block events: no OpenAI delta per streamed token.
+  const sink = blocks.sinkInto(pending);
   let stop: BackendChunk['stop'];
   let usage: Usage | undefined;
   let failure: GatewayError | undefined;
   try {
-    if (prepared.prefill) feed(parser.push(prepared.prefill));
+    if (prepared.prefill) parser.pushTo(prepared.prefill, sink);
     for await (const chunk of chunks) {
-      if (chunk.text) feed(parser.push(chunk.text));
+      if (chunk.text) parser.pushTo(chunk.text, sink);
       if (chunk.stop) stop = chunk.stop;
       if (chunk.usage) usage = chunk.usage;
       if (pending.length > 0) yield* drain(pending);
@@ -134,7 +133,7 @@ export async function* runSession(request: GatewayRequest, deps: SessionDeps, si
   if (signal.aborted) return;
   try {
     // Releases held text: after a failure too, so the text the model wrote before it is not lost.
-    feed(parser.finish());
+    parser.finishTo(sink);
   } catch (error) {
     failure ??= asGatewayError(error);
   }
