@@ -56,19 +56,18 @@ function callObjectCodec(options: CallObjectOptions): ArgsCodec {
   let isArgs = false;
   const argParts: string[] = [];
 
-  const fail = (pos: number, message: string, code: 'PARSE_BAD_CALL_SYNTAX' | 'PARSE_BAD_ARGS_JSON' = 'PARSE_BAD_CALL_SYNTAX'): CodecResult => ({
-    status: 'error',
-    pos,
-    code,
-    message,
-  });
+  // The helpers are function declarations, not arrow functions bound to consts: the bundle keeps names, and a named
+  // arrow made per codec (per call) costs an Object.defineProperty of its name, slow in a first parse's cold code.
+  function fail(pos: number, message: string, code: 'PARSE_BAD_CALL_SYNTAX' | 'PARSE_BAD_ARGS_JSON' = 'PARSE_BAD_CALL_SYNTAX'): CodecResult {
+    return { status: 'error', pos, code, message };
+  }
 
   /**
    * Scans a whole token (a key, the name, serialised arguments) without consuming it until complete;
    * returns its end, NEED_MORE or INVALID. Keys and names are capped: a pending token is re-joined with
    * each chunk, so an endless one would cost quadratic time.
    */
-  const scanToken = (buf: string, pos: number, final: boolean, cap: number): number => {
+  function scanToken(buf: string, pos: number, final: boolean, cap: number): number {
     const end = value!.scan(buf, pos + tokenScanned, final);
     if (end === NEED_MORE) tokenScanned = buf.length - pos;
     else tokenScanned = 0;
@@ -77,14 +76,14 @@ function callObjectCodec(options: CallObjectOptions): ArgsCodec {
       return INVALID;
     }
     return end;
-  };
+  }
 
   let sinkRef: CallSink | undefined;
   /** Argument text goes out at once when the name is known, else it waits for the name. */
-  const emitArgs = (piece: string) => {
+  function emitArgs(piece: string): void {
     if (started) sinkRef!.args(piece);
     else argParts.push(piece);
-  };
+  }
 
   return {
     feed(buf, pos, final, sink) {
