@@ -10,16 +10,24 @@ export function accumulateDeltas(deltas: Iterable<Delta>): ParsedMessage {
   const calls = new Map<number, { id: string; name: string; args: string[] }>();
   const withdrawn = new Set<number>();
   const diagnostics: Diagnostic[] = [];
-  for (const delta of deltas) {
+  // Indexed loops, not for-of or spreads: a first parse in a fresh process runs this once per delta (a few per call)
+  // in V8's unoptimised tiers, where for-of drives the iterator protocol, a call per step.
+  const list = Array.isArray(deltas) ? (deltas as readonly Delta[]) : [...deltas];
+  for (let d = 0; d < list.length; d++) {
+    const delta = list[d]!;
     if (delta.withdrawn_tool_calls) for (const index of delta.withdrawn_tool_calls) withdrawn.add(index);
     if (delta.reasoning_content) reasoning.push(delta.reasoning_content);
     if (delta.content) content.push(delta.content);
-    for (const part of delta.tool_calls ?? []) {
-      let call = calls.get(part.index);
-      if (!call) calls.set(part.index, (call = { id: part.id ?? '', name: part.function?.name ?? '', args: [] }));
-      if (part.function?.arguments) call.args.push(part.function.arguments);
+    const parts = delta.tool_calls;
+    if (parts) {
+      for (let p = 0; p < parts.length; p++) {
+        const part = parts[p]!;
+        let call = calls.get(part.index);
+        if (!call) calls.set(part.index, (call = { id: part.id ?? '', name: part.function?.name ?? '', args: [] }));
+        if (part.function?.arguments) call.args.push(part.function.arguments);
+      }
     }
-    if (delta.diagnostics) diagnostics.push(...delta.diagnostics);
+    if (delta.diagnostics) for (let k = 0; k < delta.diagnostics.length; k++) diagnostics.push(delta.diagnostics[k]!);
   }
   const toolCalls: ParsedToolCall[] = [...calls]
     .filter(([index]) => !withdrawn.has(index))

@@ -272,7 +272,9 @@ class GrammarMachine implements ParserCore, CallSink {
   start(name: string, id?: string): ParseCode | undefined {
     const refused = this.refuse(name);
     if (refused) return refused;
-    this.emit({ kind: 'call-start', name, ...(id === undefined ? {} : { id }), start: this.callStart });
+    // Two literals, not a spread of an optional id: a first parse runs this once per call in V8's unoptimised tiers,
+    // where a spread in a literal defines each property through the runtime.
+    this.emit(id === undefined ? { kind: 'call-start', name, start: this.callStart } : { kind: 'call-start', name, id, start: this.callStart });
     this.callStarted = true;
     return undefined;
   }

@@ -90,7 +90,9 @@ export class MarkerSet {
   private findNear(buf: string, from: number): MarkerHit | undefined {
     markerScanWork.chars += buf.length - from;
     let best: MarkerHit | undefined;
-    for (const lead of this.leads) {
+    const leads = this.leads;
+    for (let k = 0; k < leads.length; k++) {
+      const lead = leads[k]!;
       let i = buf.indexOf(lead, from);
       while (i >= 0 && (best === undefined || i < best.at)) {
         const marker = this.at(buf, i);
@@ -107,9 +109,11 @@ export class MarkerSet {
   /** The marker that starts exactly at `at`, if any. */
   at(buf: string, at: number): string | undefined {
     if (at + 1 < buf.length) {
-      // pairKey written out: the streaming lane and the marker search ask this for every lead they meet.
+      // pairKey written out: the streaming lane and the marker search ask this for every lead they meet. An indexed
+      // loop, not for-of: a first parse runs this in V8's unoptimised tiers, where for-of drives the iterator protocol
+      // (a call per step), and every call and call close is read here.
       const candidates = this.byPair.get(buf.charCodeAt(at) * 0x10000 + buf.charCodeAt(at + 1));
-      if (candidates) for (const marker of candidates) if (buf.startsWith(marker, at)) return marker;
+      if (candidates) for (let k = 0; k < candidates.length; k++) if (buf.startsWith(candidates[k]!, at)) return candidates[k];
     }
     return this.single.get(buf.charCodeAt(at));
   }
@@ -159,7 +163,8 @@ function pairKey(text: string, at: number): number {
 
 function isPrefixOfAny(buf: string, at: number, candidates: readonly string[]): boolean {
   const tail = buf.length - at;
-  for (const marker of candidates) {
+  for (let k = 0; k < candidates.length; k++) {
+    const marker = candidates[k]!;
     if (marker.length > tail && marker.startsWith(buf.slice(at))) return true;
   }
   return false;

@@ -60,12 +60,8 @@ function tokenize(text: string): Token[] {
 export function parseHeader(text: string, roleFirst: boolean): Header {
   const tokens = tokenize(text);
   const header: Header = { channelCount: 0, recipientCount: 0, constrained: false, junk: [] };
-  const wordAt = (index: number) => {
-    const token = tokens[index];
-    return token && 'word' in token ? token.word : undefined;
-  };
   let i = 0;
-  const first = wordAt(0);
+  const first = wordAt(tokens, 0);
   if (roleFirst && first !== undefined && !first.startsWith('to=')) {
     header.role = first;
     i = 1;
@@ -73,7 +69,7 @@ export function parseHeader(text: string, roleFirst: boolean): Header {
   for (; i < tokens.length; i++) {
     const token = tokens[i]!;
     if ('marker' in token) {
-      const next = wordAt(i + 1);
+      const next = wordAt(tokens, i + 1);
       const usable = next !== undefined && !next.startsWith('to=');
       if (usable) i++;
       if (token.marker === CHANNEL) {
@@ -90,7 +86,7 @@ export function parseHeader(text: string, roleFirst: boolean): Header {
     if (word.startsWith('to=')) {
       header.recipientCount++;
       let recipient = word.slice(3);
-      const next = wordAt(i + 1);
+      const next = wordAt(tokens, i + 1);
       if (recipient === '' && next !== undefined) {
         recipient = next;
         i++;
@@ -100,6 +96,14 @@ export function parseHeader(text: string, roleFirst: boolean): Header {
     else header.junk.push(word);
   }
   return header;
+}
+
+// Helpers here are module functions, not closures made per header: the bundle keeps function names, so each closure
+// made at run time cost an Object.defineProperty (its name) on top of its allocation, once per message of a parse.
+
+function wordAt(tokens: readonly Token[], index: number): string | undefined {
+  const token = tokens[index];
+  return token && 'word' in token ? token.word : undefined;
 }
 
 /** A known channel word, also when the model decorated it (`commentary?`, `––final`). */
@@ -157,59 +161,66 @@ const GLUED_TYPE = 'json';
  */
 export function routeMessage(header: Header, fixedRole: string | undefined, tools: ToolIndex): { route: Route; problems: Problem[] } {
   const problems: Problem[] = [];
-  const warn = (message: string) => problems.push({ code: 'PARSE_BAD_HEADER', severity: 'warning', message });
   const role = fixedRole ?? header.role;
   if (role !== undefined && role !== 'assistant') {
     problems.push({ code: 'PARSE_BAD_HEADER', severity: 'error', message: `message from role "${role}" in an assistant completion; kept as text` });
     return { route: { kind: 'raw' }, problems };
   }
-  if (header.junk.length > 0) warn(`unexpected text in the message header: ${JSON.stringify(header.junk.join(' '))}`);
-  if (header.channelCount > 1) warn('several <|channel|> in one header; the last one counts');
-  if (header.recipientCount > 1) warn('several recipients in one header; the last one counts');
+  if (header.junk.length > 0) warn(problems, `unexpected text in the message header: ${JSON.stringify(header.junk.join(' '))}`);
+  if (header.channelCount > 1) warn(problems, 'several <|channel|> in one header; the last one counts');
+  if (header.recipientCount > 1) warn(problems, 'several recipients in one header; the last one counts');
 
   const recipient = header.recipient === 'assistant' ? undefined : header.recipient;
-  if (recipient === '') warn('empty recipient (to=) ignored');
+  if (recipient === '') warn(problems, 'empty recipient (to=) ignored');
   if (recipient) return routeRecipient(recipient, header, tools, problems);
 
   if (header.channelWord === undefined) {
-    warn('message without <|channel|>; read as content');
+    warn(problems, 'message without <|channel|>; read as content');
     return { route: { kind: 'content' }, problems };
   }
   const { channel, exact } = resolveChannel(header.channelWord);
   if (!channel) {
-    warn(`unknown channel ${JSON.stringify(header.channelWord)}; read as content`);
+    warn(problems, `unknown channel ${JSON.stringify(header.channelWord)}; read as content`);
     return { route: { kind: 'content' }, problems };
   }
-  if (!exact) warn(`channel ${JSON.stringify(header.channelWord)} read as "${channel}"`);
+  if (!exact) warn(problems, `channel ${JSON.stringify(header.channelWord)} read as "${channel}"`);
   return { route: { kind: channel === 'analysis' ? 'reasoning' : 'content' }, problems };
 }
 
+function warn(problems: Problem[], message: string): void {
+  problems.push({ code: 'PARSE_BAD_HEADER', severity: 'warning', message });
+}
+
 function routeRecipient(recipient: string, header: Header, tools: ToolIndex, problems: Problem[]): { route: Route; problems: Problem[] } {
-  const raw = (severity: Severity, message: string) => {
-    problems.push({ code: 'PARSE_UNKNOWN_TOOL', severity, message });
-    return { route: { kind: 'raw' } as Route, problems };
-  };
-  const call = (name: string) => ({ route: { kind: 'call', name } as Route, problems });
   if (!recipient.startsWith('functions.')) {
-    if (tools.declared && tools.has(recipient)) return call(recipient);
-    return raw('warning', `recipient "${recipient}" is not a declared function; its message is kept as text`);
+    if (tools.declared && tools.has(recipient)) return callTo(problems, recipient);
+    return notACall(problems, 'warning', `recipient "${recipient}" is not a declared function; its message is kept as text`);
   }
   const name = recipient.slice('functions.'.length);
   const stripped = stripGluedType(name);
   if (tools.declared) {
-    if (name !== '' && tools.has(name)) return call(name);
+    if (name !== '' && tools.has(name)) return callTo(problems, name);
     if (stripped !== undefined && tools.has(stripped)) {
       problems.push(gluedWarning(name));
-      return call(stripped);
+      return callTo(problems, stripped);
     }
-    return raw('error', `call to undeclared tool "${name}"; kept as text`);
+    return notACall(problems, 'error', `call to undeclared tool "${name}"; kept as text`);
   }
-  if (name === '') return raw('error', 'call without a function name; kept as text');
+  if (name === '') return notACall(problems, 'error', 'call without a function name; kept as text');
   if (stripped !== undefined && header.contentType === undefined) {
     problems.push(gluedWarning(name));
-    return call(stripped);
+    return callTo(problems, stripped);
   }
-  return call(name);
+  return callTo(problems, name);
+}
+
+function notACall(problems: Problem[], severity: Severity, message: string): { route: Route; problems: Problem[] } {
+  problems.push({ code: 'PARSE_UNKNOWN_TOOL', severity, message });
+  return { route: { kind: 'raw' }, problems };
+}
+
+function callTo(problems: Problem[], name: string): { route: Route; problems: Problem[] } {
+  return { route: { kind: 'call', name }, problems };
 }
 
 function stripGluedType(name: string): string | undefined {

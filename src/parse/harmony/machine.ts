@@ -294,7 +294,7 @@ class HarmonyMachine implements ParserCore {
     if (header.channelWord === undefined || (route.kind !== 'reasoning' && route.kind !== 'content')) return false;
     // The header's own span (the same whatever the chunking): from the message start to the end of the channel word.
     const at = state.start + (state.explicitStart ? START.length : 0) + Math.max(0, wordEnd - state.lead.length);
-    for (const problem of problems) this.problem(problem, [state.start, at]);
+    for (let k = 0; k < problems.length; k++) this.problem(problems[k]!, [state.start, at]);
     const message = `message header without <|message|>: channel "${header.channelWord}" from the header, the rest read as its body`;
     this.problem({ code: 'PARSE_BAD_HEADER', severity: 'warning', message }, [state.start, at]);
     this.enterBody(route, state.start, '', false);
@@ -351,7 +351,7 @@ class HarmonyMachine implements ParserCore {
   private openBody(state: HeaderState, headerEnd: number): void {
     const header = parseHeader(state.lead + state.text, state.role === undefined);
     const { route, problems } = routeMessage(header, state.role, this.options.tools);
-    for (const problem of problems) this.problem(problem, [state.start, headerEnd]);
+    for (let k = 0; k < problems.length; k++) this.problem(problems[k]!, [state.start, headerEnd]);
     const raw = (state.explicitStart ? START : '') + state.text + MESSAGE;
     this.enterBody(route, state.start, raw, false);
   }

@@ -30,7 +30,8 @@ export function isTerminator(marker: Marker): boolean {
 export function markerAt(text: string, index: number): Marker | undefined {
   if (text.charCodeAt(index) !== LT || text.charCodeAt(index + 1) !== PIPE) return undefined;
   const candidates = BY_THIRD_CHAR.get(text.charCodeAt(index + 2));
-  if (candidates) for (const marker of candidates) if (text.startsWith(marker, index)) return marker;
+  // Indexed, not for-of: a first parse runs this in V8's unoptimised tiers, where for-of drives the iterator protocol.
+  if (candidates) for (let k = 0; k < candidates.length; k++) if (text.startsWith(candidates[k]!, index)) return candidates[k];
   return undefined;
 }
 

@@ -55,36 +55,7 @@ function callObjectCodec(options: CallObjectOptions): ArgsCodec {
   /** Whether the value being read is the arguments; decided once when it starts (hot when streaming). */
   let isArgs = false;
   const argParts: string[] = [];
-
-  const fail = (pos: number, message: string, code: 'PARSE_BAD_CALL_SYNTAX' | 'PARSE_BAD_ARGS_JSON' = 'PARSE_BAD_CALL_SYNTAX'): CodecResult => ({
-    status: 'error',
-    pos,
-    code,
-    message,
-  });
-
-  /**
-   * Scans a whole token (a key, the name, serialised arguments) without consuming it until complete;
-   * returns its end, NEED_MORE or INVALID. Keys and names are capped: a pending token is re-joined with
-   * each chunk, so an endless one would cost quadratic time.
-   */
-  const scanToken = (buf: string, pos: number, final: boolean, cap: number): number => {
-    const end = value!.scan(buf, pos + tokenScanned, final);
-    if (end === NEED_MORE) tokenScanned = buf.length - pos;
-    else tokenScanned = 0;
-    if (end === NEED_MORE && tokenScanned > cap) {
-      value!.errorAt = buf.length;
-      return INVALID;
-    }
-    return end;
-  };
-
   let sinkRef: CallSink | undefined;
-  /** Argument text goes out at once when the name is known, else it waits for the name. */
-  const emitArgs = (piece: string) => {
-    if (started) sinkRef!.args(piece);
-    else argParts.push(piece);
-  };
 
   return {
     feed(buf, pos, final, sink) {
@@ -171,6 +142,32 @@ function callObjectCodec(options: CallObjectOptions): ArgsCodec {
     },
   };
 
+  // The helpers are declared after the return, where the bundle's name-keeping statement for each (esbuild keepNames
+  // puts it at the declaration) never runs: a name kept per codec, i.e. per call, cost an Object.defineProperty in
+  // every call of a cold first parse.
+
+  /**
+   * Scans a whole token (a key, the name, serialised arguments) without consuming it until complete;
+   * returns its end, NEED_MORE or INVALID. Keys and names are capped: a pending token is re-joined with
+   * each chunk, so an endless one would cost quadratic time.
+   */
+  function scanToken(buf: string, pos: number, final: boolean, cap: number): number {
+    const end = value!.scan(buf, pos + tokenScanned, final);
+    if (end === NEED_MORE) tokenScanned = buf.length - pos;
+    else tokenScanned = 0;
+    if (end === NEED_MORE && tokenScanned > cap) {
+      value!.errorAt = buf.length;
+      return INVALID;
+    }
+    return end;
+  }
+
+  /** Argument text goes out at once when the name is known, else it waits for the name. */
+  function emitArgs(piece: string): void {
+    if (started) sinkRef!.args(piece);
+    else argParts.push(piece);
+  }
+
   /** A complete non-streamed value: the name, serialised arguments, or an ignored key. */
   function takeValue(text: string, isArgs: boolean, pos: number, sink: CallSink): CodecResult | undefined {
     if (isArgs) {
@@ -218,4 +215,8 @@ function callObjectCodec(options: CallObjectOptions): ArgsCodec {
     if (!argsSeen) sink.args('{}');
     return { status: 'done', pos };
   }
+}
+
+function fail(pos: number, message: string, code: 'PARSE_BAD_CALL_SYNTAX' | 'PARSE_BAD_ARGS_JSON' = 'PARSE_BAD_CALL_SYNTAX'): CodecResult {
+  return { status: 'error', pos, code, message };
 }
