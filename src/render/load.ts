@@ -1,5 +1,6 @@
 import { ChatfmtError } from '../errors.js';
 import { familyInfo, resolveFamilyId, unknownFamilyMessage, resolveFamilyVariant } from '../families/info.js';
+import { familyTemplateForms } from '../families/templates-parsed.js';
 import { familyTemplateSources } from '../families/templates.generated.js';
 import { compileTemplate, type CompiledTemplate } from '../jinja/index.js';
 import { isPlainObject } from '../util/guards.js';
@@ -57,7 +58,8 @@ function fromFamily(name: string): LoadedTemplate {
     const info = familyInfo[id];
     const source = familyTemplateSources[info.templateFile];
     if (source === undefined) throw new ChatfmtError('TEMPLATE_SOURCE', `the template of family ${id} is not bundled (${info.templateFile})`);
-    loaded = { ...fromNamed(id, new Map([['default', source]]), { ...info.specialTokens }, undefined), family: id };
+    const parsed = familyTemplateForms.get(info.templateFile);
+    loaded = { ...fromNamed(id, new Map([['default', source]]), { ...info.specialTokens }, undefined, parsed), family: id };
     familyTemplates.set(id, loaded);
   }
   const variant = resolveFamilyVariant(name);
@@ -69,6 +71,8 @@ function fromNamed(
   sources: ReadonlyMap<string, string>,
   specialTokens: Record<string, string>,
   templateName: string | undefined,
+  /** The parsed form of a template that is the only one (a family's). */
+  parsed?: string,
 ): LoadedTemplate {
   const names = [...sources.keys()];
   for (const [key, text] of sources) {
@@ -85,7 +89,7 @@ function fromNamed(
     let template = compiled.get(key);
     if (!template) {
       const label = names.length > 1 ? `${name}#${key}` : name;
-      template = compileTemplate(sources.get(key)!, { name: label });
+      template = compileTemplate(sources.get(key)!, { name: label, parsed: names.length === 1 ? parsed : undefined });
       compiled.set(key, template);
     }
     return template;
