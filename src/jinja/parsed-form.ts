@@ -1,7 +1,8 @@
 // A template's parsed form as text: its AST in JSON, made once (at build time for the bundled family templates) so
 // a later process rebuilds the closures from it instead of lexing and parsing the source again, which in a fresh
-// process runs as cold, unoptimised code. The form names the source it was made from (its length and a hash), so a
-// form handed in with another source, or from another form version, is ignored, never used.
+// process runs as cold, unoptimised code. The form holds the source it was made from (compared whole: one native
+// string comparison, cheaper than hashing the text in cold code), so a form handed in with another source, or from
+// another form version, is ignored, never used.
 //
 // Reading a form checks every node against the shapes of ast.ts and copies only their known fields: a truncated,
 // damaged or foreign form is answered with undefined (the caller parses the source), never a crash or a half-read
@@ -12,13 +13,6 @@ import { PyFloat } from './values.js';
 const FORM_VERSION = 1;
 const BIN_OPS = new Set(['+', '-', '*', '/', '//', '%', '**']);
 const COMPARE_OPS = new Set(['==', '!=', '<', '>', '<=', '>=', 'in', 'notin']);
-
-/** The source's length and its 32-bit FNV-1a hash over UTF-16 code units: what a form says it was made from. */
-function sourceMark(source: string): string {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < source.length; i++) hash = Math.imul(hash ^ source.charCodeAt(i), 0x01000193);
-  return `${source.length}:${(hash >>> 0).toString(16)}`;
-}
 
 /** JSON has no bigint, no float that prints as an integer (1.0), no inf or nan: constants tagged as {$i} or {$f}. */
 function encodeConstant(_key: string, value: unknown): unknown {
@@ -33,7 +27,7 @@ function numberText(value: number): string {
 }
 
 export function encodeParsedForm(source: string, ast: Stmt[]): string {
-  return JSON.stringify({ v: FORM_VERSION, source: sourceMark(source), ast }, encodeConstant);
+  return JSON.stringify({ v: FORM_VERSION, source, ast }, encodeConstant);
 }
 
 /** Thrown inside the reader only; decodeParsedForm answers undefined for it. */
@@ -43,7 +37,7 @@ class BadForm extends Error {}
 export function decodeParsedForm(source: string, form: string): Stmt[] | undefined {
   try {
     const data: unknown = JSON.parse(form);
-    if (!isRecord(data) || data.v !== FORM_VERSION || data.source !== sourceMark(source)) return undefined;
+    if (!isRecord(data) || data.v !== FORM_VERSION || data.source !== source) return undefined;
     return new FormReader(source.length).stmts(data.ast);
   } catch (error) {
     // BadForm, JSON's SyntaxError, or a RangeError from a tree nested past the stack.

@@ -6,13 +6,16 @@ import { familyIds, familyInfo, render } from '../../src/index.js';
 import { repoRoot } from '../helpers/shared.js';
 
 // Issue 18 (start-up): the CLI's bundles come with the parsed form of each family template (dist/bin/template-forms/,
-// written by scripts/bundle-cli.mjs), so `chatfmt render --family F` builds the template without lexing and parsing
-// it. Checked in real processes on a package laid out as npm installs it. The forms are files of the package, but read
-// as untrusted: a missing, damaged or foreign one must leave the output as it is.
+// written by scripts/bundle-cli.mjs) and what `--args auto` probing finds in it, so `chatfmt render --family F`
+// builds the template without lexing and parsing it and does not probe it. Checked in real processes on a package
+// laid out as npm installs it. The forms are files of the package, but read as untrusted: a missing, damaged or
+// foreign one must leave the output as it is.
 
 let pkg = '';
 let forms = '';
 const weather = join(repoRoot, 'fixtures', 'conversations', 'weather.json');
+/** The weather conversation as `--args auto` has to adapt it the other way: arguments an object, content null. */
+let weatherObjects = '';
 
 beforeAll(() => {
   // Inside node_modules, so the bundles' external dependencies resolve as they do in an installed package.
@@ -23,6 +26,14 @@ beforeAll(() => {
   const built = spawnSync(process.execPath, [join(repoRoot, 'scripts', 'bundle-cli.mjs'), '--outdir', join(pkg, 'dist', 'bin')], { cwd: repoRoot, encoding: 'utf8' });
   if (built.status !== 0) throw new Error(`bundle-cli failed: ${built.stderr}`);
   forms = join(pkg, 'dist', 'bin', 'template-forms');
+  const conversation = JSON.parse(readFileSync(weather, 'utf8')) as { messages: Array<{ content?: unknown; tool_calls?: Array<{ function: { arguments: unknown } }> }> };
+  for (const message of conversation.messages) {
+    if (!message.tool_calls) continue;
+    message.content = null;
+    for (const call of message.tool_calls) call.function.arguments = JSON.parse(call.function.arguments as string);
+  }
+  weatherObjects = join(pkg, 'weather-objects.json');
+  writeFileSync(weatherObjects, JSON.stringify(conversation));
 }, 120_000);
 
 afterAll(() => {
@@ -39,7 +50,7 @@ function chatfmt(argv: string[]) {
 }
 
 const formOf = (family: (typeof familyIds)[number]) => join(forms, `${familyInfo[family].templateFile}.json`);
-const expected = (family: string) => render({ family, ...JSON.parse(readFileSync(weather, 'utf8')) }).text;
+const expected = (family: string, file = weather) => render({ family, ...JSON.parse(readFileSync(file, 'utf8')) }).text;
 
 /** Runs `chatfmt render --family qwen3` with qwen3's form replaced by `replace`, then puts the form back. */
 function withQwen3Form(replace: (file: string) => void) {
@@ -55,17 +66,22 @@ function withQwen3Form(replace: (file: string) => void) {
 }
 
 describe('the parsed family templates beside the CLI bundle', () => {
-  it('are there for every family, and every family renders as the library renders it', () => {
+  it('are there for every family, and every family renders as the library, which parses and probes, renders it', () => {
+    // Each conversation needs the other argument form and content handling from `--args auto`: a probe result the
+    // bundle got wrong would change the text.
     for (const family of familyIds) {
       expect(existsSync(formOf(family)), family).toBe(true);
-      const { code, out } = chatfmt(['render', '--family', family, weather]);
-      expect([family, code, out]).toEqual([family, 0, expected(family)]);
+      for (const file of [weather, weatherObjects]) {
+        const { code, out } = chatfmt(['render', '--family', family, file]);
+        expect([family, file, code, out]).toEqual([family, file, 0, expected(family, file)]);
+      }
     }
   });
 
   it('are what `render --family` builds the template from', () => {
-    // qwen3's form with its first text changed, nothing else: the output follows the form, so it was read.
-    const { code, out } = withQwen3Form((file) => writeFileSync(file, readFileSync(file, 'utf8').replace('<|im_start|>', '<|IM_START|>')));
+    // qwen3's form with the first text of its tree changed, nothing else: the output follows the form, so it was read.
+    const edit = (form: string) => form.replace(/("ast":.*?)<\|im_start\|>/s, '$1<|IM_START|>');
+    const { code, out } = withQwen3Form((file) => writeFileSync(file, edit(readFileSync(file, 'utf8'))));
     expect(code).toBe(0);
     expect(out).not.toBe(expected('qwen3'));
     expect(out.replace('<|IM_START|>', '<|im_start|>')).toBe(expected('qwen3'));
