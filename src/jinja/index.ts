@@ -47,7 +47,8 @@ export interface CompileOptions {
   name?: string;
   /**
    * The template's parsed form from parseTemplateForm: the template is built from it instead of lexing and parsing
-   * the source. A form made from another source or by another version, or damaged, is ignored (the source is parsed).
+   * the source. A form made from another source, in another form layout, or damaged, is ignored (the source is
+   * parsed); a well-formed one holding this source is trusted as the source is.
    */
   parsed?: string;
 }
@@ -97,18 +98,10 @@ class Template implements CompiledTemplate {
     readonly source: string,
     parsed: string | undefined,
   ) {
-    const src = normalizeSource(source);
-    const fromForm = parsed === undefined ? undefined : decodeParsedForm(src, parsed);
-    let built: ReturnType<typeof buildFrom> | undefined;
-    if (fromForm !== undefined) {
-      try {
-        built = buildFrom(src, fromForm);
-      } catch {
-        // A tree the compiler rejects is not one the parser made from this source: built from the source below.
-      }
-    }
+    let built: ReturnType<typeof buildFrom>;
     try {
-      built ??= buildFrom(src, parseSource(src));
+      const src = normalizeSource(source);
+      built = (parsed === undefined ? undefined : buildFromForm(src, parsed)) ?? buildFrom(src, parseSource(src));
     } catch (error) {
       throw toJinjaError(error, name);
     }
@@ -139,6 +132,18 @@ function parseSource(src: string): Stmt[] {
 function buildFrom(src: string, ast: Stmt[]) {
   const compiler = new Compiler(src, ast);
   return { hasGenerationBlocks: containsGeneration(ast), body: compiler.body(ast), slots: compiler.slots };
+}
+
+/** The template built from a parsed form of `src`; undefined when the form is not one (the caller parses `src`). */
+function buildFromForm(src: string, parsed: string): ReturnType<typeof buildFrom> | undefined {
+  const ast = decodeParsedForm(src, parsed);
+  if (ast === undefined) return undefined;
+  try {
+    return buildFrom(src, ast);
+  } catch {
+    // A tree the compiler rejects is not one the parser made from this source.
+    return undefined;
+  }
 }
 
 /**

@@ -10,6 +10,7 @@
 import type { CallArgs, Expr, Param, Stmt, Target } from './ast.js';
 import { PyFloat } from './values.js';
 
+/** The form's layout: raise it whenever ast.ts's shapes change. */
 const FORM_VERSION = 1;
 const BIN_OPS = new Set(['+', '-', '*', '/', '//', '%', '**']);
 const COMPARE_OPS = new Set(['==', '!=', '<', '>', '<=', '>=', 'in', 'notin']);
