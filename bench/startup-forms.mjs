@@ -6,54 +6,72 @@
 // each, with tsc's modules (no code cache: the cold code a first run meets): building qwen3's template from its text
 // and from its form, and probing it.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { median, root } from './lib.mjs';
 
-/** A package (bin/, dist/bin/ built `--without-known-ahead`, templates/) under `work`: its bin/chatfmt.js. */
-function packageWithoutForms(work) {
+/** The render bundle built `--without-known-ahead`, in a package laid out as npm installs it (dist/bin/, templates/). */
+function renderBundleWithoutKnownAhead(work) {
   const pkg = join(work, 'no-forms');
-  cpSync(join(root, 'bin'), join(pkg, 'bin'), { recursive: true });
   mkdirSync(join(pkg, 'dist'), { recursive: true });
   const built = spawnSync(process.execPath, [join(root, 'scripts', 'bundle-cli.mjs'), '--outdir', join(pkg, 'dist', 'bin'), '--without-known-ahead'], { encoding: 'utf8' });
   if (built.status !== 0) throw new Error(`bundle-cli failed: ${built.stderr}`);
   symlinkSync(join(root, 'templates'), join(pkg, 'templates'));
   writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'chatfmt', type: 'commonjs' }));
-  return join(pkg, 'bin', 'chatfmt.js');
+  return join(pkg, 'dist', 'bin', 'render.cjs');
 }
 
-/** `chatfmt render --family qwen3` of one row without and with the templates known ahead: { wall, min, cpu } ms each (medians). */
+/**
+ * `chatfmt render --family qwen3` of one row without and with the templates known ahead: { wall, min, cpu, command,
+ * commandMin } ms each (medians; `command` is the bundle's own part, from its `main` to the exit, timed inside the
+ * process as bin/chatfmt.js runs it: a few ms that whole-process times on a loaded machine cannot tell apart).
+ */
 function wholeRuns(work, runs) {
   const row = join(root, 'fixtures', 'conversations', 'weather.json');
-  const hook = join(work, 'forms-exit-cpu.cjs');
-  writeFileSync(hook, "process.once('exit', () => { const { user, system } = process.cpuUsage(); process.stderr.write(`\\nCHATFMT-EXIT-CPU ${user + system}\\n`); });\n");
+  const runner = join(work, 'forms-runner.cjs');
+  writeFileSync(
+    runner,
+    [
+      `const { defaultCacheDir, loadWithCodeCache } = require(${JSON.stringify(join(root, 'bin', 'code-cache.js'))});`,
+      "const cli = loadWithCodeCache(process.argv[2], { cacheDir: defaultCacheDir(), variant: 'render' });",
+      'const started = performance.now();',
+      "process.once('exit', (code) => {",
+      '  const command = performance.now() - started;',
+      '  if (code === 0) cli.save();',
+      '  const { user, system } = process.cpuUsage();',
+      '  process.stderr.write(`\\nCHATFMT-EXIT-CPU ${user + system} ${command}\\n`);',
+      '});',
+      'cli.exports.main(process.argv.slice(3));',
+    ].join('\n'),
+  );
   const ways = [
-    { bin: packageWithoutForms(work), cache: join(work, 'cache-no-forms') },
-    { bin: join(root, 'bin', 'chatfmt.js'), cache: join(work, 'cache-forms') },
+    { bundle: renderBundleWithoutKnownAhead(work), cache: join(work, 'cache-no-forms') },
+    { bundle: join(root, 'dist', 'bin', 'render.cjs'), cache: join(work, 'cache-forms') },
   ];
-  const samples = ways.map(() => ({ wall: [], cpu: [] }));
+  const samples = ways.map(() => ({ wall: [], cpu: [], command: [] }));
   const outputs = new Set();
   // The first round writes each way's code cache and is not counted.
   for (let i = 0; i <= runs; i++) {
-    ways.forEach(({ bin, cache }, k) => {
+    ways.forEach(({ bundle, cache }, k) => {
       const start = performance.now();
-      const result = spawnSync(process.execPath, ['-r', hook, bin, 'render', '--family', 'qwen3', row], {
+      const result = spawnSync(process.execPath, [runner, bundle, 'render', '--family', 'qwen3', row], {
         encoding: 'utf8',
         env: { ...process.env, XDG_CACHE_HOME: cache },
       });
       const wall = performance.now() - start;
-      const cpu = /CHATFMT-EXIT-CPU (\d+)/.exec(result.stderr);
-      if (result.status !== 0 || !cpu) throw new Error(`${bin} render failed (${result.status}): ${result.stderr.trim().split('\n').pop()}`);
+      const exit = /CHATFMT-EXIT-CPU (\d+) ([\d.]+)/.exec(result.stderr);
+      if (result.status !== 0 || !exit) throw new Error(`${bundle} render failed (${result.status}): ${result.stderr.trim().split('\n').pop()}`);
       outputs.add(result.stdout);
       if (i === 0) return;
       samples[k].wall.push(wall);
-      samples[k].cpu.push(Number(cpu[1]) / 1000);
+      samples[k].cpu.push(Number(exit[1]) / 1000);
+      samples[k].command.push(Number(exit[2]));
     });
   }
   if (outputs.size !== 1) throw new Error('the render with and without the templates known ahead differ');
-  return samples.map(({ wall, cpu }) => ({ wall: median(wall), min: Math.min(...wall), cpu: median(cpu) }));
+  return samples.map(({ wall, cpu, command }) => ({ wall: median(wall), min: Math.min(...wall), cpu: median(cpu), command: median(command), commandMin: Math.min(...command) }));
 }
 
 /**
@@ -94,11 +112,11 @@ function buildTimes(runs) {
 export function parsedFormsRow(work, quick, fmt) {
   const [without, withForms] = wholeRuns(work, quick ? 5 : 15);
   const built = buildTimes(quick ? 5 : 11);
-  const run = (t) => `${fmt(t.wall, 1)} ms wall (min ${fmt(t.min, 1)}), ${fmt(t.cpu, 1)} ms CPU`;
+  const run = (t) => `the command ${fmt(t.command, 1)} ms (min ${fmt(t.commandMin, 1)}); whole process ${fmt(t.wall, 1)} ms wall (min ${fmt(t.min, 1)}), ${fmt(t.cpu, 1)} ms CPU`;
   return [
     'family templates known ahead: built from their parsed form, written beside the bundle at build time (dist/bin/template-forms/, src/jinja/parsed-form.ts), and not probed (the bundle carries what `--args auto` probing finds, src/families/templates-parsed.ts)',
     `${run(without)}; building qwen3's template from its text ${fmt(built.text, 2)} ms, probing it ${fmt(built.probe, 2)} ms`,
     `${run(withForms)}; from its form (${fmt(built.formBytes / 1024, 1)} KB) ${fmt(built.form, 2)} ms, no probing`,
-    '`chatfmt render --family qwen3` of one row, the bundle built `--without-known-ahead` (scripts/bundle-cli.mjs: the text parsed, the template probed) then as built, interleaved, each with its own code cache; then, in a fresh process each (tsc\'s modules, no code cache), building the template from the text, from the form, and probing it',
+    '`chatfmt render --family qwen3` of one row, the render bundle built `--without-known-ahead` (scripts/bundle-cli.mjs: the text parsed, the template probed) then as built, interleaved, each with its own code cache: the command\'s own part timed inside the process (from the bundle\'s `main` to the exit, medians), then the whole process; then, in a fresh process each (tsc\'s modules, no code cache), building the template from the text, from the form, and probing it',
   ];
 }
