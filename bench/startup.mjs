@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { transformSync } from 'esbuild';
 import { fmt, hasShared, median, root, shared, table } from './lib.mjs';
 import { loadAverage, timeInterleaved, timeProcess } from './processes.mjs';
+import { parsedFormsRow } from './startup-forms.mjs';
 
 if (process.argv[2] === '--first-render') {
   // Timed from here: importing chatfmt as a program would (`from 'chatfmt'` or `from 'chatfmt/render'`), building the
@@ -189,6 +190,7 @@ function changes(work, quick, cases, timed) {
   const [esmEntry, cjsEntry, soloBundle] = entryVariants(work, quick ? 5 : 15);
   const unicodeClasses = inProcess(UNICODE_CLASSES.map((source) => `new RegExp(${JSON.stringify(source)}, 'u')`).join('; '));
   const streams = standardStreams(work, runs);
+  const forms = parsedFormsRow(work, quick, fmt);
   const ms = (value) => `${fmt(value, 1)} ms`;
   const run = (t) => `${fmt(t.wall, 1)} ms wall (min ${fmt(t.min, 1)}), ${fmt(t.cpu, 1)} ms CPU`;
   return [
@@ -211,6 +213,7 @@ function changes(work, quick, cases, timed) {
           '`process.stdout` for a pipe in a fresh process (ms, median; built-in modules it loads), then the built-in modules a `chatfmt render` of one row to a pipe loads that `node -e 0` does not (was 35: stdout for a pipe and node:stream)',
         ],
         ['Unicode property classes in src/jinja built on first use', ms(unicodeClasses), '0 ms at load', 'building repr\'s non-printable class and str.isalpha/isdigit/isnumeric\'s in a fresh process'],
+        forms,
       ],
     ),
     '',

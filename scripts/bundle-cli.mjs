@@ -16,7 +16,7 @@ import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { nodeBundleOptions, root } from './bundle-options.mjs';
+import { familyTemplatesKnownAhead, nodeBundleOptions, root } from './bundle-options.mjs';
 
 // `--outdir DIR` (tests) writes elsewhere: DIR must sit two folders below a folder holding templates/, as dist/bin/ does.
 const outdirFlag = process.argv.indexOf('--outdir');
@@ -73,14 +73,18 @@ async function bundle(name, plugins) {
     // the file (a built-in module or a dependency loaded on first use: node:zlib for gzip input, node:stream, esbuild)
     // failed with "A dynamic import callback was not specified". Lowered, each is a require() behind a promise.
     supported: { 'dynamic-import': false },
-    plugins: [commanderSpawnOnUse, ...plugins],
+    plugins: [commanderSpawnOnUse, knownAhead, ...plugins],
   });
   const code = readFileSync(outfile, 'utf8');
   writeFileSync(outfile, `// chatfmt build ${createHash('sha256').update(code).digest('hex').slice(0, 32)}\n${code}`);
 }
 
 rmSync(outdir, { recursive: true, force: true });
+let knownAhead;
 try {
+  // `--without-known-ahead`: a build that parses and probes the family templates at run time, as before it
+  // (bench/startup-forms.mjs compares the two).
+  knownAhead = process.argv.includes('--without-known-ahead') ? { name: 'nothing-known-ahead', setup() {} } : await familyTemplatesKnownAhead(outdir);
   await bundle('chatfmt', []);
   for (const command of SOLO_COMMANDS) await bundle(command, [onlyCommand(command)]);
 } catch {

@@ -11,6 +11,7 @@ import { Compiler, runBody } from './compile.js';
 import { toJinjaError } from './errors.js';
 import { dumpJson } from './json-write.js';
 import { normalizeSource, tokenize } from './lexer.js';
+import { decodeParsedForm, encodeParsedForm } from './parsed-form.js';
 import { Parser } from './parser.js';
 import { pyRepr } from './repr.js';
 import { GLOBALS, RenderState, withClock, type RenderClock } from './runtime.js';
@@ -44,6 +45,12 @@ export function pythonJsonDumps(value: unknown, options: PythonJsonDumpsOptions 
 export interface CompileOptions {
   /** Template name used in error messages (file path / family id). */
   name?: string;
+  /**
+   * The template's parsed form from parseTemplateForm: the template is built from it instead of lexing and parsing
+   * the source. A form made from another source, in another form layout, or damaged, is ignored (the source is
+   * parsed); a well-formed one holding this source is trusted as the source is.
+   */
+  parsed?: string;
 }
 export interface JinjaRenderOptions {
   /** Clock for strftime_now; its UTC fields are formatted. Default: the current local wall-clock time. */
@@ -89,17 +96,18 @@ class Template implements CompiledTemplate {
   constructor(
     readonly name: string,
     readonly source: string,
+    parsed: string | undefined,
   ) {
+    let built: ReturnType<typeof buildFrom>;
     try {
       const src = normalizeSource(source);
-      const ast = new Parser(tokenize(src), src).parseTemplate();
-      this.hasGenerationBlocks = containsGeneration(ast);
-      const compiler = new Compiler(src, ast);
-      this.body = compiler.body(ast);
-      this.slots = compiler.slots;
+      built = (parsed === undefined ? undefined : buildFromForm(src, parsed)) ?? buildFrom(src, parseSource(src));
     } catch (error) {
       throw toJinjaError(error, name);
     }
+    this.hasGenerationBlocks = built.hasGenerationBlocks;
+    this.body = built.body;
+    this.slots = built.slots;
   }
 
   render(variables: Record<string, unknown>, options: JinjaRenderOptions = {}): JinjaRenderResult {
@@ -117,6 +125,41 @@ class Template implements CompiledTemplate {
   }
 }
 
+function parseSource(src: string): Stmt[] {
+  return new Parser(tokenize(src), src).parseTemplate();
+}
+
+function buildFrom(src: string, ast: Stmt[]) {
+  const compiler = new Compiler(src, ast);
+  return { hasGenerationBlocks: containsGeneration(ast), body: compiler.body(ast), slots: compiler.slots };
+}
+
+/** The template built from a parsed form of `src`; undefined when the form is not one (the caller parses `src`). */
+function buildFromForm(src: string, parsed: string): ReturnType<typeof buildFrom> | undefined {
+  const ast = decodeParsedForm(src, parsed);
+  if (ast === undefined) return undefined;
+  try {
+    return buildFrom(src, ast);
+  } catch {
+    // A tree the compiler rejects is not one the parser made from this source.
+    return undefined;
+  }
+}
+
+/**
+ * The template's parsed form, as text to keep (a file, a build): passed back as compileTemplate's `parsed` option
+ * with the same source, a later process skips lexing and parsing. Throws JinjaError (TEMPLATE_SYNTAX) as
+ * compileTemplate does.
+ */
+export function parseTemplateForm(source: string, options: Pick<CompileOptions, 'name'> = {}): string {
+  const src = normalizeSource(source);
+  try {
+    return encodeParsedForm(src, parseSource(src));
+  } catch (error) {
+    throw toJinjaError(error, options.name ?? '<string>');
+  }
+}
+
 const CACHE_SIZE = 64;
 const cache = new Map<string, Template>();
 
@@ -130,7 +173,7 @@ export function compileTemplate(source: string, options: CompileOptions = {}): C
     cache.set(key, template);
     return template;
   }
-  template = new Template(name, source);
+  template = new Template(name, source, options.parsed);
   cache.set(key, template);
   if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
   return template;

@@ -1,10 +1,12 @@
 import { ChatfmtError } from '../errors.js';
 import { familyInfo, resolveFamilyId, unknownFamilyMessage, resolveFamilyVariant } from '../families/info.js';
+import { familyTemplateForms, familyTemplateNeeds } from '../families/templates-parsed.js';
 import { familyTemplateSources } from '../families/templates.generated.js';
 import { compileTemplate, type CompiledTemplate } from '../jinja/index.js';
 import { isPlainObject } from '../util/guards.js';
 import { parseConfig, responseTemplateOf, specialTokensOf, type Config } from './config.js';
-import type { LoadedTemplate, TemplateSources, TemplateSpec } from './types.js';
+import { knownNeeds } from './probe.js';
+import type { LoadedTemplate, TemplateNeeds, TemplateSources, TemplateSpec } from './types.js';
 
 /** Templates from model repos are untrusted; anything this large is not a chat template. */
 export const MAX_TEMPLATE_BYTES = 4 * 1024 * 1024;
@@ -57,7 +59,8 @@ function fromFamily(name: string): LoadedTemplate {
     const info = familyInfo[id];
     const source = familyTemplateSources[info.templateFile];
     if (source === undefined) throw new ChatfmtError('TEMPLATE_SOURCE', `the template of family ${id} is not bundled (${info.templateFile})`);
-    loaded = { ...fromNamed(id, new Map([['default', source]]), { ...info.specialTokens }, undefined), family: id };
+    const known = { parsed: familyTemplateForms.get(info.templateFile), needs: familyTemplateNeeds.get(id) };
+    loaded = { ...fromNamed(id, new Map([['default', source]]), { ...info.specialTokens }, undefined, known), family: id };
     familyTemplates.set(id, loaded);
   }
   const variant = resolveFamilyVariant(name);
@@ -69,6 +72,8 @@ function fromNamed(
   sources: ReadonlyMap<string, string>,
   specialTokens: Record<string, string>,
   templateName: string | undefined,
+  /** What is known ahead of a template that is the only one (a family's in the CLI's bundles). */
+  known: { parsed?: string; needs?: TemplateNeeds } = {},
 ): LoadedTemplate {
   const names = [...sources.keys()];
   for (const [key, text] of sources) {
@@ -85,7 +90,9 @@ function fromNamed(
     let template = compiled.get(key);
     if (!template) {
       const label = names.length > 1 ? `${name}#${key}` : name;
-      template = compileTemplate(sources.get(key)!, { name: label });
+      const only = names.length === 1;
+      template = compileTemplate(sources.get(key)!, { name: label, parsed: only ? known.parsed : undefined });
+      if (only && known.needs !== undefined) knownNeeds(template, known.needs);
       compiled.set(key, template);
     }
     return template;

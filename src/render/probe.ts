@@ -36,6 +36,14 @@ export function inspectTemplate(template: CompiledTemplate, specialTokens: Reado
   return needs;
 }
 
+/**
+ * Records what inspectTemplate finds for `template` when it is known ahead: the CLI's bundles carry it for each
+ * family template, found at build time by this same probing (families/templates-parsed.ts).
+ */
+export function knownNeeds(template: CompiledTemplate, needs: TemplateNeeds): void {
+  if (!cache.has(template)) cache.set(template, needs);
+}
+
 function probe(template: CompiledTemplate, tokens: Readonly<Record<string, string>>): TemplateNeeds {
   const plain = probeWith(template, PLAIN_ID, tokens);
   if (plain !== undefined) return plain;
