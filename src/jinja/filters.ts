@@ -13,7 +13,7 @@ import {
 } from './values.js';
 import { arg, type Kwargs } from './filter-args.js';
 import { pythonFilter } from './filter-signatures.js';
-import { pythonBinder } from './python-call.js';
+import { pythonArity } from './python-call.js';
 import { doRound, parsePyFloat, parsePyInt } from './filters-number.js';
 import { doIndent, doStriptags, doTitle, doTruncate, htmlEscape } from './filters-text.js';
 
@@ -485,13 +485,13 @@ function wrapFilter(name: string, inner: FilterFn): FilterFn {
   const python = pythonFilter(name);
   if (python === undefined) throw new Error(`filter ${name} has no Python signature (filter-signatures.ts)`);
   // Python binds the arguments before the filter runs: a call it refuses fails first, whatever the value.
-  const bind = pythonBinder(python);
+  const { fewest, most, check } = pythonArity(python);
   const refusesUndefined = REFUSES_UNDEFINED.has(name);
   const unwrapsMarkup = !MARKUP_AWARE.has(name);
   const keepsMarkup = MARKUP_KEEPING.has(name);
   const paysItself = PAYS_ITSELF.has(name);
   return (value, args, kwargs) => {
-    bind(args, kwargs);
+    if (kwargs !== null || args.length < fewest || args.length > most) check(args, kwargs);
     let result: unknown;
     if (unwrapsMarkup && value instanceof Markup) {
       result = inner(value.text, args, kwargs);

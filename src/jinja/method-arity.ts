@@ -39,15 +39,25 @@ function plural(n: number): string {
 }
 
 /**
- * The check for `type.method(...)` (`type`: str, list, tuple, dict): throws Python's TypeError for arguments the
- * method refuses. Methods not listed (str.format) take anything; str's predicates and case maps take none.
+ * How `type.method(...)` takes its arguments (`type`: str, list, tuple, dict): a call giving from `fewest` to `most`
+ * positional arguments and no keyword is fine (callers test that inline); any other goes through `check`, which throws
+ * Python's TypeError for arguments the method refuses. Methods not listed (str.format) take anything; str's
+ * predicates and case maps take none.
  */
-export function methodArityCheck(type: string, method: string): (args: readonly unknown[], kwargs: Kwargs) => void {
+export interface MethodArity {
+  readonly fewest: number;
+  readonly most: number;
+  readonly check: (args: readonly unknown[], kwargs: Kwargs) => void;
+}
+
+const ANYTHING: MethodArity = { fewest: 0, most: Infinity, check: () => undefined };
+
+export function methodArity(type: string, method: string): MethodArity {
   const table = type === 'str' ? STR : type === 'dict' ? DICT : SEQUENCE;
   const arity = Object.prototype.hasOwnProperty.call(table, method) ? table[method]! : type === 'str' && method !== 'format' ? none : undefined;
-  if (arity === undefined) return () => undefined;
+  if (arity === undefined) return ANYTHING;
   const qualified = `${type}.${method}()`;
-  return (args, kwargs) => {
+  const check = (args: readonly unknown[], kwargs: Kwargs): void => {
     const keys = kwargs === null ? [] : Object.keys(kwargs);
     const n = args.length;
     if (arity.kind === 'keywords') {
@@ -74,4 +84,7 @@ export function methodArityCheck(type: string, method: string): (args: readonly 
       if (n > arity.max) throw typeError(`${method}() takes at most ${arity.max} ${plural(arity.max)} (${n} given)`);
     }
   };
+  const [fewest, most] =
+    arity.kind === 'none' ? [0, 0] : arity.kind === 'one' ? [1, 1] : arity.kind === 'keywords' ? [0, arity.names.length] : [arity.min, arity.max];
+  return { fewest, most, check };
 }

@@ -9,7 +9,7 @@ import {
   pyTypeName, strLength, buildDict,
 } from './values.js';
 import { pyRepr } from './repr.js';
-import { methodArityCheck } from './method-arity.js';
+import { methodArity } from './method-arity.js';
 
 type Kwargs = Record<string, unknown> | null;
 type Method = (self: never, args: unknown[], kwargs: Kwargs) => unknown;
@@ -427,35 +427,36 @@ for (const name of ['upper', 'lower', 'casefold', 'swapcase', 'title', 'capitali
   };
 }
 
-/** Python checks a method's arguments before it runs: a call it refuses fails first (method-arity.ts). */
-function checkingArity<Self>(type: string, methods: Record<string, (self: Self, args: unknown[], kwargs: Kwargs) => unknown>): typeof methods {
+/**
+ * Python checks a method's arguments before it runs (method-arity.ts): a call it refuses fails first. For str, the
+ * same wrapper hands a Markup argument over as its text ('a'.replace(x|safe, 'b') is str.replace).
+ */
+function checkingArity<Self>(
+  type: string,
+  methods: Record<string, (self: Self, args: unknown[], kwargs: Kwargs) => unknown>,
+): typeof methods {
   const checked: typeof methods = Object.create(null);
   for (const name of Object.keys(methods)) {
     const inner = methods[name]!;
-    const check = methodArityCheck(type, name);
+    const { fewest, most, check } = methodArity(type, name);
+    const unmarks = type === 'str';
     checked[name] = (self, args, kwargs) => {
-      check(args, kwargs);
-      return inner(self, args, kwargs);
+      if (kwargs !== null || args.length < fewest || args.length > most) check(args, kwargs);
+      return inner(self, unmarks && hasMarkup(args) ? args.map(unmark) : args, kwargs);
     };
   }
   return checked;
 }
-
-const CHECKED_LIST_METHODS = checkingArity('list', LIST_METHODS);
-const TUPLE_METHODS = checkingArity('tuple', { index: LIST_METHODS.index!, count: LIST_METHODS.count! });
-const CHECKED_DICT_METHODS = checkingArity('dict', DICT_METHODS);
-Object.assign(STR_METHODS, checkingArity('str', STR_METHODS));
 
 function hasMarkup(args: unknown[]): boolean {
   for (let i = 0; i < args.length; i++) if (args[i] instanceof Markup) return true;
   return false;
 }
 
-// A Markup argument is its text to a plain str method ('a'.replace(x|safe, 'b') is str.replace).
-for (const name of Object.keys(STR_METHODS)) {
-  const inner = STR_METHODS[name]!;
-  STR_METHODS[name] = (s, args, kwargs) => inner(s, hasMarkup(args) ? args.map(unmark) : args, kwargs);
-}
+const CHECKED_LIST_METHODS = checkingArity('list', LIST_METHODS);
+const TUPLE_METHODS = checkingArity('tuple', { index: LIST_METHODS.index!, count: LIST_METHODS.count! });
+const CHECKED_DICT_METHODS = checkingArity('dict', DICT_METHODS);
+Object.assign(STR_METHODS, checkingArity('str', STR_METHODS));
 
 const MARKUP_METHODS: typeof STR_METHODS = Object.create(null);
 for (const name of Object.keys(STR_METHODS)) MARKUP_METHODS[name] = markupMethod(name, STR_METHODS[name]!);

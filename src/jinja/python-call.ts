@@ -54,30 +54,64 @@ function parseSignature(text: string, implicitGiven?: number): Signature {
 }
 
 /**
- * A binder for one callable: given the arguments after the value, it returns them with keywords moved to their
- * positions, or throws the TypeError Python raises for the call. Keywords are checked first (unknown, or naming a
- * parameter a positional argument filled), then the positional count, then missing parameters, as CPython does.
+ * How a callable takes its arguments after the value: a call giving from `fewest` to `most` of them, with no keyword,
+ * needs no binding (callers test that inline, as filters run on every render); any other goes through `bind`, which
+ * returns the arguments with keywords moved to their positions, or throws the TypeError Python raises for the call.
+ * Keywords are checked first (unknown, or naming a parameter a positional argument filled), then the positional
+ * count, then missing parameters, as CPython does.
  */
-export function pythonBinder(callable: PythonCallable): (args: readonly unknown[], kwargs: Kwargs) => unknown[] {
+export interface PythonArity {
+  readonly fewest: number;
+  readonly most: number;
+  readonly bind: (args: readonly unknown[], kwargs: Kwargs) => unknown[];
+  /** As `bind`, for callers that read the keywords themselves: a call that fits allocates nothing (`|tojson(indent=2)`). */
+  readonly check: (args: readonly unknown[], kwargs: Kwargs) => void;
+}
+
+export function pythonArity(callable: PythonCallable): PythonArity {
   if (callable.kind !== 'function') {
-    const arity = callable.kind === 'operator' ? 2 : 1;
-    return (args, kwargs) => {
+    const count = callable.kind === 'operator' ? 1 : 0;
+    const bind = (args: readonly unknown[], kwargs: Kwargs): unknown[] => {
       if (kwargs !== null && Object.keys(kwargs).length > 0) {
         throw typeError(`${callable.kind === 'operator' ? '_operator.' : ''}${callable.name}() takes no keyword arguments`);
       }
       const given = 1 + args.length;
-      if (given === arity) return args as unknown[];
+      if (args.length === count) return args as unknown[];
       if (callable.kind === 'operator') throw typeError(`${callable.name} expected 2 arguments, got ${given}`);
       throw typeError(`${callable.name}() takes exactly one argument (${given} given)`);
     };
+    return { fewest: count, most: count, bind, check: bind };
   }
   const signature = parseSignature(callable.signature, callable.implicit);
   const { implicit, params, required, varargs } = signature;
-  return (args, kwargs) => {
-    const given = implicit + args.length;
-    if (kwargs === null && given >= required && (varargs || given <= params.length)) return args as unknown[];
-    return bindSlowly(signature, args, kwargs);
+  const fewest = Math.max(0, required - implicit);
+  const most = varargs ? Infinity : params.length - implicit;
+  const bind = (args: readonly unknown[], kwargs: Kwargs): unknown[] =>
+    kwargs === null && args.length >= fewest && args.length <= most ? (args as unknown[]) : bindSlowly(signature, args, kwargs);
+  const check = (args: readonly unknown[], kwargs: Kwargs): void => {
+    if (!fits(signature, args, kwargs)) bindSlowly(signature, args, kwargs);
   };
+  return { fewest, most, bind, check };
+}
+
+/** Whether Python would take the call as it is, found without allocating (bindSlowly words the refusal). */
+function fits(signature: Signature, args: readonly unknown[], kwargs: Kwargs): boolean {
+  const { params, implicit, required } = signature;
+  const given = implicit + args.length;
+  if (!signature.varargs && given > params.length) return false;
+  if (kwargs !== null) {
+    for (const key in kwargs) {
+      const at = signature.positionalOnly ? -1 : params.indexOf(key);
+      if (at < 0 ? !signature.varkw : at < given) return false;
+    }
+  }
+  for (let at = given; at < required; at++) if (kwargs === null || !(params[at]! in kwargs)) return false;
+  return true;
+}
+
+/** `pythonArity(callable).bind`, for call sites that bind every call. */
+export function pythonBinder(callable: PythonCallable): (args: readonly unknown[], kwargs: Kwargs) => unknown[] {
+  return pythonArity(callable).bind;
 }
 
 function bindSlowly(signature: Signature, args: readonly unknown[], kwargs: Kwargs): unknown[] {
@@ -105,12 +139,4 @@ function bindSlowly(signature: Signature, args: readonly unknown[], kwargs: Kwar
     throw typeError(`${name}() missing ${missing.length} required positional argument${missing.length === 1 ? '' : 's'}: ${listed}`);
   }
   return bound;
-}
-
-/** How many arguments after the value a call must give (a call giving none raises when this is not 0). */
-export function requiredArguments(callable: PythonCallable): number {
-  if (callable.kind === 'operator') return 1;
-  if (callable.kind === 'one-argument') return 0;
-  const { required, implicit } = parseSignature(callable.signature, callable.implicit);
-  return Math.max(0, required - implicit);
 }

@@ -2,7 +2,7 @@
 import { pyStr } from './repr.js';
 import { arith, compareOp, contains, pyEq, undefinedError } from './ops.js';
 import type { Kwargs } from './filter-args.js';
-import { pythonBinder, requiredArguments, type PythonCallable } from './python-call.js';
+import { pythonArity, pythonBinder, type PythonCallable } from './python-call.js';
 import { Callable, PyFloat, PyGenerator, Undefined, isDict, isNumeric } from './values.js';
 
 export type TestFn = (value: unknown, args: unknown[]) => boolean;
@@ -87,7 +87,7 @@ function pythonTest(test: string): PythonCallable {
 
 /** How many arguments beyond the value a test requires (its form without arguments raises when this is not 0). */
 export function extraArgumentsOf(test: string): number {
-  return requiredArguments(pythonTest(test));
+  return pythonArity(pythonTest(test)).fewest;
 }
 
 /**
