@@ -369,5 +369,4 @@ export abstract class ExprCompiler extends CallCompiler {
     if (node.name === 'none') return (s, f) => operand(s, f) === null;
     return (s, f) => fn(unmark(operand(s, f)), NO_ARGS);
   }
-
 }
