@@ -57,7 +57,12 @@ function allBmpStrings(keyed: Array<{ key: unknown }>): boolean {
   return true;
 }
 
-function sortedBy(items: unknown[], key: (item: unknown) => unknown, reverse: boolean): unknown[] {
+/**
+ * `items` sorted by `key`, stably. `listKeys`: the keys are compared as jinja2's `sort` compares them, each inside a
+ * one-item list (make_multi_attrgetter), so two equal keys are never ordered: `[{'a': 1}, {'a': 1}]|sort` and a sort by
+ * an attribute no item has keep their order where a bare `<` would raise.
+ */
+function sortedBy(items: unknown[], key: (item: unknown) => unknown, reverse: boolean, listKeys = false): unknown[] {
   const keyed = items.map((item, index) => ({ item, key: key(item), index }));
   const sign = reverse ? -1 : 1;
   // Dict keys and names are the common case: compared directly instead of through pyCompare's dispatch, and each
@@ -66,7 +71,7 @@ function sortedBy(items: unknown[], key: (item: unknown) => unknown, reverse: bo
     keyed.sort((a, b) => (a.key === b.key ? a.index - b.index : (a.key as string) < (b.key as string) ? -sign : sign));
   } else {
     keyed.sort((a, b) => {
-      const c = pyCompare(a.key, b.key);
+      const c = listKeys && pyEq(a.key, b.key) ? 0 : pyCompare(a.key, b.key);
       return (reverse ? -c : c) || a.index - b.index;
     });
   }
@@ -291,7 +296,7 @@ export const FILTERS: Record<string, FilterFn> = {
   sort: (v, a, k) => {
     const reverse = truthy(arg(a, k, 0, 'reverse', false));
     const caseSensitive = truthy(arg(a, k, 1, 'case_sensitive', false));
-    return sortedBy(iterate(v), attrKey(arg(a, k, 2, 'attribute', null), caseSensitive), reverse);
+    return sortedBy(iterate(v), attrKey(arg(a, k, 2, 'attribute', null), caseSensitive), reverse, true);
   },
   dictsort: (v, a, k) => {
     const caseSensitive = truthy(arg(a, k, 0, 'case_sensitive', false));
