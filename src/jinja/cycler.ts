@@ -1,6 +1,6 @@
 // jinja2's `cycler(*items)` global: an object whose `next()` gives its items in turn, with `current`, `reset()`,
 // `items` and `pos` as in jinja2.utils.Cycler.
-import { PyError, typeError } from './errors.js';
+import { PyError } from './errors.js';
 import { AttrObject, unsafe } from './ops.js';
 import { pythonBinder } from './python-call.js';
 import { Callable, MISSING, makeTuple } from './values.js';
@@ -13,6 +13,7 @@ const BINDERS = {
   next: pythonBinder({ kind: 'function', signature: 'Cycler.next(self)', implicit: 1 }),
   reset: pythonBinder({ kind: 'function', signature: 'Cycler.reset(self)', implicit: 1 }),
 };
+const bindInit = pythonBinder({ kind: 'function', signature: 'Cycler.__init__(self, *items)', implicit: 1 });
 
 class Cycler extends AttrObject {
   pos = 0;
@@ -69,8 +70,7 @@ class Cycler extends AttrObject {
 }
 
 export function newCycler(args: unknown[], kwargs: Record<string, unknown> | null): Cycler {
-  const keyword = kwargs === null ? undefined : Object.keys(kwargs)[0];
-  if (keyword !== undefined) throw typeError(`Cycler.__init__() got an unexpected keyword argument '${keyword}'`);
+  bindInit(args, kwargs);
   if (args.length === 0) throw new PyError('RuntimeError', 'at least one item has to be provided');
   return new Cycler(args);
 }

@@ -6,7 +6,7 @@ import { pySplitlines } from './methods.js';
 import { truncInt } from './numbers.js';
 import { pyStr } from './repr.js';
 import { PyError, typeError } from './errors.js';
-import { add, compareOp, pyLen } from './ops.js';
+import { add, compareOp, pyLen, repeatCount } from './ops.js';
 import { codePoints, isPySpace, pyTypeName, truthy } from './values.js';
 
 export function doIndent(value: unknown, args: unknown[], kwargs: Kwargs): string {
@@ -54,7 +54,9 @@ export function doTruncate(value: unknown, args: unknown[], kwargs: Kwargs): unk
   if (!compareOp('>=', length, endLength)) throw new PyError('AssertionError', `expected length >= ${endLength}, got ${pyStr(length)}`);
   if (!compareOp('>=', leeway, 0)) throw new PyError('AssertionError', `expected leeway >= 0, got ${pyStr(leeway)}`);
   if (compareOp('<=', pyLen(value), add(length, leeway))) return value;
-  const keep = repeatable(length) - endLength;
+  const bound = repeatCount(length);
+  if (bound === undefined) throw typeError('slice indices must be integers or None or have an __index__ method');
+  const keep = bound - endLength;
   if (typeof value !== 'string') {
     // Python slices the sequence, then fails joining it to the end or splitting it at a space.
     if (killwords) throw typeError(`can only concatenate ${pyTypeName(value)} (not "${pyTypeName(end)}") to ${pyTypeName(value)}`);
@@ -65,14 +67,6 @@ export function doTruncate(value: unknown, args: unknown[], kwargs: Kwargs): unk
   if (killwords) return head + end;
   const at = head.lastIndexOf(' ');
   return (at === -1 ? head : head.slice(0, at)) + end;
-}
-
-/** A slice bound: Python takes ints and bools, and refuses anything else. */
-function repeatable(bound: unknown): number {
-  if (typeof bound === 'boolean') return bound ? 1 : 0;
-  if (typeof bound === 'number' && Number.isInteger(bound)) return bound;
-  if (typeof bound === 'bigint') return Number(bound);
-  throw typeError('slice indices must be integers or None or have an __index__ method');
 }
 
 export function doStriptags(value: unknown): string {

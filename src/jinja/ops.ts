@@ -412,7 +412,8 @@ export function add(a: unknown, b: unknown): unknown {
   throw typeError(`unsupported operand type(s) for +: '${pyTypeName(a)}' and '${pyTypeName(b)}'`);
 }
 
-function repeatCount(n: unknown): number | undefined {
+/** An int Python takes as an index (a repeat count, a slice bound): bools count; undefined for anything else. */
+export function repeatCount(n: unknown): number | undefined {
   if (typeof n === 'boolean') return n ? 1 : 0;
   if (typeof n === 'number' && Number.isInteger(n)) return n;
   if (typeof n === 'bigint') {

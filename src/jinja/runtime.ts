@@ -145,10 +145,11 @@ function rangeArg(value: unknown): number {
   throw typeError(`'${pyTypeName(value)}' object cannot be interpreted as an integer`);
 }
 
+const bindSafeRange = pythonBinder({ kind: 'function', signature: 'safe_range(*args)', implicit: 0 });
+
 function pyRange(args: unknown[], kwargs: Record<string, unknown> | null): number[] {
   // jinja2's sandbox wraps range in safe_range(*args), which Python names when it refuses a keyword.
-  const keyword = kwargs === null ? undefined : Object.keys(kwargs)[0];
-  if (keyword !== undefined) throw typeError(`safe_range() got an unexpected keyword argument '${keyword}'`);
+  bindSafeRange(args, kwargs);
   if (args.length === 0) throw typeError('range expected at least 1 argument, got 0');
   if (args.length > 3) throw typeError(`range expected at most 3 arguments, got ${args.length}`);
   const [start, stop, step] =
