@@ -137,10 +137,16 @@ export class MarkerSet {
    */
   mayStartIn(text: string): boolean {
     const ascii = this.asciiLeads;
-    for (let i = 0; i < text.length; i++) {
+    const last = text.length - 1;
+    for (let i = 0; i <= last; i++) {
       const c = text.charCodeAt(i);
       if (c < 128 ? ascii[c] === 0 : !this.leadCodes.has(c)) continue;
-      if (this.at(text, i) !== undefined || isPrefixOfAny(text, i, this.byLead.get(text[i]!)!)) return true;
+      // A lead at the end could begin a marker; before it, the pair of the lead and what follows must begin one (a
+      // marker, or a proper prefix of one, two or more units long), or the lead be a one-unit marker. One lookup
+      // rejects a lead that is text, like the `</` of `</b>` in code among `</parameter>`-like markers.
+      if (i === last || this.single.has(c)) return true;
+      const candidates = this.byPair.get(c * 0x10000 + text.charCodeAt(i + 1));
+      if (candidates !== undefined && beginsAny(text, i, candidates)) return true;
     }
     return false;
   }
@@ -165,7 +171,23 @@ function isPrefixOfAny(buf: string, at: number, candidates: readonly string[]): 
   const tail = buf.length - at;
   for (let k = 0; k < candidates.length; k++) {
     const marker = candidates[k]!;
-    if (marker.length > tail && marker.startsWith(buf.slice(at))) return true;
+    if (marker.length > tail && sameUnits(marker, buf, at, tail)) return true;
   }
   return false;
+}
+
+/** Whether one of `candidates` starts at `buf[at]`, whole or cut off by the end of `buf`. */
+function beginsAny(buf: string, at: number, candidates: readonly string[]): boolean {
+  const tail = buf.length - at;
+  for (let k = 0; k < candidates.length; k++) {
+    const marker = candidates[k]!;
+    if (sameUnits(marker, buf, at, Math.min(tail, marker.length))) return true;
+  }
+  return false;
+}
+
+/** Whether the first `count` code units of `marker` are `buf`'s from `at` (compared in place: no slice per test). */
+function sameUnits(marker: string, buf: string, at: number, count: number): boolean {
+  for (let i = 0; i < count; i++) if (marker.charCodeAt(i) !== buf.charCodeAt(at + i)) return false;
+  return true;
 }

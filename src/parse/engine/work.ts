@@ -12,4 +12,9 @@ export const parseWork = {
    * counted: a counter on every lane push would cost the lane a measurable share of its few nanoseconds.
    */
   slowPushes: 0,
+  /**
+   * String-value fragments whose JSON escape was built (codecs/escape-fragment.ts), not found in the cache of tiny
+   * ones: streamed a few bytes a push, code repeats the same few fragments that need escaping.
+   */
+  escapesBuilt: 0,
 };

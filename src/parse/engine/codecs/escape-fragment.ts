@@ -1,6 +1,7 @@
 // JSON string escaping of the value fragments the raw-text argument codecs (tagged XML-like arguments, Gemma's
 // object notation) stream out: the same bytes JSON.stringify writes, at a fraction of a native call per small chunk.
 import { jsonStringFragment } from '../../args/coerce.js';
+import { parseWork } from '../work.js';
 
 /** Longer fragments go straight to JSON.stringify (native), which then wins. */
 const SHORT_FRAGMENT = 64;
@@ -26,9 +27,40 @@ const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
  * character is what costs.
  */
 export function escapeFragment(text: string): string {
-  if (text.length > SHORT_FRAGMENT) return JSON.stringify(text).slice(1, -1);
-  const at = text.length > TINY_FRAGMENT ? text.search(NEEDS_ESCAPE) : firstToEscape(text);
-  return at < 0 ? text : escapeShort(text, at);
+  if (text.length > SHORT_FRAGMENT) {
+    parseWork.escapesBuilt++;
+    return JSON.stringify(text).slice(1, -1);
+  }
+  if (text.length > TINY_FRAGMENT) {
+    const at = text.search(NEEDS_ESCAPE);
+    if (at < 0) return text;
+    parseWork.escapesBuilt++;
+    return escapeShort(text, at);
+  }
+  const at = firstToEscape(text);
+  return at < 0 ? text : escapeTiny(text, at);
+}
+
+/** Slots of the cache of escaped tiny fragments (a power of two). */
+const TINY_SLOTS = 1024;
+const tinyKeys: string[] = new Array<string>(TINY_SLOTS).fill('');
+const tinyEscaped: string[] = new Array<string>(TINY_SLOTS).fill('');
+
+/**
+ * A tiny fragment that needs escaping, through a direct-mapped cache: streamed a token or a few bytes at a time, code
+ * arguments repeat the same few (`", "`, `\n    `, `("`), and building the escaped copy (two or three short strings)
+ * cost more than the rest of the push. The slot is a hash of the code units; a slot holds the last fragment put there.
+ */
+function escapeTiny(text: string, at: number): string {
+  let hash = text.length;
+  for (let i = 0; i < text.length; i++) hash = (hash * 31 + text.charCodeAt(i)) | 0;
+  const slot = (hash ^ (hash >>> 10)) & (TINY_SLOTS - 1);
+  if (tinyKeys[slot] === text) return tinyEscaped[slot]!;
+  parseWork.escapesBuilt++;
+  const escaped = escapeShort(text, at);
+  tinyKeys[slot] = text;
+  tinyEscaped[slot] = escaped;
+  return escaped;
 }
 
 function firstToEscape(text: string): number {
