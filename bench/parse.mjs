@@ -121,7 +121,7 @@ function streamSlicing(text, options, chunkSize, sink) {
   readDeltas(parser.finish());
 }
 
-export async function parseSection({ quick = false } = {}) {
+export async function parseSection({ quick = false, streamOnly = false } = {}) {
   const seconds = quick ? 0.1 : 0.3;
   const size = quick ? 200_000 : 1_000_000;
   const rows = [];
@@ -137,13 +137,15 @@ export async function parseSection({ quick = false } = {}) {
   for (const family of familyIds) {
     const { text, prefix, payloads } = bigCompletion(family, size);
     const options = { family, tools, prefix, idGenerator: ({ index }) => `call_${index}` };
-    const check = parse(text, options);
-    const mb = Buffer.byteLength(text) / 2 ** 20;
-    const batch = rate(() => parse(text, options), { seconds, passes: 3 });
-    const floor = rate(() => { for (const p of payloads) JSON.parse(p); }, { seconds, passes: 3 });
-    const ratio = floor.median / batch.median;
-    floorRatios.push(ratio);
-    rows.push([family, fmt(mb, 2), String(check.tool_calls.length), fmt(batch.median * mb, 1), fmt(floor.median * mb, 1), `${fmt(ratio, 2)}×`]);
+    if (!streamOnly) {
+      const check = parse(text, options);
+      const mb = Buffer.byteLength(text) / 2 ** 20;
+      const batch = rate(() => parse(text, options), { seconds, passes: 3 });
+      const floor = rate(() => { for (const p of payloads) JSON.parse(p); }, { seconds, passes: 3 });
+      const ratio = floor.median / batch.median;
+      floorRatios.push(ratio);
+      rows.push([family, fmt(mb, 2), String(check.tool_calls.length), fmt(batch.median * mb, 1), fmt(floor.median * mb, 1), `${fmt(ratio, 2)}×`]);
+    }
     splitRows.push(laneSplit(family, text, options));
     const chunked = streamCost(text, options, quick ? 2 : 5);
     chunkRatios.push(chunked.cpu[1]);
@@ -155,17 +157,7 @@ export async function parseSection({ quick = false } = {}) {
     streamRows.push([family, ...chunked.wall.map((r) => `${fmt(r, 2)}×`), `${fmt(chunked.cpu[1], 2)}×`, `${fmt(chunked.sinkCpu, 2)}×`, `${fmt(chunked.cpu[1] / chunked.sinkCpu, 2)}×`]);
   }
   const growth = growthRows(quick);
-  const cold = coldRows(quick);
-  return [
-    '## Parse',
-    '',
-    `Completions of about ${fmt(size / 1e6, 1)} MB per family (long reasoning, many calls with code arguments), made with`,
-    '`formatTurn`, parsed with the prompt as prefix. Floor = `JSON.parse` of the same argument payloads, in MB of completion per second.',
-    '',
-    table(['family', 'MB', 'calls', 'parse MB/s', 'JSON.parse floor MB/s', 'parse time / floor'], rows),
-    '',
-    `Parse time is ${fmt(median(floorRatios), 2)}× the floor at the median, ${fmt(Math.max(...floorRatios), 2)}× at worst (goal ≤ 2×).`,
-    '',
+  const streaming = [
     '### Streaming: time with 1-, 4- and 64-byte chunks relative to one batch parse',
     '',
     `Batch and streamed parses interleaved, best of ${quick ? 2 : 5} rounds each (best of 3 batch parses a round), wall time and CPU time.`,
@@ -180,6 +172,8 @@ export async function parseSection({ quick = false } = {}) {
     '',
     CHUNKING_CHANGES(chunkingRows, { push: [slicingRatios, chunkRatios], pushTo: [slicingSinkRatios, sinkRatios] }),
     '',
+    ESCAPE_CHANGES,
+    '',
     SINK_CHANGES(sinkGains),
     '',
     TAG_HOLD_CHANGES,
@@ -193,13 +187,28 @@ export async function parseSection({ quick = false } = {}) {
     '#### Where 4-byte pushes go (this build, counted)',
     '',
     'Pushes the fast lane took and pushes that went the general way (`push`: buffer join, step loop, events), streaming',
-    'the same completions in 4-byte chunks; the general way costs several times a lane push.',
+    'the same completions in 4-byte chunks; the general way costs several times a lane push. Escapes: fragments of a',
+    "string value (raw-text argument families) whose JSON escape was built, and those found in the cache of tiny ones",
+    '(the cache is shared, so a family streamed after another with the same code finds more in it).',
     '',
-    table(['family', 'pushes', 'fast lane', 'general way', 'general way %'], splitRows),
+    table(['family', 'pushes', 'fast lane', 'general way', 'general way %', 'escapes built / taken from the cache'], splitRows),
     '',
     growth,
+  ];
+  if (streamOnly) return streaming.join('\n');
+  return [
+    '## Parse',
     '',
-    cold,
+    `Completions of about ${fmt(size / 1e6, 1)} MB per family (long reasoning, many calls with code arguments), made with`,
+    '`formatTurn`, parsed with the prompt as prefix. Floor = `JSON.parse` of the same argument payloads, in MB of completion per second.',
+    '',
+    table(['family', 'MB', 'calls', 'parse MB/s', 'JSON.parse floor MB/s', 'parse time / floor'], rows),
+    '',
+    `Parse time is ${fmt(median(floorRatios), 2)}× the floor at the median, ${fmt(Math.max(...floorRatios), 2)}× at worst (goal ≤ 2×).`,
+    '',
+    ...streaming,
+    '',
+    coldRows(quick),
   ].join('\n');
 }
 
@@ -238,9 +247,14 @@ function streamCost(text, options, rounds) {
   };
 }
 
-/** How many of a 4-byte stream's pushes the fast lane took, from the engine's push counters. */
+/**
+ * How many of a 4-byte stream's pushes the fast lane took, from the engine's push counters; and how many string-value
+ * fragments that needed a JSON escape had it built, against those that found it in the cache of tiny ones.
+ */
 function laneSplit(family, text, options) {
   const slow = parseWork.slowPushes;
+  const built = parseWork.escapesBuilt;
+  const cached = parseWork.escapesCached;
   const parser = createCountedStreamParser(options);
   let pushes = 0;
   for (const chunk of chunksOf(text, 4)) {
@@ -249,7 +263,8 @@ function laneSplit(family, text, options) {
   }
   parser.finish();
   const general = parseWork.slowPushes - slow;
-  return [family, String(pushes), String(pushes - general), String(general), `${fmt((100 * general) / pushes, 1)}%`];
+  const escapes = `${parseWork.escapesBuilt - built} / ${parseWork.escapesCached - cached}`;
+  return [family, String(pushes), String(pushes - general), String(general), `${fmt((100 * general) / pushes, 1)}%`, escapes];
 }
 
 function timed(fn) {
@@ -279,6 +294,37 @@ const TAG_HOLD_CHANGES = [
     ['seed-oss', '7512', '6358', '3498', '2488513 → 2340187'],
     ['minimax-m2', '8601', '7109', '3293', '2564681 → 2343151'],
     ['deepseek-v3.2', '13225', '10057', '3627', '3186916 → 2628376'],
+  ]),
+].join('\n');
+
+// What round 7's lane changes bought, measured by hand on 2026-11-26 at load average 5–6 on 2 cores (other helpers'
+// jobs): the base build 27dcfed and this one (tsc, unbundled) loaded into one process, 4-byte `pushTo` with the chunks
+// made before, interleaved family by family, best CPU time of 9 rounds, two runs with the builds in either order.
+// The escape counts are exact (the table "Where 4-byte pushes go": built + taken from the cache = the base's builds).
+const ESCAPE_CHANGES = [
+  '#### What the escape cache and the pair test bought (issue 18, round 7)',
+  '',
+  'Profiled (`node --cpu-prof`, self time, a 4-byte and a 64-byte `pushTo` stream of qwen3-coder), the six families that',
+  'cost twice the others at 64 bytes too paid per push for two things the JSON-argument families do not do. (1) Each',
+  'fragment of a string value is JSON-escaped, and code is full of quotes and newlines: two in five 4-byte fragments',
+  'need it, and building the escaped copy (two or three short strings) was the largest single cost of their pushes',
+  '(12–18% of the profile; ~90% of those fragments are now found in the cache, table below); at 64 bytes a fragment sat exactly at the length where the loop, not `JSON.stringify`,',
+  'escaped it (31%). (2) The check whether a chunk could hold a marker met the `</` of `</b>` in code, a pair that',
+  "begins `</parameter>`, and tested it against each marker with a slice per marker (11–23% at 64 bytes). Now a",
+  'fragment of up to 8 characters that needs escaping is looked up in a 1,024-slot cache of escaped fragments (a',
+  "fragment's slot is a hash of its characters; the cache is shared by all parsers and holds only short strings);",
+  'fragments over 48 characters (was 64) go to `JSON.stringify`; a marker lead is rejected by the pair it begins (one',
+  'lookup) and prefixes are compared in place. The general-way pushes are unchanged (counted). Nanoseconds per 4-byte',
+  '`pushTo` (CPU, best of 9), base → this build, in two runs; the JSON-argument families moved within ±25% either way',
+  '(they do not escape; hermes 82 → 103 and 96 → 75 in the two runs), which is the noise of this machine:',
+  '',
+  table(['family', '4-byte, run 1', '4-byte, run 2', '64-byte (one run)'], [
+    ['qwen3-coder', '308 → 211', '262 → 213', '1509 → 1507'],
+    ['glm-4.5', '207 → 160', '290 → 258', '1827 → 1749'],
+    ['seed-oss', '250 → 185', '262 → 195', '1896 → 1393'],
+    ['deepseek-v3.2', '282 → 211', '268 → 199', '1990 → 1531'],
+    ['minimax-m2', '254 → 157', '225 → 252', '2507 → 1601'],
+    ['gemma-4', '234 → 179', '199 → 209', '1085 → 931'],
   ]),
 ].join('\n');
 
@@ -701,7 +747,7 @@ const COLD_CHANGES_R6 = [
 ].join('\n');
 
 // `node bench/parse.mjs [--quick]` prints this section alone (after `npm run build`); `--cold [FAMILY...]` only the
-// cold table; `--write-completion FAMILY FILE` writes the 1 MB completion and prompt (JSON) a profiler can parse.
+// cold table; `--stream` the streaming and growth tables alone; `--write-completion FAMILY FILE` writes the 1 MB completion and prompt (JSON) a profiler can parse.
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const args = process.argv.slice(2);
   const quick = args.includes('--quick');
@@ -711,5 +757,5 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   } else if (args.includes('--cold')) {
     const families = args.filter((arg) => !arg.startsWith('--'));
     console.log(coldRows(quick, families.length > 0 ? families : undefined));
-  } else console.log(await parseSection({ quick }));
+  } else console.log(await parseSection({ quick, streamOnly: args.includes('--stream') }));
 }

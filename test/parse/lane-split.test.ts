@@ -89,3 +89,41 @@ describe("a long call's raw text, kept for a withdraw", () => {
     });
   }
 });
+
+describe('general-way pushes follow the structure, not the text', () => {
+  // A 4-byte push goes the general way only where structure is decided (a call opens, a header or tag completes, a
+  // value closes); the text of reasoning, content and string arguments streams through the lane. So making every
+  // text four times longer must not add general-way pushes.
+  const line = (i: number) => `    value_${i} = compute("item-${i}", {"depth": ${i}, "label": "<b>${i}</b>"})  # step ${i}\n`;
+  function turn(family: string, lines: number): { text: string; prefix: string } {
+    const code = Array.from({ length: lines }, (_, i) => line(i)).join('');
+    const calls = (family === 'gpt-oss' || family === 'llama-3' ? [0] : [0, 1, 2]).map((k) => ({
+      id: `functions.write_file:${k}`, type: 'function' as const, function: { name: 'write_file', arguments: { path: `/srv/m_${k}.py`, content: code, overwrite: true } },
+    }));
+    const message = { role: 'assistant' as const, reasoning_content: `Plan: ${'think about the files. '.repeat(lines)}`, content: family === 'gpt-oss' ? '' : `Writing ${'the batch. '.repeat(lines)}`, tool_calls: calls };
+    const formatted = formatTurn(message, { family, tools });
+    return { text: formatted.completion, prefix: formatted.prompt };
+  }
+  function generalWay(family: string, lines: number): { slow: number; pushes: number } {
+    const { text, prefix } = turn(family, lines);
+    const options = { family, tools, prefix, idGenerator };
+    const parser = createStreamParser(options);
+    const before = parseWork.slowPushes;
+    const deltas = [];
+    let pushes = 0;
+    for (let at = 0; at < text.length; at += 4, pushes++) deltas.push(...parser.push(text.slice(at, at + 4)));
+    deltas.push(...parser.finish());
+    expect(reconstruct(deltas)).toEqual(parse(text, options));
+    return { slow: parseWork.slowPushes - before, pushes };
+  }
+
+  for (const family of familyIds) {
+    it(`${family}: 4× the text, the same general-way pushes`, () => {
+      const short = generalWay(family, 10);
+      const long = generalWay(family, 40);
+      expect(long.pushes).toBeGreaterThan(3 * short.pushes);
+      // Where a 4-byte cut falls against a tag moves with the text before it: a push or two either way per call.
+      expect(Math.abs(long.slow - short.slow), `${short.slow} → ${long.slow} of ${short.pushes} → ${long.pushes}`).toBeLessThanOrEqual(6);
+    });
+  }
+});

@@ -17,4 +17,6 @@ export const parseWork = {
    * ones: streamed a few bytes a push, code repeats the same few fragments that need escaping.
    */
   escapesBuilt: 0,
+  /** Tiny fragments whose escape the cache held. */
+  escapesCached: 0,
 };

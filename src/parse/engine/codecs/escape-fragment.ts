@@ -4,7 +4,7 @@ import { jsonStringFragment } from '../../args/coerce.js';
 import { parseWork } from '../work.js';
 
 /** Longer fragments go straight to JSON.stringify (native), which then wins. */
-const SHORT_FRAGMENT = 64;
+const SHORT_FRAGMENT = 48;
 
 /** JSON.stringify's escape of each character it escapes below code 93 (quote, backslash, controls), by code. */
 const ESCAPES: (string | undefined)[] = [];
@@ -55,7 +55,10 @@ function escapeTiny(text: string, at: number): string {
   let hash = text.length;
   for (let i = 0; i < text.length; i++) hash = (hash * 31 + text.charCodeAt(i)) | 0;
   const slot = (hash ^ (hash >>> 10)) & (TINY_SLOTS - 1);
-  if (tinyKeys[slot] === text) return tinyEscaped[slot]!;
+  if (tinyKeys[slot] === text) {
+    parseWork.escapesCached++;
+    return tinyEscaped[slot]!;
+  }
   parseWork.escapesBuilt++;
   const escaped = escapeShort(text, at);
   tinyKeys[slot] = text;
