@@ -62,7 +62,11 @@ function callObjectCodec(options: CallObjectOptions): ArgsCodec {
     feed(buf, pos, final, sink) {
       sinkRef = sink;
       for (;;) {
-        if (state !== 'value' || value === undefined) pos = skipWhitespace(buf, pos);
+        if (state !== 'value' || value === undefined) {
+          // Most tokens follow no white space: that case costs no call (a first parse runs this loop unoptimised).
+          const code = buf.charCodeAt(pos);
+          if (code <= 32 || code >= 0xa0) pos = skipWhitespace(buf, pos);
+        }
         if (pos >= buf.length) return { status: 'more', pos };
         const c = buf[pos]!;
         switch (state) {
