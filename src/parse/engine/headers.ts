@@ -1,6 +1,6 @@
 import type { HeaderReader, HeaderResult } from './grammar.js';
 import { MarkerSet } from './markers.js';
-import { isWhitespace, skipWhitespace } from './trim.js';
+import { skipWhitespace } from './trim.js';
 
 /** Headers longer than this are garbage, not a name still arriving. */
 export const MAX_HEADER = 512;
@@ -123,13 +123,16 @@ export function markedName(options: MarkedNameOptions): HeaderReader {
   };
 }
 
+/**
+ * An unbroken word: no white space (JS `\s` is exactly what String.prototype.trim removes) and none of the characters
+ * that end a name or id (JSON and marker punctuation). One sticky match instead of a JS loop per character: a first
+ * parse runs its JavaScript unoptimised. One bounded character class, so linear on any input.
+ */
+const WORD = new RegExp(String.raw`[^\s\[\]{}()<>"',;]{0,${MAX_HEADER + 1}}`, 'y');
+
 /** End of the word at `pos` (at most MAX_HEADER characters), or undefined when it runs longer. */
 function wordEnd(buf: string, pos: number): number | undefined {
-  const limit = Math.min(buf.length, pos + MAX_HEADER + 1);
-  let i = pos;
-  while (i < limit && !NOT_IN_WORD.has(buf.charCodeAt(i)) && !isWhitespace(buf.charCodeAt(i))) i++;
-  return i - pos > MAX_HEADER ? undefined : i;
+  WORD.lastIndex = pos;
+  const end = WORD.test(buf) ? WORD.lastIndex : pos;
+  return end - pos > MAX_HEADER ? undefined : end;
 }
-
-/** Characters that end a name or id: JSON and marker punctuation. */
-const NOT_IN_WORD = new Set([...'[]{}()<>"\',;'].map((c) => c.charCodeAt(0)));

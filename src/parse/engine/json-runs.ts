@@ -34,3 +34,14 @@ export const MEMBER_RUN = new RegExp(String.raw`(?:${WS}${KEY}${WS}:${WS}${PLAIN
 export const ITEM_RUN = new RegExp(String.raw`(?:${WS}${PLAIN_VALUE}${WS}(?:,|(?=\])))*`, 'y');
 /** An object member up to the opening quote of its string value: what the state loop needs to read that value. */
 export const STRING_VALUE_OPEN = new RegExp(String.raw`${WS}${KEY}${WS}:${WS}"`, 'y');
+/**
+ * A whole JSON string without escapes or control characters, quotes included: its value is the text between them.
+ * Linear: one character class under a star, stopped by the `"` it excludes.
+ */
+export const PLAIN_STRING = new RegExp(KEY, 'y');
+
+/** End (after the closing quote) of the plain string (PLAIN_STRING) at `buf[pos]`, or -1 when there is none. */
+export function plainStringEnd(buf: string, pos: number): number {
+  PLAIN_STRING.lastIndex = pos;
+  return PLAIN_STRING.test(buf) ? PLAIN_STRING.lastIndex : -1;
+}

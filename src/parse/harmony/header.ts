@@ -37,7 +37,9 @@ function tokenize(text: string): Token[] {
   const tokens: Token[] = [];
   let i = 0;
   while (i < text.length) {
-    if (isWhitespace(text.charCodeAt(i))) {
+    // ASCII white space tested here, not by a call per character (a first parse runs this unoptimised).
+    const code = text.charCodeAt(i);
+    if (code === 32 || (code >= 9 && code <= 13) || (code >= 0xa0 && isWhitespace(code))) {
       i++;
       continue;
     }

@@ -11,7 +11,7 @@ import { JsonObjectScanner } from '../engine/json-object-scan.js';
 import { TextBuffer } from '../engine/text-buffer.js';
 import { parseWork } from '../engine/work.js';
 import { isWhitespace } from '../engine/trim.js';
-import { CALL, CHANNEL, CONSTRAIN, couldBeMarker, END, findMarker, isTerminator, markerAt, MESSAGE, RETURN, START, type Marker } from './markers.js';
+import { CALL, CHANNEL, CONSTRAIN, couldBeMarker, END, findMarker, isTerminator, markerAt, MESSAGE, RETURN, START, wholeHeaderEnd, type Marker } from './markers.js';
 import { TextSink } from './text-sink.js';
 
 /** The most held text the fast lane reads again in front of a chunk (a marker is shorter; longer holds go to push). */
@@ -169,6 +169,18 @@ class HarmonyMachine implements ParserCore {
         }
         pos = next.pos;
         continue;
+      }
+      if (state.kind === 'header' && state.verdict === 'header') {
+        // A whole header in the buffer, as the marker loop below would read it (its words and <|channel|> /
+        // <|constrain|> appended, then <|message|> opens the body), in one step: a cold first parse runs that loop
+        // unoptimised, several calls per word and marker of every message.
+        const at = wholeHeaderEnd(text, pos, HEADER_LIMIT - state.text.length);
+        if (at >= 0) {
+          state.text += text.slice(pos, at);
+          this.headerMarker(state, MESSAGE, this.base + at);
+          pos = at + MESSAGE.length;
+          continue;
+        }
       }
       const hit = findMarker(text, pos);
       if (!hit || (!hit.marker && final)) {

@@ -58,3 +58,20 @@ export function findMarker(text: string, from: number): MarkerHit | undefined {
   }
   return undefined;
 }
+
+/**
+ * Where `<|message|>` begins, when the text from `from` up to it is a whole header the marker loop would only append:
+ * within `limit` characters, and no marker in it but `<|channel|>` and `<|constrain|>` (a `<` that begins no marker is
+ * a word's). -1 otherwise, for the loop to decide. Reads at most `limit` + `<|message|>` characters.
+ */
+export function wholeHeaderEnd(text: string, from: number, limit: number): number {
+  if (limit < 0) return -1;
+  const window = text.length - from > limit + MESSAGE.length ? text.slice(from, from + limit + MESSAGE.length) : text.slice(from);
+  const end = window.indexOf(MESSAGE);
+  if (end < 0) return -1;
+  for (let at = window.indexOf('<'); at < end; at = window.indexOf('<', at + 1)) {
+    const marker = markerAt(window, at);
+    if (marker !== undefined && marker !== CHANNEL && marker !== CONSTRAIN) return -1;
+  }
+  return from + end;
+}

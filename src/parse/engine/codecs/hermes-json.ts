@@ -1,6 +1,7 @@
 import type { ArgsCodec, CallSink, CodecFactory, CodecResult } from '../grammar.js';
 import { isPlainObject } from '../../../util/guards.js';
 import { INVALID, JsonValueScanner, NEED_MORE, tryParseJson } from '../json-scan.js';
+import { plainStringEnd } from '../json-runs.js';
 import { skipWhitespace } from '../trim.js';
 import { streamValue } from './json-args.js';
 
@@ -61,7 +62,11 @@ function callObjectCodec(options: CallObjectOptions): ArgsCodec {
     feed(buf, pos, final, sink) {
       sinkRef = sink;
       for (;;) {
-        if (state !== 'value' || value === undefined) pos = skipWhitespace(buf, pos);
+        if (state !== 'value' || value === undefined) {
+          // Most tokens follow no white space: that case costs no call (a first parse runs this loop unoptimised).
+          const code = buf.charCodeAt(pos);
+          if (code <= 32 || code >= 0xa0) pos = skipWhitespace(buf, pos);
+        }
         if (pos >= buf.length) return { status: 'more', pos };
         const c = buf[pos]!;
         switch (state) {
@@ -73,7 +78,18 @@ function callObjectCodec(options: CallObjectOptions): ArgsCodec {
           case 'key': {
             if (c === '}') return finish(pos + 1, sink);
             if (c !== '"') return fail(pos, 'expected a key string');
-            value ??= new JsonValueScanner();
+            if (value === undefined) {
+              // A plain key, whole in the buffer (the usual case), is read in one native match; anything else (an
+              // escape, a key cut by the chunk) by the scanner, which keeps its place across chunks.
+              const end = plainStringEnd(buf, pos);
+              if (end >= 0) {
+                key = buf.slice(pos + 1, end - 1);
+                pos = end;
+                state = 'colon';
+                break;
+              }
+              value = new JsonValueScanner();
+            }
             const end = scanToken(buf, pos, final, MAX_TOKEN);
             if (end === NEED_MORE) return { status: 'more', pos };
             if (end === INVALID) return fail(value.errorAt, 'invalid or overlong key');
@@ -115,6 +131,16 @@ function callObjectCodec(options: CallObjectOptions): ArgsCodec {
               if (end === NEED_MORE) return { status: 'more', pos: buf.length };
               pos = end;
             } else {
+              const plainEnd = !isArgs && tokenScanned === 0 ? plainStringEnd(buf, pos) : -1;
+              if (plainEnd >= 0) {
+                // The name (or id) as a plain string, whole in the buffer: its text is its value.
+                const outcome = takeString(buf.slice(pos + 1, plainEnd - 1), pos, sink);
+                if (outcome) return outcome;
+                pos = plainEnd;
+                value = undefined;
+                state = 'comma';
+                break;
+              }
               const end = scanToken(buf, pos, final, isArgs ? Number.MAX_SAFE_INTEGER : MAX_TOKEN);
               if (end === NEED_MORE) return { status: 'more', pos };
               if (end === INVALID) return fail(value.errorAt, 'invalid JSON in the call object', 'PARSE_BAD_ARGS_JSON');
@@ -182,14 +208,18 @@ function callObjectCodec(options: CallObjectOptions): ArgsCodec {
       return undefined;
     }
     const parsed = tryParseJson(text);
+    // An id that is not a string is no id (the caller's generator mints one); a name that is not a string fails.
+    if (parsed.ok && typeof parsed.value === 'string') return takeString(parsed.value, pos, sink);
+    if (key === idKey && !idSeen) return takeString('', pos, sink);
+    return fail(pos, 'the call name is not a string');
+  }
+
+  /** The name's or the id's string value. */
+  function takeString(text: string, pos: number, sink: CallSink): CodecResult | undefined {
     if (key === idKey && !idSeen) {
       idSeen = true;
-      // An id that is not a string is no id: the caller's generator mints one.
-      if (parsed.ok && typeof parsed.value === 'string' && parsed.value.length > 0) id = parsed.value;
-      return tryStart(pos, sink, false);
-    }
-    if (!parsed.ok || typeof parsed.value !== 'string') return fail(pos, 'the call name is not a string');
-    name = parsed.value;
+      if (text.length > 0) id = text;
+    } else name = text;
     return tryStart(pos, sink, false);
   }
 
