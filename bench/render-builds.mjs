@@ -3,7 +3,8 @@
 // slow each other down), the builds alternated so a spell of load hits each alike; the best batch of each build.
 //
 //   npm run build && cp -r dist /tmp/before   (then change, rebuild)
-//   node bench/render-builds.mjs [--rounds 3] /tmp/before dist
+//   node bench/render-builds.mjs [--rounds 3] [--show Llama-3.2,Qwen3-Coder-30B] /tmp/before dist
+// (--show adds a column for each template whose label contains one of the comma-separated names)
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -45,11 +46,13 @@ if (args[0] === '--worker') {
   process.stdout.write(JSON.stringify(await measure(args[1])));
 } else {
   let rounds = 3;
-  if (args[0] === '--rounds') {
-    rounds = Number(args[1]);
+  let show = ['qwen3/Qwen-Qwen3-0.6B', 'mistral/unsloth-mistral-Devstral-Small-2507'];
+  while (args[0] === '--rounds' || args[0] === '--show') {
+    if (args[0] === '--rounds') rounds = Number(args[1]);
+    else show = show.concat(args[1].split(','));
     args.splice(0, 2);
   }
-  if (args.length === 0) throw new Error('usage: node bench/render-builds.mjs [--rounds N] <dist> [<dist> ...]');
+  if (args.length === 0) throw new Error('usage: node bench/render-builds.mjs [--rounds N] [--show names] <dist> [<dist> ...]');
   const best = args.map(() => ({}));
   for (let round = 0; round < rounds; round++) {
     args.forEach((dist, k) => {
@@ -58,10 +61,11 @@ if (args[0] === '--worker') {
     });
   }
   const names = Object.keys(best[0]);
+  const shown = show.map((part) => names.find((name) => name.includes(part))).filter((name) => name !== undefined);
   const figure = (k, name) => (best[k][name] === undefined ? '–' : best[k][name].toFixed(1));
-  console.log(['build', 'Qwen3-0.6B µs', 'Devstral µs', `median of ${names.length} vs the first`].join(' | '));
+  console.log(['build', ...shown.map((name) => `${name.split('/')[1]} µs`), `median of ${names.length} vs the first`].join(' | '));
   args.forEach((dist, k) => {
     const ratios = names.map((name) => best[0][name] / best[k][name]);
-    console.log([dist, figure(k, 'qwen3/Qwen-Qwen3-0.6B'), figure(k, 'mistral/unsloth-mistral-Devstral-Small-2507'), `${median(ratios).toFixed(2)}×`].join(' | '));
+    console.log([dist, ...shown.map((name) => figure(k, name)), `${median(ratios).toFixed(2)}×`].join(' | '));
   });
 }

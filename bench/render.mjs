@@ -105,6 +105,32 @@ const CHANGES_NOTES = [
   '(1.15× on building one, alone), and a reader per common key name with a literal property access (1.2× on the read alone).',
 ];
 
+// The fourth pass went after the templates furthest below 5× jinja2 (Llama-3.2-3B, Qwen3-Coder-30B, Mistral-Small-3.1),
+// measured the same way (`node bench/render-builds.mjs --show Llama-3.2,Qwen3-Coder-30B,Small-3.1`, each commit's
+// src/jinja bundled alone by esbuild, the builds alternated three times).
+const CHANGES_WORST = [
+  ['fourth pass: before (main 27dcfed)', '20.9', '33.4', '35.4', '18.8', '10.8', '1.00×'],
+  ['+ readsClock worked out when first read; `dict == dict` on object-held dicts without key or entry lists; `str in list` by direct string comparison', '16.4', '32.5', '31.6', '18.6', '10.7', '1.01×'],
+  ['+ the surrogate check of len(), str slices and str comparisons by one regex instead of a loop over the code units', '15.9', '32.0', '31.1', '18.8', '10.8', '1.01×'],
+];
+const CHANGES_WORST_NOTES = [
+  'At a load average of 5-6: Llama-3.2 1.31×, Mistral-Small-3.1 1.14×, Qwen3-Coder 1.04×. Profiles (self time, the',
+  'medium conversation) put a sixth of a Llama-3.2 render, and 6% of Mistral-Small-3.1\'s, in the check behind `readsClock`',
+  '(whether the text holds what `strftime_now` gave): searching the text makes V8 flatten the string the render built by',
+  '`+=`. That flatten is not saved, it moves to the first use of the text; every other template\'s figure already left it',
+  'out (jinja2\'s `\'\'.join` is inside its render), and `renderConversation` still reads `readsClock` at once, so a render',
+  'through the public API pays it there as before. Mistral-Small-3.1 compares each user message with the last',
+  '(`message == user_messages[-1]`): dict equality built two key lists and an entry list per comparison (garbage',
+  'collection 9% → 5% of its render). `str in list` (Qwen3-Coder\'s `json_key not in handled_keys`) and the regex',
+  'surrogate check are within noise here (the loop cost 3-4 ns a character; V8 answers the regex for a one-byte string',
+  'without reading it). Qwen3-Coder\'s profile is flat: no function above 7% self time. Alone in a process',
+  '(`node bench/render.mjs --only NAME`) these three templates render at 9.3-10× jinja2: in the full run the engine\'s',
+  'closures have seen every template\'s values first, and Qwen3-Coder\'s render takes ~39 µs instead of ~30 (property',
+  'reads and scope calls no longer inlined). Tried and dropped: `tojson` through a type check and native',
+  '`JSON.stringify` (its `,\\n` turned into `, ` by regex): 1.4-5× slower than the fast writer on the benchmark\'s parsed',
+  'tool schemas, even counting the flatten of the writer\'s output.',
+];
+
 /** Renders until V8 has optimised the engine's closures: warm figures compare steady states, not JIT tiers. */
 function warmUp(fn, renders = 500) {
   for (let i = 0; i < renders; i++) fn();
@@ -194,6 +220,10 @@ export async function renderSection({ quick = false, only = null } = {}) {
     table(['change', 'Qwen3-0.6B µs', 'Devstral µs', 'median of 27 vs before'], CHANGES),
     '',
     ...CHANGES_NOTES,
+    '',
+    table(['change', 'Llama-3.2-3B µs', 'Qwen3-Coder-30B µs', 'Mistral-Small-3.1 µs', 'Qwen3-0.6B µs', 'Devstral µs', 'median of 27 vs before'], CHANGES_WORST),
+    '',
+    ...CHANGES_WORST_NOTES,
     '',
     handwrittenSection({ quick, only }),
     '',

@@ -299,7 +299,9 @@ export function pyEq(a: unknown, b: unknown): boolean {
     return true;
   }
   if (isDict(a)) {
-    if (!isDict(b) || dictSize(a) !== dictSize(b)) return false;
+    if (!isDict(b)) return false;
+    if (!(a instanceof Map) && !(b instanceof Map)) return objectDictsEqual(a, b);
+    if (dictSize(a) !== dictSize(b)) return false;
     for (const [k, v] of dictEntries(a)) {
       const w = dictGet(b, k);
       if (w === MISSING || !pyEq(v, w)) return false;
@@ -309,6 +311,30 @@ export function pyEq(a: unknown, b: unknown): boolean {
   if (a instanceof Undefined) return b instanceof Undefined;
   if (a instanceof PyFloat || b instanceof PyFloat) return false;
   return false;
+}
+
+/** Items of a dict held as an object (an own key whose value is undefined is no item), counted without a key list. */
+function objectDictSize(dict: Record<string, unknown>): number {
+  let size = 0;
+  for (const key in dict) if (hasOwnProperty.call(dict, key) && dict[key] !== undefined) size++;
+  return size;
+}
+
+/**
+ * dict == dict for two object-held dicts (`message == user_messages[-1]`, per message in Mistral's templates): sizes
+ * first, as Python does, then each item; no key or entry lists are built.
+ */
+function objectDictsEqual(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  if (objectDictSize(a) !== objectDictSize(b)) return false;
+  for (const key in a) {
+    if (!hasOwnProperty.call(a, key)) continue;
+    const v = a[key];
+    if (v === undefined) continue;
+    if (!hasOwnProperty.call(b, key)) return false;
+    const w = b[key];
+    if (w === undefined || !pyEq(v, w)) return false;
+  }
+  return true;
 }
 
 function compareStrings(a: string, b: string): number {
@@ -375,6 +401,14 @@ export function contains(container: unknown, item: unknown): boolean {
       throw typeError(`'in <string>' requires string as left operand, not ${pyTypeName(item)}`);
     }
     return container.includes(item);
+  }
+  if (Array.isArray(container) && typeof item === 'string') {
+    // `key in ['name', 'type']`, per key of every tool: a str equals only a str (or a Markup) of the same text.
+    for (let i = 0; i < container.length; i++) {
+      const x = container[i];
+      if (x === item || (typeof x !== 'string' && pyEq(x, item))) return true;
+    }
+    return false;
   }
   if (Array.isArray(container) || container instanceof PyGenerator) {
     for (const x of iterate(container)) if (pyEq(x, item)) return true;

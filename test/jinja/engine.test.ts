@@ -162,6 +162,22 @@ describe('source handling', () => {
     const template = compileTemplate("{{ strftime_now('%d %b %Y %H:%M') }}");
     expect(template.render({}, { now: new Date('2024-02-29T23:05:00Z') }).text).toBe('29 Feb 2024 23:05');
   });
+
+  it('says a render reads the clock only when the text holds a non-blank date strftime_now gave', () => {
+    const now = { now: new Date('2025-01-15T12:00:00Z') };
+    const readsClock = (source: string, variables: Record<string, unknown> = {}) => compileTemplate(source).render(variables, now).readsClock;
+    expect(readsClock("{% set d = strftime_now('%Y-%m-%d') %}Today is {{ d }}.")).toBe(true);
+    // Read, then not written (Mistral's default system prompt when the row brings its own).
+    expect(readsClock("{% set d = strftime_now('%Y-%m-%d') %}{{ system or 'Today is ' + d }}", { system: 'Be brief.' })).toBe(false);
+    expect(readsClock("{% set d = strftime_now('%Y-%m-%d') %}{{ system or 'Today is ' + d }}", {})).toBe(true);
+    // A reading that is blank, or that the text holds piecewise only, is not a date written.
+    expect(readsClock("[{{ strftime_now('') }}]")).toBe(false);
+    expect(readsClock("{% set d = strftime_now('%Y-%m-%d') %}{{ d[:4] }}")).toBe(false);
+    expect(readsClock('{{ 1 }}')).toBe(false);
+    // The answer does not change with the order the result is read in.
+    const result = compileTemplate("{{ strftime_now('%d %b %Y') }}").render({}, now);
+    expect([result.readsClock, result.text, result.readsClock]).toEqual([true, '15 Jan 2025', true]);
+  });
 });
 
 describe('Python number model', () => {
