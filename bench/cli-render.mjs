@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { fmt, hasShared, median, root, shared, table } from './lib.mjs';
 import { loadAverage, timeInterleaved } from './processes.mjs';
+import { WARM_UP_RANGES, threadSplit, warmUpCurve } from './cli-render-costs.mjs';
 
 const NOW = '2025-01-15T12:00:00';
 const cases = [
@@ -60,6 +61,36 @@ const CHANGES_NOTES = [
   'the exact-number check 2–4%; the prompt\'s `JSON.stringify` 3–8% (for gpt-oss the flattening of the template\'s',
   'string happens inside the render already: its `strftime_now` check calls `includes` on the output); garbage',
   'collection 5–7%.',
+];
+
+// Round 7 (issue 18): where the rows' time goes, measured by hand on 2026-11-26 at a load average of 2–12 (CPU time of
+// the main thread from /proc, A/B runs interleaved); nothing below beat the noise, so no change was kept this round.
+const WARM_UP_NOTES = [
+  'Where the rows\' time goes (round 7). A row costs this thread several times what a warm render does until V8 has',
+  'optimised the template\'s code, which takes thousands of rows (table below: this thread\'s CPU µs per row over ranges',
+  'of the rows, rendered as the CLI renders them on one thread, in a fresh process; median of the runs). A 1,500-row run',
+  'ends before that. Meanwhile the optimising compiler works on its own thread: `--trace-opt` counted 69–100 functions',
+  'optimised over 1,500 rows, their compile jobs 0.27 s (Qwen3), 0.78 s (gpt-oss) and 0.63 s (GLM-4.6) in all (one run',
+  'each, at a load of 3–6), more than this thread\'s own work; in a GLM-4.6 run the longest were functions run once or a',
+  'few times a row that pull much in (`tojson` 76 ms, the template\'s `render` 64 ms, `renderConversation` 22 ms,',
+  '`needsPythonReader` 13 ms), while the small closures run thousands of times a row took 1–3 ms each and waited behind',
+  'them (V8 queues 8 jobs). No deoptimisation loop: 0 (Qwen3),',
+  '4–5 (gpt-oss) and 3 (GLM-4.6) deoptimisations over the 1,500 rows; few megamorphic sites (attribute reads on the',
+  'rows\' dicts, whose shapes differ by nature). The tools, the same in every row, are a large share: with them taken out',
+  'of the rows (another output, a measure only) this thread\'s CPU over 1,500 rows falls by 65–95 ms (Qwen3), 100–190 ms',
+  '(gpt-oss: its TypeScript-like namespace is built by macros) and 10–75 ms (GLM-4.6). Of that, `tojson` of the three',
+  'tools is 11–14 ms (with `ensure_ascii=False`, as GLM-4.6 calls it, 23–28 ms); a cache of it keyed by the row\'s raw',
+  'tools text would first have to find that text without parsing the row (a JavaScript scan costs about what',
+  '`JSON.parse` of the row does), so it was not built. The rest of a row: `JSON.parse` 25–35 ms over the 1,500 rows,',
+  '`JSON.stringify` of the prompts 15–25 ms (10–17 µs a row, flattening included; mostly escapes), decoding 5–7 ms.',
+  '',
+  'Tried and not kept: V8 flags (`--interrupt-budget` at 16 K and 132 K, `--always-sparkplug`, `--maglev`,',
+  '`--max-inlined-bytecode-size-cumulative` 200 and 460, `--no-turbo-inlining`, `--min-semi-space-size` 8 and 16 MB):',
+  'this thread\'s CPU within the noise or worse, 5–11 interleaved runs each. `--workers 2` at 1,500 rows: +45% CPU and',
+  'slower (load 9). A code cache that learns each template: a gpt-oss or GLM-4.6 batch run after the cache was written',
+  'by a one-conversation Qwen3 render compiles ~56 functions lazily; letting the cache record them took 7–11 ms off a',
+  '2-row run (best of 15) but made the cache 80 KB larger, which cost a one-conversation render ~6 ms (best of 21),',
+  'against the start-up goal. `TextDecoder` for the rows instead of `isUtf8` and `toString`: the same time.',
 ];
 
 /** CPU ms (median over fresh processes) of the exact-number check and of JSON.parse over the rows of `file`. */
@@ -135,6 +166,9 @@ function measure(work, quick) {
   const ratios = new Map();
   let checkCost;
   const gc = [];
+  const threads = [];
+  const warmUp = [];
+  const warmUpRanges = WARM_UP_RANGES.filter(([first]) => first <= sizes[1].rows).map(([first, last]) => [first, Math.min(last, sizes[1].rows)]);
   for (const { rows: count, runs } of sizes) {
     for (const c of cases) {
       const template = join(shared, 'templates', 'official', c.dir, c.file);
@@ -149,7 +183,11 @@ function measure(work, quick) {
         [render(ours, []), render(oneThread, ['--workers', '1']), { command: 'python3', args: [join(root, 'bench', 'jinja2-render-file.py'), template, input, theirs, '--now', NOW] }],
         runs,
       );
-      if (count === sizes[0].rows) gc.push([c.name, gcWork(render(oneThread, ['--workers', '1']))]);
+      if (count === sizes[0].rows) {
+        gc.push([c.name, gcWork(render(oneThread, ['--workers', '1']))]);
+        threads.push([c.name, threadSplit(render(oneThread, ['--workers', '1']), work, quick ? 1 : 3)]);
+      }
+      if (count === sizes[1].rows) warmUp.push([c.name, ...warmUpCurve(template, input, warmUpRanges, quick ? 1 : 3).map((us) => fmt(us))]);
       for (const file of [ours, oneThread]) if (!readFileSync(file).equals(readFileSync(theirs))) throw new Error(`${c.name}, ${count} rows: chatfmt's output differs from jinja2's`);
       const ratio = jinja2.wall / chatfmt.wall;
       ratios.set(count, [...(ratios.get(count) ?? []), ratio]);
@@ -183,6 +221,12 @@ function measure(work, quick) {
     `This run, the ${fmt(sizes[0].rows)} Qwen3 rows in a fresh process (CPU ms, median of ${quick ? 3 : 7}): the exact-number check ${fmt(checkCost.check, 1)},`,
     `\`JSON.parse\` ${fmt(checkCost.parse, 1)}; ${fmt(checkCost.hits)} row(s) needed the Python-faithful reader.`,
     `This run, garbage collection over the ${fmt(sizes[0].rows)} rows (\`--workers 1\`): ${gc.map(([name, g]) => `${name} ${fmt(g.promoted / 1e6, 2)} MB promoted, ${g.collections} collections (${g.full} full)`).join('; ')}.`,
+    '',
+    ...WARM_UP_NOTES,
+    '',
+    table(['template', ...warmUpRanges.map(([first, last]) => (first === last ? `row ${fmt(first)}` : `rows ${fmt(first)}–${fmt(last)}`))], warmUp),
+    '',
+    `This run, CPU ms of the ${fmt(sizes[0].rows)}-row \`--workers 1\` run (median of ${quick ? 1 : 3}), this thread / the process's other threads: ${threads.map(([name, t]) => `${name} ${fmt(t.main, 0)} / ${fmt(t.others, 0)}`).join('; ')}.`,
   ].join('\n');
 }
 
