@@ -1,43 +1,83 @@
 import type { Delta, Diagnostic, ParsedMessage, ParsedToolCall } from '../types.js';
+import type { DeltaSink } from './sink.js';
+
+interface CallParts {
+  id: string;
+  name: string;
+  args: string[];
+}
 
 /**
- * Folds stream deltas into the final message, as a client would: text concatenates, argument
- * fragments join per call index, withdrawn calls are dropped (the others keep their indexes' order).
+ * Folds a stream parser's output into the final message, as a client would: text concatenates, argument fragments
+ * join per call index, withdrawn calls are dropped (the others keep their indexes' order). As a sink it takes the
+ * output straight from `pushTo`/`finishTo`, so a batch parse builds no OpenAI delta per piece of text; `delta` folds
+ * one delta of any shape, which is what `accumulateDeltas` does for a list.
  */
-export function accumulateDeltas(deltas: Iterable<Delta>): ParsedMessage {
-  const content: string[] = [];
-  const reasoning: string[] = [];
-  const calls = new Map<number, { id: string; name: string; args: string[] }>();
-  const withdrawn = new Set<number>();
-  const diagnostics: Diagnostic[] = [];
-  // Indexed loops, not for-of or spreads: a first parse in a fresh process runs this once per delta (a few per call)
-  // in V8's unoptimised tiers, where for-of drives the iterator protocol, a call per step.
-  const list = Array.isArray(deltas) ? (deltas as readonly Delta[]) : [...deltas];
-  for (let d = 0; d < list.length; d++) {
-    const delta = list[d]!;
-    if (delta.withdrawn_tool_calls) for (const index of delta.withdrawn_tool_calls) withdrawn.add(index);
-    if (delta.reasoning_content) reasoning.push(delta.reasoning_content);
-    if (delta.content) content.push(delta.content);
+export class MessageAccumulator implements DeltaSink {
+  private readonly contentParts: string[] = [];
+  private readonly reasoningParts: string[] = [];
+  private readonly calls = new Map<number, CallParts>();
+  private readonly withdrawn = new Set<number>();
+  private readonly diagnostics: Diagnostic[] = [];
+
+  content(text: string): void {
+    if (text) this.contentParts.push(text);
+  }
+
+  reasoning(text: string): void {
+    if (text) this.reasoningParts.push(text);
+  }
+
+  arguments(index: number, text: string): void {
+    if (text) this.call(index, undefined, undefined).args.push(text);
+  }
+
+  // Indexed loops, not for-of: a first parse in a fresh process runs this once per delta (a few per call) in V8's
+  // unoptimised tiers, where for-of drives the iterator protocol, a call per step.
+  delta(delta: Delta): void {
+    const withdrawn = delta.withdrawn_tool_calls;
+    if (withdrawn) for (let k = 0; k < withdrawn.length; k++) this.withdrawn.add(withdrawn[k]!);
+    if (delta.reasoning_content) this.reasoningParts.push(delta.reasoning_content);
+    if (delta.content) this.contentParts.push(delta.content);
     const parts = delta.tool_calls;
     if (parts) {
       for (let p = 0; p < parts.length; p++) {
         const part = parts[p]!;
-        let call = calls.get(part.index);
-        if (!call) calls.set(part.index, (call = { id: part.id ?? '', name: part.function?.name ?? '', args: [] }));
+        const call = this.call(part.index, part.id, part.function?.name);
         if (part.function?.arguments) call.args.push(part.function.arguments);
       }
     }
-    if (delta.diagnostics) for (let k = 0; k < delta.diagnostics.length; k++) diagnostics.push(delta.diagnostics[k]!);
+    const diagnostics = delta.diagnostics;
+    if (diagnostics) for (let k = 0; k < diagnostics.length; k++) this.diagnostics.push(diagnostics[k]!);
   }
-  const toolCalls: ParsedToolCall[] = [...calls]
-    .filter(([index]) => !withdrawn.has(index))
-    .sort(([a], [b]) => a - b)
-    .map(([, call]) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.args.join('') } }));
-  return {
-    role: 'assistant',
-    content: content.length > 0 ? content.join('') : null,
-    reasoning_content: reasoning.length > 0 ? reasoning.join('') : null,
-    tool_calls: toolCalls,
-    diagnostics,
-  };
+
+  /** The message so far. */
+  message(): ParsedMessage {
+    const toolCalls: ParsedToolCall[] = [...this.calls]
+      .filter(([index]) => !this.withdrawn.has(index))
+      .sort(([a], [b]) => a - b)
+      .map(([, call]) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.args.join('') } }));
+    return {
+      role: 'assistant',
+      content: this.contentParts.length > 0 ? this.contentParts.join('') : null,
+      reasoning_content: this.reasoningParts.length > 0 ? this.reasoningParts.join('') : null,
+      tool_calls: toolCalls,
+      diagnostics: this.diagnostics.slice(),
+    };
+  }
+
+  /** The call numbered `index`; its id and name are those of the first delta that names it. */
+  private call(index: number, id: string | undefined, name: string | undefined): CallParts {
+    let call = this.calls.get(index);
+    if (!call) this.calls.set(index, (call = { id: id ?? '', name: name ?? '', args: [] }));
+    return call;
+  }
+}
+
+/** Folds a list of stream deltas into the final message (see MessageAccumulator). */
+export function accumulateDeltas(deltas: Iterable<Delta>): ParsedMessage {
+  const accumulator = new MessageAccumulator();
+  const list = Array.isArray(deltas) ? (deltas as readonly Delta[]) : [...deltas];
+  for (let d = 0; d < list.length; d++) accumulator.delta(list[d]!);
+  return accumulator.message();
 }

@@ -1,6 +1,6 @@
 import { ChatfmtError } from '../errors.js';
-import type { Delta, ParsedMessage } from '../types.js';
-import { accumulateDeltas } from './accumulate.js';
+import type { ParsedMessage } from '../types.js';
+import { MessageAccumulator } from './accumulate.js';
 import { isResponseTemplateOptions, type ResponseTemplateParseOptions } from './response.js';
 import { createStreamParser, MAX_INPUT_CHARS, type ParseOptions, type StreamParser } from './stream.js';
 
@@ -27,13 +27,12 @@ export function parse(text: string, options: ParseOptions | ResponseTemplatePars
   }
   const parser: StreamParser = isResponseTemplateOptions(options) ? createStreamParser({ ...options, output: 'openai' }) : createStreamParser(options);
   // Fed in slices, the same way a stream is: the result cannot differ, and the engine's per-push event arrays stay
-  // small, which keeps time linear on huge inputs (one push of megabytes made the collector the bottleneck).
-  // Indexed appends, not for-of: a first parse in a fresh process runs this loop in V8's unoptimised tiers, where for-of
-  // drives the iterator protocol (a call per delta).
-  const deltas: Delta[] = [];
-  for (let at = 0; at < text.length; at += BATCH_SLICE) appendAll(deltas, parser.push(text.slice(at, at + BATCH_SLICE)));
-  appendAll(deltas, parser.finish());
-  const message = accumulateDeltas(deltas);
+  // small, which keeps time linear on huge inputs (one push of megabytes made the collector the bottleneck). The
+  // output goes straight into the message through the sink delivery: no OpenAI delta per piece of text.
+  const accumulator = new MessageAccumulator();
+  for (let at = 0; at < text.length; at += BATCH_SLICE) parser.pushTo(text.slice(at, at + BATCH_SLICE), accumulator);
+  parser.finishTo(accumulator);
+  const message = accumulator.message();
   if (options.strict) {
     const error = message.diagnostics.find((d) => d.severity === 'error');
     if (error) {
@@ -41,8 +40,4 @@ export function parse(text: string, options: ParseOptions | ResponseTemplatePars
     }
   }
   return message;
-}
-
-function appendAll(into: Delta[], deltas: readonly Delta[]): void {
-  for (let k = 0; k < deltas.length; k++) into.push(deltas[k]!);
 }
