@@ -119,32 +119,9 @@ class Template implements CompiledTemplate {
     } catch (error) {
       throw toJinjaError(error, this.name);
     }
-    return new RenderResult(state.out, state.spans, clock.readings);
-  }
-}
-
-/**
- * A render's result. readsClock is worked out when first read: searching the text makes V8 flatten the string the
- * render built piece by piece, and a caller that only wants the text pays that once, when it first uses the text,
- * instead of inside render (Llama 3.2's and Mistral Small 3.1's renders spent a fifth of their time on it).
- */
-class RenderResult implements JinjaRenderResult {
-  #readings: string[];
-  #readsClock: boolean | undefined;
-
-  constructor(
-    readonly text: string,
-    readonly generationSpans: Array<[number, number]>,
-    readings: string[],
-  ) {
-    this.#readings = readings;
-    this.#readsClock = readings.length === 0 ? false : undefined;
-  }
-
-  get readsClock(): boolean {
     // A date read but never written (Mistral's, when the row has its own system prompt) leaves the text as it is.
-    this.#readsClock ??= this.#readings.some((reading) => reading.trim() !== '' && this.text.includes(reading));
-    return this.#readsClock;
+    const readsClock = clock.readings.some((reading) => reading.trim() !== '' && state.out.includes(reading));
+    return { text: state.out, generationSpans: state.spans, readsClock };
   }
 }
 

@@ -177,6 +177,9 @@ describe('source handling', () => {
     // The answer does not change with the order the result is read in.
     const result = compileTemplate("{{ strftime_now('%d %b %Y') }}").render({}, now);
     expect([result.readsClock, result.text, result.readsClock]).toEqual([true, '15 Jan 2025', true]);
+    // A plain result: spread or serialised, it keeps every field (a getter on a class would drop readsClock).
+    expect({ ...result }).toEqual({ text: '15 Jan 2025', generationSpans: [], readsClock: true });
+    expect(JSON.parse(JSON.stringify(result))).toEqual({ text: '15 Jan 2025', generationSpans: [], readsClock: true });
   });
 });
 
