@@ -380,14 +380,8 @@ class TaggedArgsCodec implements ArgsCodec {
   /** Whether a value may end before `at`: true, false, or undefined when more text must come to tell. */
   private followerAt(buf: string, at: number, final: boolean): boolean | undefined {
     if (at >= buf.length) return final ? true : undefined;
-    // Indexed, not for-of: this runs at every value's end, in V8's unoptimised tiers on a first parse.
-    const markers = this.betweenMarkers;
-    for (let k = 0; k < markers.length; k++) {
-      const marker = markers[k]!;
-      if (buf.startsWith(marker, at)) return true;
-      if (!final && buf.length - at < marker.length && marker.startsWith(buf.slice(at))) return undefined;
-    }
-    return false;
+    const hit = markerOrCutAt(buf, at, this.betweenMarkers, final);
+    return hit === null ? undefined : hit !== undefined;
   }
 
   private beginValue({ key, declared }: KeyTag, at: number, sink: CallSink): void {
@@ -494,18 +488,13 @@ class TaggedArgsCodec implements ArgsCodec {
     let undecided = next >= text.length;
     if (!undecided) {
       // As followerAt reads it: the first marker the text starts with decides, a proper prefix of one waits.
-      for (const marker of this.betweenMarkers) {
-        if (text.startsWith(marker, next)) {
-          if (marker !== this.syntax.keyOpen) return undefined;
-          // As keyAt reads it: a key with no close yet (within MAX_HEADER) waits.
-          const from = next + marker.length;
-          undecided = text.indexOf(this.syntax.keyClose, from) < 0 && text.length - from <= MAX_HEADER;
-          break;
-        }
-        if (text.length - next < marker.length && marker.startsWith(text.slice(next))) {
-          undecided = true;
-          break;
-        }
+      const hit = markerOrCutAt(text, next, this.betweenMarkers, false);
+      if (hit === null) undecided = true;
+      else if (hit !== undefined) {
+        if (hit !== this.syntax.keyOpen) return undefined;
+        // As keyAt reads it: a key with no close yet (within MAX_HEADER) waits.
+        const from = next + hit.length;
+        undecided = text.indexOf(this.syntax.keyClose, from) < 0 && text.length - from <= MAX_HEADER;
       }
     }
     if (!undecided) return undefined;
@@ -587,6 +576,20 @@ function readAttributes(text: string): Map<string, string> {
 
 /** How far past an undeclared key the value reader looks for that key's own close (nextParameterAt). */
 export const PROBE_LIMIT = 16 * 1024;
+
+/**
+ * The first of `markers`, in their order, that `buf` holds at `at` (that marker), or of which the rest of `buf` is a
+ * proper prefix (null: more text must come to tell; not asked when `final`); undefined when neither. An indexed loop,
+ * not for-of: it runs at every value's end, in V8's unoptimised tiers on a first parse.
+ */
+function markerOrCutAt(buf: string, at: number, markers: readonly string[], final: boolean): string | null | undefined {
+  for (let k = 0; k < markers.length; k++) {
+    const marker = markers[k]!;
+    if (buf.startsWith(marker, at)) return marker;
+    if (!final && buf.length - at < marker.length && marker.startsWith(buf.slice(at))) return null;
+  }
+  return undefined;
+}
 
 /** The end of the arguments that starts at `pos`, if any (a loop, not find with a closure: once per call, cold). */
 function argsEndAt(ends: TaggedArgsSyntax['argsEnd'], buf: string, pos: number): TaggedArgsSyntax['argsEnd'][number] | undefined {
