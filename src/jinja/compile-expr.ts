@@ -1,7 +1,7 @@
 // AST → closures: expressions.
 import type { Expr } from './ast.js';
 import { typeError } from './errors.js';
-import { hasFilter } from './filters.js';
+import { FILTERS, hasFilter } from './filters.js';
 import { Markup, unmark } from './markup.js';
 import { methodImpl } from './methods.js';
 import { negate } from './numbers.js';
@@ -14,6 +14,7 @@ import { invoke, type Ev } from './compile-support.js';
 import { arithmetic, ordering, plusChain } from './compile-fused.js';
 import { concatChain, dictGetCall, itemPresence, itemRead, namespaceCall } from './compile-shapes.js';
 import { CallCompiler, NO_ARGS } from './compile-calls.js';
+import { pathOf, pathReader, type Step } from './compile-paths.js';
 import { keywordCall } from './compile-macro.js';
 
 /** What condition() gives a statement to test (see compile-if.ts). */
@@ -47,11 +48,11 @@ export abstract class ExprCompiler extends CallCompiler {
       }
       case 'list': {
         const items = node.items.map((e) => this.expr(e));
-        return (s, f) => items.map((e) => e(s, f));
+        return (s, f) => evaluateAll(items, s, f);
       }
       case 'tuple': {
         const items = node.items.map((e) => this.expr(e));
-        return (s, f) => makeTuple(items.map((e) => e(s, f)));
+        return (s, f) => makeTuple(evaluateAll(items, s, f));
       }
       case 'dict': {
         const pairs = node.pairs.map(([k, v]) => [this.expr(k), this.expr(v)] as const);
@@ -66,38 +67,28 @@ export abstract class ExprCompiler extends CallCompiler {
           return buildDict(entries);
         };
       }
-      case 'getattr': {
-        const read = attrReader(node.attr);
-        if (node.obj.k === 'name') {
-          // `message.role`: the scope read and the attribute read in one closure.
-          const name = node.obj.name;
-          const slot = this.slots.slot(name);
-          if (!this.bound.has(name)) {
-            return (s) => {
-              const v = s.slots[slot];
-              return read(v === undefined ? new Undefined(name) : v);
-            };
-          }
-          if (name === 'loop') {
+      case 'getattr':
+      case 'getitem': {
+        const path = this.path(node);
+        if (path !== null) return path;
+        if (node.k === 'getattr') {
+          const read = attrReader(node.attr);
+          if (node.obj.k === 'name' && node.obj.name === 'loop') {
+            // `loop.last`: the loop object's own fields first (loop is always read through the scope chain).
+            const slot = this.slots.slot('loop');
             const attr = node.attr;
             return (_s, f) => {
-              const v = f.get(name, slot);
+              const v = f.get('loop', slot);
               if (v instanceof LoopContext) {
                 const field = v.attr(attr);
                 if (field !== MISSING) return field;
               }
-              return read(v === undefined ? new Undefined(name) : v);
+              return read(v === undefined ? new Undefined('loop') : v);
             };
           }
-          return (_s, f) => {
-            const v = f.get(name, slot);
-            return read(v === undefined ? new Undefined(name) : v);
-          };
+          const obj = this.expr(node.obj);
+          return (s, f) => read(obj(s, f));
         }
-        const obj = this.expr(node.obj);
-        return (s, f) => read(obj(s, f));
-      }
-      case 'getitem': {
         const obj = this.expr(node.obj);
         if (node.arg.k === 'const' && typeof node.arg.value === 'string') {
           const read = itemRead(node.arg.value);
@@ -126,6 +117,11 @@ export abstract class ExprCompiler extends CallCompiler {
       case 'filter': {
         if (node.node === null) this.fail('filter without operand', node.pos, 'TemplateSyntaxError');
         const operand = this.expr(node.node);
+        if (hasFilter(node.name) && node.args.length === 0 && node.kwargs.length === 0 && !node.dynArgs && !node.dynKwargs) {
+          // `x|trim`, `x|length`: the filter called directly, without the step closure a chain of filters needs.
+          const fn = FILTERS[node.name]!;
+          return (s, f) => fn(operand(s, f), NO_ARGS, null);
+        }
         const step = this.filterStep(node);
         return (s, f) => step(s, f, operand(s, f));
       }
@@ -316,11 +312,25 @@ export abstract class ExprCompiler extends CallCompiler {
     }
     const key = node.k === 'getattr' ? node.attr : node.k === 'getitem' && node.arg.k === 'const' ? node.arg.value : null;
     if (typeof key === 'string' && (node.k === 'getattr' || node.k === 'getitem')) {
-      const obj = this.expr(node.obj);
       const has = node.k === 'getattr' ? attrPresence(key) : itemPresence(key);
+      const path = this.path(node.obj, has);
+      if (path !== null) return path as (s: RenderState, f: Frame) => boolean;
+      const obj = this.expr(node.obj);
       return (s, f) => has(obj(s, f));
     }
     return null;
+  }
+
+  /**
+   * A read path (compile-paths.ts) in one closure, with `last` as its final step if given; null for other
+   * expressions, and for paths from `loop`, whose first attribute is the loop object's own field.
+   */
+  private path(node: Expr, last?: Step): Ev | null {
+    const path = pathOf(node);
+    if (path === null || path.name === 'loop') return null;
+    const steps = last === undefined ? path.steps : [...path.steps, last];
+    if (steps.length === 0) return null;
+    return pathReader(path.name, this.slots.slot(path.name), this.bound.has(path.name), steps);
   }
 
   protected test(node: Extract<Expr, { k: 'test' }>): Ev {
@@ -369,4 +379,11 @@ export abstract class ExprCompiler extends CallCompiler {
     if (node.name === 'none') return (s, f) => operand(s, f) === null;
     return (s, f) => fn(unmark(operand(s, f)), NO_ARGS);
   }
+}
+
+/** The values of `evs` in order, without the callback closure (and its context) that `evs.map` would allocate. */
+function evaluateAll(evs: readonly Ev[], s: RenderState, f: Frame): unknown[] {
+  const out: unknown[] = [];
+  for (let i = 0; i < evs.length; i++) out.push(evs[i]!(s, f));
+  return out;
 }
