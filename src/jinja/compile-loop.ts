@@ -55,9 +55,14 @@ export function forLoop(parts: LoopParts): Ex {
     }
   };
 
+  // The loop's own scope holds `loop`, the inline test's item and what the else branch sets. A loop with none of them
+  // would leave it empty: its iterations hang off the enclosing scope, one scope fewer to build and for every read of
+  // an outer name from the body to pass.
+  const ownScope = usesLoop || test !== null || otherwise.length > 0;
+
   const run = (s: RenderState, f: Frame, iterable: unknown, depth0: number): void => {
     let items = iterate(iterable);
-    const inner = f.child();
+    const inner = ownScope ? f.child() : f;
     // jinja2 filters lazily: each item's condition is evaluated just before its body runs, so a body that changes
     // what the condition reads (a namespace) decides which later items pass. Only `loop` (length, last) needs the
     // filtered list up front.

@@ -5,7 +5,7 @@ import { AttrObject, callValue } from './ops.js';
 import { LoopContext, type RenderState } from './runtime.js';
 import type { Frame } from './scope.js';
 import { pyStr } from './repr.js';
-import { pyTypeName } from './values.js';
+import { Callable, pyTypeName } from './values.js';
 
 /** Statement closures return 0 (next), 1 (break) or 2 (continue). */
 export type Ex = (s: RenderState, f: Frame) => number;
@@ -135,6 +135,8 @@ export function scopedNames(stmts: Stmt[], nested = false, into = new Set<string
 }
 
 export function invoke(callee: unknown, args: unknown[], kwargs: Kwargs): unknown {
+  // Macros and builtins first (a Callable is neither a loop object nor another attribute object).
+  if (callee instanceof Callable) return callee.call(args, kwargs);
   if (callee instanceof LoopContext) {
     if (!callee.recurse) throw typeError("'LoopContext' object is not callable");
     return callee.recurse(args, kwargs);

@@ -317,7 +317,9 @@ export const FILTERS: Record<string, FilterFn> = {
   items: (v) => {
     if (v instanceof Undefined) return [];
     if (!isDict(v)) throw typeError('Can only get item pairs from a mapping.');
-    return dictEntries(v).map((e) => makeTuple(e));
+    const pairs = dictEntries(v);
+    for (let i = 0; i < pairs.length; i++) makeTuple(pairs[i]!);
+    return pairs;
   },
   default: (v, a, k) => {
     const fallback = arg(a, k, 0, 'default_value', '');

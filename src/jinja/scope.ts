@@ -79,7 +79,13 @@ export class Frame {
       this.vars.set(name, value);
       return;
     }
-    const pairs = (this.pairs ??= new Array<unknown>(8));
+    const pairs = this.pairs;
+    if (pairs === null) {
+      // Most scopes with a second name (a macro's two parameters, a loop body's one set) have no third: no spare room.
+      this.pairs = [name, value];
+      this.count = 1;
+      return;
+    }
     const end = 2 * this.count;
     for (let i = 0; i < end; i += 2) {
       if (pairs[i] === name) {

@@ -241,8 +241,11 @@ export function dictGet(dict: Record<string, unknown> | Map<unknown, unknown>, k
 
 export function dictKeys(dict: Record<string, unknown> | Map<unknown, unknown>): unknown[] {
   if (dict instanceof Map) return [...dict.keys()];
-  const keys: unknown[] = [];
-  for (const key of Object.keys(dict)) if (dict[key] !== undefined) keys.push(key);
+  // Object.keys gives a fresh array: returned as it is unless a key holds undefined (absent to Python).
+  const keys: unknown[] = Object.keys(dict);
+  for (let i = 0; i < keys.length; i++) {
+    if (dict[keys[i] as string] === undefined) return keys.filter((key) => dict[key as string] !== undefined);
+  }
   return keys;
 }
 
