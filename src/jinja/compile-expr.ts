@@ -381,9 +381,24 @@ export abstract class ExprCompiler extends CallCompiler {
   }
 }
 
-/** The values of `evs` in order, without the callback closure (and its context) that `evs.map` would allocate. */
+/**
+ * The values of `evs` in order, in an array of exactly their number (a list literal is often kept: `set handled_keys =
+ * ['name', 'type']`), without the callback closure and context `evs.map` would allocate.
+ */
 function evaluateAll(evs: readonly Ev[], s: RenderState, f: Frame): unknown[] {
-  const out: unknown[] = [];
-  for (let i = 0; i < evs.length; i++) out.push(evs[i]!(s, f));
-  return out;
+  switch (evs.length) {
+    case 0:
+      return [];
+    case 1:
+      return [evs[0]!(s, f)];
+    case 2:
+      return [evs[0]!(s, f), evs[1]!(s, f)];
+    case 3:
+      return [evs[0]!(s, f), evs[1]!(s, f), evs[2]!(s, f)];
+    default: {
+      const out = [evs[0]!(s, f), evs[1]!(s, f), evs[2]!(s, f), evs[3]!(s, f)];
+      for (let i = 4; i < evs.length; i++) out.push(evs[i]!(s, f));
+      return out;
+    }
+  }
 }
