@@ -52,6 +52,20 @@ describe('MarkerSet', () => {
     expect(ds.find('a<｜tool▁sep｜>b', 0)?.at).toBe(1);
     expect(ds.couldStartAt('a<｜tool', 1)).toBe(true);
   });
+
+  it('lists its markers once each, longest first (ties in the order given), never the empty string', () => {
+    // What the constructor did with a filter, a Set and a sort, written out: it now drops '' after sorting.
+    const reference = (list: string[]) => [...new Set(list.filter((m) => m.length > 0))].sort((a, b) => b.length - a.length);
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('', '<', '<a', 'b>', '<ab>', '</a>', 'x', '<a', ''), { maxLength: 12 }), (list) => {
+        const set = new MarkerSet(list);
+        expect(set.markers).toEqual(reference(list));
+        expect(set.longest).toBe(reference(list)[0]?.length ?? 0);
+      }),
+    );
+    expect(new MarkerSet(['']).find('abc', 0)).toBeUndefined();
+    expect(new MarkerSet(['', 'b>']).markers).toEqual(['b>']);
+  });
 });
 
 describe('JsonValueScanner', () => {

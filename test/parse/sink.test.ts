@@ -97,3 +97,25 @@ describe('StreamParser.pushTo', () => {
     expect(batch.reasoning_content).toBe('Plan.');
   });
 });
+
+describe('accumulateDeltas', () => {
+  // The accumulator lists calls in the order a parse numbers them without sorting (message()'s in-order path); deltas
+  // from elsewhere may start calls out of order, and must come out by index, withdrawn ones dropped, either way.
+  const start = (index: number): Delta => ({ tool_calls: [{ index, id: `id${index}`, type: 'function', function: { name: `f${index}`, arguments: '' } }] });
+  const args = (index: number, text: string): Delta => ({ tool_calls: [{ index, function: { arguments: text } }] });
+
+  it('lists calls by index whatever order they started in, and drops withdrawn ones', () => {
+    const orders = [[0, 1, 2, 3], [3, 2, 1, 0], [2, 0, 3, 1], [1, 0, 2, 3], [0, 1, 3, 2]];
+    for (const order of orders) {
+      for (const withdrawn of [[], [0], [2], [1, 3]]) {
+        const deltas: Delta[] = [];
+        for (const index of order) deltas.push(start(index), args(index, `{"n":`), args(index, `${index}}`));
+        if (withdrawn.length > 0) deltas.push({ withdrawn_tool_calls: withdrawn });
+        const expected = [0, 1, 2, 3].filter((index) => !withdrawn.includes(index));
+        const message = accumulateDeltas(deltas);
+        expect(message.tool_calls.map((call) => call.id), `${order} without ${withdrawn}`).toEqual(expected.map((index) => `id${index}`));
+        expect(message.tool_calls.map((call) => call.function.arguments)).toEqual(expected.map((index) => `{"n":${index}}`));
+      }
+    }
+  });
+});

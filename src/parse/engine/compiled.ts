@@ -44,8 +44,19 @@ export interface CompiledGrammar {
 
 export function compileGrammar(grammar: Grammar): CompiledGrammar {
   const role = new Map<string, MarkerRole>();
+  // The markers and their roles in the order added, as arrays: `of` picks from them with indexed loops. This runs on
+  // a family's first parse, in V8's unoptimised tiers, where a spread, filter and map per set cost a callback per marker.
+  const listed: string[] = [];
+  const roles: MarkerRole[] = [];
   const add = (markers: readonly string[] | undefined, r: MarkerRole) => {
-    for (const m of markers ?? []) if (!role.has(m)) role.set(m, r);
+    if (markers === undefined) return;
+    for (let k = 0; k < markers.length; k++) {
+      const m = markers[k]!;
+      if (role.has(m)) continue;
+      role.set(m, r);
+      listed.push(m);
+      roles.push(r);
+    }
   };
   // Structure first: a stop string that equals a structural marker keeps its structural role.
   add(grammar.call.open, 'call-open');
@@ -61,7 +72,11 @@ export function compileGrammar(grammar: Grammar): CompiledGrammar {
   add(grammar.tailOptional, 'tail');
   add(grammar.stopStrings, 'stop');
   add(grammar.callSeparators, 'separator');
-  const of = (...roles: MarkerRole[]) => new MarkerSet([...role].filter(([, r]) => roles.includes(r)).map(([m]) => m));
+  const of = (...wanted: MarkerRole[]) => {
+    const markers: string[] = [];
+    for (let k = 0; k < listed.length; k++) if (wanted.includes(roles[k]!)) markers.push(listed[k]!);
+    return new MarkerSet(markers);
+  };
   const opens: MarkerRole[] = ['call-open', 'section-open', 'stop', 'aside-open'];
   const inReasoning: MarkerRole[] = grammar.reasoningHoldsCalls ? ['stop', 'reasoning-close'] : ['call-open', 'section-open', 'stop', 'reasoning-close'];
   return {

@@ -40,9 +40,12 @@ export class MarkerSet {
   private readonly pattern: RegExp | undefined;
 
   constructor(markers: Iterable<string>) {
-    const unique = [...new Set([...markers].filter((m) => m.length > 0))].sort((a, b) => b.length - a.length);
+    const unique = [...new Set(markers)].sort(longerFirst);
+    // The empty string is no marker; sorted longest first, it can only be last. No filter or reduce callbacks: a
+    // family's sets are built on its first parse, in V8's unoptimised tiers.
+    if (unique.length > 0 && unique[unique.length - 1]!.length === 0) unique.pop();
     this.markers = unique;
-    this.longest = unique.reduce((max, m) => Math.max(max, m.length), 0);
+    this.longest = unique.length > 0 ? unique[0]!.length : 0;
     this.byLead = new Map();
     for (const marker of unique) {
       const lead = marker[0]!;
@@ -156,6 +159,10 @@ export class MarkerSet {
     const candidates = this.byLead.get(buf[at] ?? '');
     return candidates !== undefined && isPrefixOfAny(buf, at, candidates);
   }
+}
+
+function longerFirst(a: string, b: string): number {
+  return b.length - a.length;
 }
 
 /** `text` as a regex that matches it literally. */
