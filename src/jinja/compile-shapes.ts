@@ -255,7 +255,7 @@ export function namespaceCall(node: Extract<Expr, { k: 'call' }>, compile: (e: E
     const fn = callee(s, f);
     if (fn === NAMESPACE) {
       const ns = new Namespace();
-      for (let i = 0; i < values.length; i++) ns.attrs[names[i]!] = values[i]!(s, f);
+      for (let i = 0; i < values.length; i++) ns.attrs.set(names[i]!, values[i]!(s, f));
       return ns;
     }
     // The general call: keyword arguments in order, then the call (an unset name fails as an Undefined call).

@@ -147,7 +147,7 @@ export class Compiler extends ExprCompiler {
         return (f, v) => {
           const ns = f.get(name, slot);
           if (!(ns instanceof Namespace)) throw new PyError('TemplateRuntimeError', 'cannot assign attribute on non-namespace object');
-          ns.attrs[attr] = v;
+          ns.attrs.set(attr, v);
         };
       }
       case 'tuple': {

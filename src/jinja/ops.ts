@@ -96,7 +96,7 @@ export function attrPresence(name: string): (obj: unknown) => boolean {
 
 /** A namespace's attribute; the sandbox refuses names starting with `_` (jinja2's is_safe_attribute). */
 function namespaceAttr(ns: Namespace, name: string): unknown {
-  const value = hasOwnProperty.call(ns.attrs, name) ? ns.attrs[name] : undefined;
+  const value = ns.attrs.get(name);
   if (value === undefined) return new Undefined(name, ns);
   return name.startsWith('_') ? unsafe(ns, name) : value;
 }

@@ -183,7 +183,7 @@ GLOBALS.set('range', new Callable('range', (args, kwargs) => pyRange(args, kwarg
 GLOBALS.set('namespace', new Callable('namespace', (args, kwargs) => {
   // `namespace(a=1, b=2)` written out is built by compile-shapes.ts's namespaceCall without calling this.
   const ns = new Namespace();
-  for (const [k, v] of kwEntries(args, kwargs)) ns.attrs[pyStr(k)] = v;
+  for (const [k, v] of kwEntries(args, kwargs)) ns.attrs.set(pyStr(k), v);
   return ns;
 }));
 GLOBALS.set('dict', new Callable('dict', (args, kwargs) => buildDict(kwEntries(args, kwargs)), 'builtin_function_or_method'));

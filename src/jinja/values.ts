@@ -109,7 +109,11 @@ export class PyGenerator {
 
 /** namespace(): the one mutable object templates may assign attributes to. */
 export class Namespace {
-  readonly attrs: Record<string, unknown> = Object.create(null);
+  /**
+   * A Map, not a null-prototype object: V8 keeps `Object.create(null)` objects in dictionary mode (a hash table
+   * allocated per namespace, every render), and a Map keeps keyword order as jinja2's dict does, integer-like names too.
+   */
+  readonly attrs = new Map<string, unknown>();
 }
 
 /** Anything a template can call: macros, globals, bound methods, loop helpers. */
