@@ -12,6 +12,11 @@ import { scopedNames, type Ev, type Kwargs } from './compile-support.js';
 /** The arguments of every call without any: callees read them, never change them (frozen, so one that did would throw). */
 export const NO_ARGS: unknown[] = Object.freeze([]) as unknown as unknown[];
 
+/** Whether a call, filter or test is written without arguments (`x|trim`, `x is defined`, `f()`). */
+export function takesNoArguments(node: CallArgs): boolean {
+  return node.args.length === 0 && node.kwargs.length === 0 && !node.dynArgs && !node.dynKwargs;
+}
+
 export abstract class CallCompiler {
   /**
    * True while compiling an if statement or a conditional expression (jinja2's "soft frame"): an unknown filter or
@@ -74,15 +79,14 @@ export abstract class CallCompiler {
   }
 
   protected filterStep(node: Extract<Expr, { k: 'filter' }>): (s: RenderState, f: Frame, value: unknown) => unknown {
+    const direct = directFilter(node);
+    if (direct !== null) return (_s, _f, v) => direct(v, NO_ARGS, null);
     const { positional, keywords } = this.callArgs(node);
     if (!hasFilter(node.name)) {
       const raise = this.missing('filter', node);
       return (s, f) => raise(positional(s, f), keywords?.(s, f));
     }
     const fn: FilterFn = FILTERS[node.name]!;
-    if (node.args.length === 0 && node.kwargs.length === 0 && !node.dynArgs && !node.dynKwargs) {
-      return (_s, _f, v) => fn(v, NO_ARGS, null);
-    }
     if (keywords === null) return (s, f, v) => fn(v, positional(s, f), null);
     return (s, f, v) => {
       const a = positional(s, f);
@@ -144,4 +148,9 @@ export abstract class CallCompiler {
     return { positional, keywords, listed: args, written: kwargs };
   }
 
+}
+
+/** A known filter written without arguments (`x|trim`, `x|length`): called as it is, with NO_ARGS; null otherwise. */
+export function directFilter(node: Extract<Expr, { k: 'filter' }>): FilterFn | null {
+  return takesNoArguments(node) && hasFilter(node.name) ? FILTERS[node.name]! : null;
 }

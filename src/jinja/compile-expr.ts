@@ -1,7 +1,7 @@
 // AST → closures: expressions.
 import type { Expr } from './ast.js';
 import { typeError } from './errors.js';
-import { FILTERS, hasFilter } from './filters.js';
+import { hasFilter } from './filters.js';
 import { Markup, unmark } from './markup.js';
 import { methodImpl } from './methods.js';
 import { negate } from './numbers.js';
@@ -13,7 +13,7 @@ import { MISSING, Undefined, buildDict, isDict, isNumeric, makeTuple, pyTypeName
 import { invoke, type Ev } from './compile-support.js';
 import { arithmetic, ordering, plusChain } from './compile-fused.js';
 import { concatChain, dictGetCall, itemPresence, itemRead, namespaceCall } from './compile-shapes.js';
-import { CallCompiler, NO_ARGS } from './compile-calls.js';
+import { CallCompiler, NO_ARGS, directFilter, takesNoArguments } from './compile-calls.js';
 import { pathOf, pathReader, type Step } from './compile-paths.js';
 import { keywordCall } from './compile-macro.js';
 
@@ -117,11 +117,9 @@ export abstract class ExprCompiler extends CallCompiler {
       case 'filter': {
         if (node.node === null) this.fail('filter without operand', node.pos, 'TemplateSyntaxError');
         const operand = this.expr(node.node);
-        if (hasFilter(node.name) && node.args.length === 0 && node.kwargs.length === 0 && !node.dynArgs && !node.dynKwargs) {
-          // `x|trim`, `x|length`: the filter called directly, without the step closure a chain of filters needs.
-          const fn = FILTERS[node.name]!;
-          return (s, f) => fn(operand(s, f), NO_ARGS, null);
-        }
+        // `x|trim`, `x|length`: the filter called directly, without the step closure a chain of filters needs.
+        const direct = directFilter(node);
+        if (direct !== null) return (s, f) => direct(operand(s, f), NO_ARGS, null);
         const step = this.filterStep(node);
         return (s, f) => step(s, f, operand(s, f));
       }
@@ -283,7 +281,7 @@ export abstract class ExprCompiler extends CallCompiler {
       case 'or':
         return { k: node.k, left: this.expr(node.left), right: this.expr(node.right) };
       case 'test': {
-        const plain = node.args.length === 0 && node.kwargs.length === 0 && !node.dynArgs && !node.dynKwargs;
+        const plain = takesNoArguments(node);
         if (plain && (node.name === 'defined' || node.name === 'undefined') && hasTest(node.name)) {
           const present = this.presence(node.node);
           if (present !== null) return { k: 'present', present, wanted: node.name === 'defined' };
@@ -336,7 +334,7 @@ export abstract class ExprCompiler extends CallCompiler {
   protected test(node: Extract<Expr, { k: 'test' }>): Ev {
     const operand = this.expr(node.node);
     const { positional, keywords } = this.callArgs(node);
-    const noArgs = node.args.length === 0 && node.kwargs.length === 0 && !node.dynArgs && !node.dynKwargs;
+    const noArgs = takesNoArguments(node);
     if (node.name === 'filter' || node.name === 'test') {
       const lookup = node.name === 'filter' ? hasFilter : hasTest;
       const bind = testBinder(node.name);
