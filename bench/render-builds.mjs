@@ -24,16 +24,16 @@ async function measure(dist) {
     const vars = variables(t, conversation(argsForm(t), parsePythonJson));
     const template = compileTemplate(readFileSync(t.path, 'utf8'), { name: t.file });
     try {
-      template.render(vars, { now: NOW });
+      template.render(vars, { now: NOW, reuse: false });
     } catch {
       continue; // rejects the benchmark conversation, as jinja2 does (see the Render section)
     }
     // Each text flattened, as the Render section times every JS render (bench/lib.mjs `flat`).
-    for (let i = 0; i < WARM_UP; i++) flat(template.render(vars, { now: NOW }).text);
+    for (let i = 0; i < WARM_UP; i++) flat(template.render(vars, { now: NOW, reuse: false }).text);
     let best = Infinity;
     for (let b = 0; b < BATCHES; b++) {
       const start = process.cpuUsage();
-      for (let i = 0; i < BATCH; i++) flat(template.render(vars, { now: NOW }).text);
+      for (let i = 0; i < BATCH; i++) flat(template.render(vars, { now: NOW, reuse: false }).text);
       const used = process.cpuUsage(start);
       best = Math.min(best, (used.user + used.system) / BATCH);
     }

@@ -250,7 +250,7 @@ export function handwrittenSection({ quick = false, only = null } = {}) {
     if (only && !c.name.includes(only)) continue;
     const vars = { ...specialTokens[c.family], messages: data.messages, tools: data.tools, documents: null, add_generation_prompt: true };
     const template = compileTemplate(readFileSync(join(shared, 'templates', 'official', c.family, c.file), 'utf8'), { name: c.file });
-    const engine = () => flat(template.render(vars).text);
+    const engine = () => flat(template.render(vars, { reuse: false }).text);
     const hand = () => flat(c.serialise(vars));
     if (engine() !== hand()) throw new Error(`${c.name}: the hand-written serialiser's text differs from chatfmt's`);
     for (let i = 0; i < 2000; i++) engine(), hand();

@@ -187,8 +187,8 @@ export async function renderSection({ quick = false, only = null } = {}) {
     let ours;
     let text;
     try {
-      text = flat(compiled.render(vars, { now: NOW }).text);
-      warmUp(() => flat(compiled.render(vars, { now: NOW }).text));
+      text = flat(compiled.render(vars, { now: NOW, reuse: false }).text);
+      warmUp(() => flat(compiled.render(vars, { now: NOW, reuse: false }).text));
     } catch (error) {
       // A template that rejects the benchmark conversation: say whether jinja2 rejects it too.
       let verdict = 'jinja2 renders it';
@@ -213,7 +213,7 @@ export async function renderSection({ quick = false, only = null } = {}) {
     const pyRates = [];
     let py;
     for (let round = 0; round < ROUNDS; round++) {
-      ourRates.push(...rate(() => flat(compiled.render(vars, { now: NOW }).text), { seconds, passes: passes / ROUNDS }).all);
+      ourRates.push(...rate(() => flat(compiled.render(vars, { now: NOW, reuse: false }).text), { seconds, passes: passes / ROUNDS }).all);
       py = jinja2(t, { renders: quick ? 50 : 100, passes: passes / ROUNDS, coldRuns: round < ROUNDS - 1 ? 0 : quick ? 3 : 8 });
       pyRates.push(...py.rates);
     }

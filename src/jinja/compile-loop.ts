@@ -5,6 +5,7 @@ import { LoopContext, RenderState } from './runtime.js';
 import type { Frame } from './scope.js';
 import { truthy } from './values.js';
 import { enter, runBody, type Assign, type Ev, type Ex } from './compile-support.js';
+import { reusedText, type Reuse } from './reuse.js';
 
 export interface LoopParts {
   iter: Ev;
@@ -22,6 +23,8 @@ export interface LoopParts {
    * scope object; otherwise one scope object is emptied between iterations, which jinja2 cannot tell apart.
    */
   bodyCapturesScope: boolean;
+  /** A top-level loop's reuse (reuse.ts): the same list and the same names read give the same text. */
+  reuse: Reuse | null;
 }
 
 export function tooManyIterations(s: RenderState): LimitError {
@@ -29,7 +32,7 @@ export function tooManyIterations(s: RenderState): LimitError {
 }
 
 export function forLoop(parts: LoopParts): Ex {
-  const { iter, assign, test, body, otherwise, usesLoop, recursive, bodyAssigns, bodyCapturesScope } = parts;
+  const { iter, assign, test, body, otherwise, usesLoop, recursive, bodyAssigns, bodyCapturesScope, reuse } = parts;
   /** The scope of the next iteration: a set in one iteration never leaks into the next (jinja2). */
   const nextScope = (inner: Frame, scope: Frame): Frame => {
     if (!bodyAssigns) return scope;
@@ -107,8 +110,21 @@ export function forLoop(parts: LoopParts): Ex {
       if (body(s, scope) === 1) break;
     }
   };
+  if (reuse === null) {
+    return (s, f) => {
+      run(s, f, iter(s, f), 0);
+      return 0;
+    };
+  }
   return (s, f) => {
-    run(s, f, iter(s, f), 0);
+    const iterable = iter(s, f);
+    const key = reuse.usable(s) ? reuse.keyOf(s, f, [iterable]) : null;
+    if (key === null) {
+      run(s, f, iterable, 0);
+      return 0;
+    }
+    s.out += reusedText(s, reuse, key, () => run(s, f, iterable, 0), false);
+    if (s.out.length > s.limits.outputChars) s.checkOutput();
     return 0;
   };
 }

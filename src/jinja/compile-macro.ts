@@ -3,7 +3,8 @@ import { RenderState } from './runtime.js';
 import type { Frame } from './scope.js';
 import { Callable, MISSING, Undefined, buildDict, makeTuple } from './values.js';
 import { typeError } from './errors.js';
-import { capture, enter, invoke, type Ev, type Ex } from './compile-support.js';
+import { capture, enter, invoke, runBody, type Ev, type Ex } from './compile-support.js';
+import { reusedText, type Reuse } from './reuse.js';
 
 export interface MacroParts {
   name: string;
@@ -14,6 +15,8 @@ export interface MacroParts {
   usesVarargs: boolean;
   usesKwargs: boolean;
   usesCaller: boolean;
+  /** A macro's reuse (reuse.ts); null for a caller block. */
+  reuse: Reuse | null;
 }
 
 /**
@@ -28,6 +31,9 @@ export class MacroCallable extends Callable {
     /** The parameter names, one array per macro definition: a call site's plan is good for every macro sharing it. */
     readonly params: readonly string[],
     readonly callPlanned: (args: unknown[], plan: KeywordPlan, values: unknown[]) => unknown,
+    /** The definition's reuse and the scope it closes over: what a key must hold to stand for this macro. */
+    readonly reuse: Reuse | null,
+    readonly frame: Frame,
   ) {
     super(name, call, 'Macro');
   }
@@ -55,7 +61,7 @@ export function keywordPlan(params: readonly string[], keywords: readonly string
 
 /** Builds the Callable for a macro (or a caller block) closing over the defining frame. */
 export function macroBuilder(parts: MacroParts): (s: RenderState, f: Frame) => Callable {
-  const { name, names, defaults, body, usesVarargs, usesKwargs, usesCaller } = parts;
+  const { name, names, defaults, body, usesVarargs, usesKwargs, usesCaller, reuse } = parts;
 
   /** Binds the parameters (keyword values by parameter, MISSING where none) and renders the body. */
   const run = (
@@ -64,6 +70,8 @@ export function macroBuilder(parts: MacroParts): (s: RenderState, f: Frame) => C
   ): string => {
     const inner = f.child();
     if (caller !== MISSING) inner.set('caller', caller);
+    // The bound values, when this call may be reused: its key (a caller block given makes it not reusable).
+    const bound = reuse !== null && caller === MISSING && reuse.usable(s) ? new Array<unknown>(names.length + 2) : null;
     for (let i = 0; i < names.length; i++) {
       const pname = names[i]!;
       let v: unknown = MISSING;
@@ -74,10 +82,19 @@ export function macroBuilder(parts: MacroParts): (s: RenderState, f: Frame) => C
         else v = new Undefined(pname, undefined, `parameter '${pname}' was not provided`);
       }
       inner.set(pname, v);
+      if (bound !== null) bound[i] = v;
     }
     if (usesCaller && !inner.has('caller')) inner.set('caller', new Undefined('caller', undefined, 'No caller defined'));
-    if (usesVarargs) inner.set('varargs', makeTuple(args.slice(names.length)));
-    if (usesKwargs) inner.set('kwargs', buildDict(extra === null ? [] : Object.keys(extra).map((k) => [k, extra![k]])));
+    const varargs = usesVarargs ? makeTuple(args.slice(names.length)) : null;
+    const kwargs = usesKwargs ? buildDict(extra === null ? [] : Object.keys(extra).map((k) => [k, extra![k]])) : null;
+    if (varargs !== null) inner.set('varargs', varargs);
+    if (kwargs !== null) inner.set('kwargs', kwargs);
+    if (bound !== null) {
+      bound[names.length] = varargs;
+      bound[names.length + 1] = kwargs;
+      const key = reuse!.keyOf(s, f, bound);
+      if (key !== null) return reusedText(s, reuse!, key, () => runBody(body, s, inner), true);
+    }
     return capture(body, s, inner);
   };
 
@@ -137,6 +154,8 @@ export function macroBuilder(parts: MacroParts): (s: RenderState, f: Frame) => C
           s.depth--;
         }
       },
+      reuse,
+      f,
     );
 }
 

@@ -44,6 +44,7 @@ export function capture(body: Ex[], s: RenderState, f: Frame): string {
 }
 
 export function enter(s: RenderState): void {
+  s.calls++;
   if (++s.depth > s.limits.callDepth) throw new LimitError(`maximum recursion depth (${s.limits.callDepth}) exceeded (limits.callDepth)`, 'RecursionError');
 }
 
@@ -60,6 +61,35 @@ export function usesName(node: unknown, name: string): boolean {
     const child = rec[key];
     if (child !== null && typeof child === 'object' && usesName(child, name)) return true;
   }
+  return false;
+}
+
+/**
+ * Every name the nodes mention, at any depth: reads, assignment targets, namespace attribute targets (which read the
+ * namespace). What a reusable block (reuse.ts) must key besides its arguments is among them.
+ */
+export function mentionedNames(node: unknown, into = new Set<string>()): Set<string> {
+  if (node === null || typeof node !== 'object') return into;
+  if (Array.isArray(node)) {
+    for (let i = 0; i < node.length; i++) mentionedNames(node[i], into);
+    return into;
+  }
+  const rec = node as Record<string, unknown>;
+  if ((rec.k === 'name' || rec.k === 'nsref') && typeof rec.name === 'string') into.add(rec.name);
+  for (const key in rec) {
+    const child = rec[key];
+    if (child !== null && typeof child === 'object') mentionedNames(child, into);
+  }
+  return into;
+}
+
+/** Whether a `{% generation %}` block is among the statements, at any depth. */
+export function hasGeneration(node: unknown): boolean {
+  if (node === null || typeof node !== 'object') return false;
+  if (Array.isArray(node)) return node.some(hasGeneration);
+  const rec = node as Record<string, unknown>;
+  if (rec.k === 'generation') return true;
+  for (const key in rec) if (hasGeneration(rec[key])) return true;
   return false;
 }
 

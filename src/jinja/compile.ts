@@ -5,7 +5,8 @@ import { callValue, iterate } from './ops.js';
 import { RenderState } from './runtime.js';
 import type { Frame } from './scope.js';
 import { Callable, Namespace } from './values.js';
-import { assignsInScope, capture, emit, definesClosures, runBody, usesName, type Assign, type Ex } from './compile-support.js';
+import { assignsInScope, capture, emit, definesClosures, hasGeneration, mentionedNames, runBody, usesName, type Assign, type Ex } from './compile-support.js';
+import { Reuse } from './reuse.js';
 import { forLoop } from './compile-loop.js';
 import { ifStatement } from './compile-if.js';
 import { printSum } from './compile-fused.js';
@@ -14,6 +15,9 @@ import { ExprCompiler } from './compile-expr.js';
 import { ifSwitch } from './compile-shapes.js';
 
 export class Compiler extends ExprCompiler {
+  /** > 0 while compiling a loop's or a macro's body: only top-level loops are reusable (reuse.ts). */
+  private nested = 0;
+
   body(stmts: Stmt[]): Ex[] {
     const out: Ex[] = [];
     let text = '';
@@ -85,7 +89,7 @@ export class Compiler extends ExprCompiler {
         };
       }
       case 'macro': {
-        const macro = this.macro(stmt.name, stmt.params, stmt.body);
+        const macro = this.macro(stmt.name, stmt.params, stmt.body, true);
         const name = stmt.name;
         const slot = this.slots.slot(name);
         return (s, f) => {
@@ -165,11 +169,12 @@ export class Compiler extends ExprCompiler {
   private forLoop(stmt: Extract<Stmt, { k: 'for' }>): Ex {
     const iter = this.expr(stmt.iter);
     const assign = this.assign(stmt.target);
-    const [test, body, otherwise] = this.withSoft(false, () => [
+    const reuse = this.nested === 0 && !stmt.recursive && !hasGeneration(stmt) ? this.loopReuse(stmt) : null;
+    const [test, body, otherwise] = this.inside(() => this.withSoft(false, () => [
       stmt.test ? this.expr(stmt.test) : null, block(this.body(stmt.body)), this.body(stmt.otherwise),
-    ] as const);
+    ] as const));
     return forLoop({
-      iter, assign, test, body, otherwise,
+      iter, assign, test, body, otherwise, reuse,
       usesLoop: usesName(stmt.body, 'loop') || stmt.recursive,
       recursive: stmt.recursive,
       bodyAssigns: assignsInScope(stmt.body),
@@ -177,13 +182,51 @@ export class Compiler extends ExprCompiler {
     });
   }
 
+  /**
+   * What a top-level loop reads besides the list it walks: every name its body and inline test mention except its
+   * targets and `loop` (bound in each iteration before either runs), and every name its else branch mentions.
+   */
+  private loopReuse(stmt: Extract<Stmt, { k: 'for' }>): Reuse {
+    const bound = mentionedNames(stmt.target);
+    bound.add('loop');
+    const names = [...mentionedNames([stmt.body, stmt.test])].filter((name) => !bound.has(name));
+    for (const name of mentionedNames(stmt.otherwise)) if (!names.includes(name)) names.push(name);
+    return this.reuseOf(names);
+  }
+
+  /**
+   * What a macro reads besides its arguments: every name its body mentions except its parameters and the names a
+   * call binds (caller, varargs, kwargs), and every name a default mentions (a default may read a later parameter's
+   * name before it is bound, from outside).
+   */
+  private macroReuse(params: Param[], stmts: Stmt[]): Reuse {
+    const bound = new Set(['caller', 'varargs', 'kwargs', ...params.map((p) => p.name)]);
+    const names = [...mentionedNames(stmts)].filter((name) => !bound.has(name));
+    for (const name of mentionedNames(params.map((p) => p.default))) if (!names.includes(name)) names.push(name);
+    return this.reuseOf(names);
+  }
+
+  private reuseOf(names: string[]): Reuse {
+    return new Reuse(names, names.map((name) => this.slots.slot(name)));
+  }
+
+  private inside<T>(build: () => T): T {
+    this.nested++;
+    try {
+      return build();
+    } finally {
+      this.nested--;
+    }
+  }
+
   /** Builds the Callable for a macro (or a caller block) closing over the defining frame. */
-  private macro(name: string, params: Param[], stmts: Stmt[]): (s: RenderState, f: Frame) => Callable {
-    const [body, defaults] = this.withSoft(false, () => [
+  private macro(name: string, params: Param[], stmts: Stmt[], reusable: boolean): (s: RenderState, f: Frame) => Callable {
+    const [body, defaults] = this.inside(() => this.withSoft(false, () => [
       this.body(stmts), params.map((p) => (p.default ? this.expr(p.default) : null)),
-    ] as const);
+    ] as const));
     return macroBuilder({
       name, body, defaults,
+      reuse: reusable ? this.macroReuse(params, stmts) : null,
       names: params.map((p) => p.name),
       usesVarargs: usesName(stmts, 'varargs'),
       usesKwargs: usesName(stmts, 'kwargs'),
@@ -192,7 +235,8 @@ export class Compiler extends ExprCompiler {
   }
 
   private callBlock(stmt: Extract<Stmt, { k: 'callblock' }>): Ex {
-    const caller = this.macro('caller', stmt.params, stmt.body);
+    // A caller block closes over the call site's scope and runs from inside the macro: not reusable on its own.
+    const caller = this.macro('caller', stmt.params, stmt.body, false);
     const call = stmt.call as Extract<Expr, { k: 'call' }>;
     const fn = this.expr(call.fn);
     const { positional: args, keywords } = this.callArgs(call);

@@ -57,6 +57,12 @@ export interface JinjaRenderOptions {
   now?: Date;
   /** Lower (or raise) the render's safety limits; exceeding one is a TEMPLATE_LIMIT error. */
   limits?: Partial<RenderLimits>;
+  /**
+   * Default true: a macro call or a top-level loop whose inputs (arguments, the names it reads, the list it walks)
+   * equal those of an earlier render of this compiled template gives that render's text instead of running again;
+   * the text is the same either way. false runs every block (to time the interpreter, say).
+   */
+  reuse?: boolean;
 }
 export interface JinjaRenderResult {
   text: string;
@@ -112,7 +118,7 @@ class Template implements CompiledTemplate {
 
   render(variables: Record<string, unknown>, options: JinjaRenderOptions = {}): JinjaRenderResult {
     const root = this.slots.root(variables ?? {}, GLOBALS);
-    const state = new RenderState(options.now, resolveLimits(options.limits), root);
+    const state = new RenderState(options.now, resolveLimits(options.limits), root, options.reuse !== false);
     const clock: RenderClock = { now: options.now, readings: [] };
     try {
       withBudget(state.budget, () => withClock(clock, () => runBody(this.body, state, root)));

@@ -18,6 +18,10 @@ export class RenderState {
   capture = 0;
   depth = 0;
   iterations = 0;
+  /** Macro calls so far (reuse.ts weighs a block's run by its iterations and calls). */
+  calls = 0;
+  /** > 0 while a reusable block runs to be kept: blocks inside it are not keyed again. */
+  reusing = 0;
   readonly spans: Array<[number, number]> = [];
   readonly budget: Budget;
   constructor(
@@ -25,9 +29,21 @@ export class RenderState {
     readonly limits: Readonly<RenderLimits>,
     /** The render's variables over the globals: where a name no template statement binds is looked up. */
     readonly root: Frame,
+    /** Whether blocks may give the text an earlier render made from the same inputs (reuse.ts). */
+    readonly reuse = true,
   ) {
     this.budget = new Budget(limits.buildBytes);
     this.slots = root.slots!;
+  }
+
+  private limitsText: string | null = null;
+  /** The limits as text, the start of every reuse key: a text made under other limits is not given (reuse.ts). */
+  limitsKey(): string {
+    if (this.limitsText === null) {
+      const { outputChars, buildBytes, loopIterations, callDepth, generationSpans } = this.limits;
+      this.limitsText = `${outputChars},${buildBytes},${loopIterations},${callDepth},${generationSpans};`;
+    }
+    return this.limitsText;
   }
 
   checkOutput(): void {

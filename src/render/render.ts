@@ -20,7 +20,7 @@ export function renderConversation(template: LoadedTemplate, conversation: Conve
   }
   const { conversation: adapted, warnings } = options.args === 'keep' ? { conversation, warnings: [] } : adaptForTemplate(template, compiled, conversation);
   const variables = templateVariables(template, adapted, addGenerationPrompt, options.variables);
-  const rendered = compiled.render(variables, { now: options.now, limits: options.limits });
+  const rendered = compiled.render(variables, { now: options.now, limits: options.limits, reuse: options.reuse });
   const { generationSpans, readsClock } = rendered;
   const text = addGenerationPrompt && template.prefill ? rendered.text + template.prefill : rendered.text;
   if (!options.continueFinalMessage) return { text, generationSpans, warnings, readsClock };
@@ -47,9 +47,9 @@ export function render(options: TemplateSpec & RenderOptions & Conversation): Re
 
 /** `render` with another loader: Node's reads template files too. */
 export function renderLoadedBy(load: (spec: TemplateSpec) => LoadedTemplate, options: TemplateSpec & RenderOptions & Conversation): RenderResult {
-  const { family, template, templateName, source, addGenerationPrompt, continueFinalMessage, variables, args, now, limits, ...conversation } = options;
+  const { family, template, templateName, source, addGenerationPrompt, continueFinalMessage, variables, args, now, limits, reuse, ...conversation } = options;
   const loaded = load({ family, template, templateName, source });
-  return renderConversation(loaded, conversation as Conversation, { addGenerationPrompt, continueFinalMessage, variables, args, now, limits });
+  return renderConversation(loaded, conversation as Conversation, { addGenerationPrompt, continueFinalMessage, variables, args, now, limits, reuse });
 }
 
 /**

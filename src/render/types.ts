@@ -74,6 +74,11 @@ export interface RenderOptions {
   now?: Date;
   /** Lower the template sandbox's safety limits (README "Safety"); exceeding one is a TEMPLATE_LIMIT error. */
   limits?: Partial<RenderLimits>;
+  /**
+   * Default true: what a render of this template already made from the same inputs (a macro call, a top-level loop:
+   * the same tools, say) is reused; the text is the same either way. false runs every block.
+   */
+  reuse?: boolean;
 }
 
 export type RenderWarningCode = 'ARGS_CONVERTED' | 'NULL_CONTENT_CONVERTED' | 'CALL_IDS_REWRITTEN';

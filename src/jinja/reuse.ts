@@ -1,0 +1,237 @@
+// Reusing a block's output across renders: a macro call, or a loop at the template's top level, whose inputs equal
+// those of an earlier run gives that run's text instead of running again. Agent datasets and agent clients send the
+// same tools with every conversation, and turning them into a prompt (gpt-oss's TypeScript namespace, Qwen3-Coder's
+// XML) is a large share of a render. The key is the inputs' content, written out exactly: anything whose behaviour
+// a key cannot capture (a namespace, a loop object, a cycler, a bound method, strftime_now, a generator) makes the
+// block run as usual.
+import { GLOBALS, type RenderState } from './runtime.js';
+import type { Frame } from './scope.js';
+import type { MacroCallable } from './compile-macro.js';
+import { Callable, MISSING, Markup, PyFloat, Undefined, isGroup, isTuple } from './values.js';
+
+/** Globals whose result depends only on their arguments (strftime_now reads the clock: not here). */
+const PURE_GLOBALS = new Set(['range', 'namespace', 'dict', 'raise_exception', 'cycler', 'joiner']);
+/** Keys and texts longer than this are not kept (memory: a compiled template lives as long as its cache entry). */
+const MAX_CHARS = 1 << 20;
+const MAX_DEPTH = 100;
+/** Outputs kept per block: a client alternating between a few tool sets still finds each. */
+const ENTRIES = 4;
+/**
+ * A run is kept only if it did at least one unit of work (a loop iteration or a macro call) per this many characters
+ * of its key: writing the key costs about a character's worth of a unit each, so a loop that only prints its items'
+ * `tojson` (Qwen3's and GLM's tools) is cheaper to run again than to key.
+ */
+const KEY_CHARS_PER_WORK = 64;
+/** After this many runs that found nothing, a block that found less often than it missed stops trying. */
+const PATIENCE = 8;
+
+let nextId = 0;
+
+/** One block's reuse: the names it reads from outside, and the texts of its last few distinct inputs. */
+export class Reuse {
+  readonly id = nextId++;
+  private readonly texts = new Map<string, string>();
+  private hits = 0;
+  private misses = 0;
+  private off = false;
+
+  constructor(
+    /** Every name the block mentions that it does not bind first; read in the defining scope at each run. */
+    readonly names: readonly string[],
+    readonly slots: readonly number[],
+  ) {}
+
+  /** Whether this run may look for a kept text (not inside another reusable block's run, which is keyed whole). */
+  usable(s: RenderState): boolean {
+    return !this.off && s.reuse && s.reusing === 0;
+  }
+
+  /**
+   * The key of a run in scope `f` with these inputs, or null (a miss) when one of them cannot be keyed. The render's
+   * limits start it: a text another render made under higher limits is not one this render may give.
+   */
+  keyOf(s: RenderState, f: Frame, inputs: readonly unknown[]): string | null {
+    const writer = new KeyWriter(s.limitsKey());
+    if (!writer.names(this, f) || !writer.values(inputs)) {
+      this.missed();
+      return null;
+    }
+    return writer.text;
+  }
+
+  find(key: string): string | undefined {
+    const text = this.texts.get(key);
+    if (text === undefined) return undefined;
+    this.hits++;
+    this.texts.delete(key);
+    this.texts.set(key, text);
+    return text;
+  }
+
+  /** Keeps the text a run made; `work` is what the run did (see MIN_WORK). */
+  keep(key: string, text: string, work: number): void {
+    this.missed();
+    if (this.off || work * KEY_CHARS_PER_WORK < key.length || text.length > MAX_CHARS) return;
+    this.texts.set(key, text);
+    if (this.texts.size > ENTRIES) this.texts.delete(this.texts.keys().next().value!);
+  }
+
+  private missed(): void {
+    this.misses++;
+    if (this.misses >= PATIENCE && this.hits < this.misses) {
+      this.off = true;
+      this.texts.clear();
+    }
+  }
+}
+
+/**
+ * A reusable block's text: kept from an earlier run with the same key, or made now by `run` (which writes to s.out)
+ * and kept. `capture`: the block is a macro body, whose output is its value (no generation spans are recorded).
+ */
+export function reusedText(s: RenderState, reuse: Reuse, key: string, run: () => void, capture: boolean): string {
+  const kept = reuse.find(key);
+  if (kept !== undefined) return kept;
+  const saved = s.out;
+  // What the run does: loop iterations and macro calls, so a block that costs less than its key stops being keyed.
+  const work = s.iterations + s.calls;
+  s.out = '';
+  s.reusing++;
+  if (capture) s.capture++;
+  let text: string;
+  try {
+    run();
+    text = s.out;
+  } finally {
+    s.reusing--;
+    if (capture) s.capture--;
+    s.out = saved;
+  }
+  reuse.keep(key, text, s.iterations + s.calls - work);
+  return text;
+}
+
+/**
+ * Writes values as a string that tells apart everything a template can: each type has its own mark, strings are
+ * JSON-quoted (so self-delimiting), numbers keep -0, dicts keep their order and kind, tuples are not lists. A macro
+ * is its definition and the values of the names it reads where it was defined.
+ */
+class KeyWriter {
+  constructor(public text: string) {}
+  private depth = 0;
+  /** Macros being written: a recursive macro's own name is written as a reference. */
+  private readonly macros: unknown[] = [];
+
+  names(reuse: Reuse, f: Frame): boolean {
+    const { names, slots } = reuse;
+    for (let i = 0; i < names.length; i++) if (!this.value(f.get(names[i]!, slots[i]!))) return false;
+    return true;
+  }
+
+  values(values: readonly unknown[]): boolean {
+    for (let i = 0; i < values.length; i++) if (!this.value(values[i])) return false;
+    return this.text.length <= MAX_CHARS;
+  }
+
+  private value(v: unknown): boolean {
+    switch (typeof v) {
+      case 'string':
+        this.text += JSON.stringify(v);
+        return true;
+      case 'number':
+        this.text += Object.is(v, -0) ? 'n-0;' : `n${v};`;
+        return true;
+      case 'boolean':
+        this.text += v ? 'T' : 'F';
+        return true;
+      case 'undefined':
+        this.text += 'U';
+        return true;
+      case 'bigint':
+        this.text += `b${v};`;
+        return true;
+      case 'symbol':
+        if (v !== MISSING) return false;
+        this.text += 'M';
+        return true;
+      case 'object':
+        if (v === null) {
+          this.text += 'N';
+          return true;
+        }
+        if (this.text.length > MAX_CHARS || this.depth >= MAX_DEPTH) return false;
+        this.depth++;
+        try {
+          return this.object(v);
+        } finally {
+          this.depth--;
+        }
+      default:
+        return false;
+    }
+  }
+
+  private object(v: object): boolean {
+    if (Array.isArray(v)) {
+      if (Object.getPrototypeOf(v) !== Array.prototype || isGroup(v)) return false;
+      this.text += isTuple(v) ? '(' : '[';
+      for (let i = 0; i < v.length; i++) if (!this.value(v[i])) return false;
+      this.text += ']';
+      return true;
+    }
+    const proto = Object.getPrototypeOf(v);
+    if (proto === Object.prototype || proto === null) {
+      this.text += proto === null ? '{0' : '{';
+      const keys = Object.keys(v);
+      for (let i = 0; i < keys.length; i++) {
+        const key = keys[i]!;
+        this.text += JSON.stringify(key);
+        if (!this.value((v as Record<string, unknown>)[key])) return false;
+      }
+      this.text += '}';
+      return true;
+    }
+    if (v instanceof Map) {
+      this.text += '<';
+      for (const [key, value] of v) if (!this.value(key) || !this.value(value)) return false;
+      this.text += '>';
+      return true;
+    }
+    if (v instanceof PyFloat) {
+      this.text += Object.is(v.value, -0) ? 'f-0;' : `f${v.value};`;
+      return true;
+    }
+    if (v instanceof Markup) {
+      this.text += `m${JSON.stringify(v.text)}`;
+      return true;
+    }
+    if (v instanceof Undefined) {
+      // Its text and its error depend on these alone when it names no object.
+      if (v.obj !== MISSING || typeof v.name !== 'string') return false;
+      this.text += `u${JSON.stringify(v.name)}${JSON.stringify(v.hint ?? null)}${v.exc};`;
+      return true;
+    }
+    if (v instanceof Callable) return this.callable(v);
+    return false;
+  }
+
+  private callable(v: Callable): boolean {
+    if (v.kind !== 'Macro') {
+      if (!PURE_GLOBALS.has(v.name) || GLOBALS.get(v.name) !== v) return false;
+      this.text += `g${v.name};`;
+      return true;
+    }
+    const { reuse, frame } = v as MacroCallable;
+    if (reuse === null) return false;
+    if (this.macros.includes(v)) {
+      this.text += `r${reuse.id};`;
+      return true;
+    }
+    this.macros.push(v);
+    this.text += `d${reuse.id}(`;
+    const written = this.names(reuse, frame);
+    this.macros.pop();
+    this.text += ')';
+    return written;
+  }
+}

@@ -1,0 +1,164 @@
+// Block reuse (src/jinja/reuse.ts): a macro call or a top-level loop whose inputs equal an earlier run's gives that
+// run's text. Reuse must never change a text: every case here renders with reuse (twice, so the second run can find
+// what the first kept) and without, and the texts must be equal; the cases are the ways a block's text could depend
+// on something its key might miss.
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { compileTemplate, parsePythonJson } from '../../src/index.js';
+import { loadProbes } from './probe-runner.js';
+
+const root = join(__dirname, '..', '..');
+const official = join(root, '..', 'shared', 'templates', 'official');
+const NOW = new Date('2025-01-15T12:00:00Z');
+type Vars = Record<string, unknown>;
+
+function outcome(source: string, variables: Vars, reuse: boolean, now = NOW): string {
+  try {
+    const { text, generationSpans } = compileTemplate(source, { name: 'reuse' }).render(variables, { now, reuse });
+    return generationSpans.length > 0 ? `${text}\n${JSON.stringify(generationSpans)}` : text;
+  } catch (error) {
+    return `error: ${(error as Error).message}`;
+  }
+}
+
+/** Renders with reuse twice and without once; returns the text after checking all three agree. */
+function same(source: string, variables: Vars, now = NOW): string {
+  const first = outcome(source, variables, true, now);
+  const again = outcome(source, variables, true, now);
+  const plain = outcome(source, variables, false, now);
+  expect(first).toBe(plain);
+  expect(again).toBe(plain);
+  return plain;
+}
+
+describe('block reuse gives the text a full run gives', () => {
+  it('a stateful object from outside (a cycler) is not keyed: both calls advance it', () => {
+    const source = "{% set c = cycler('a', 'b') %}{% macro m(xs) %}{% for x in xs %}{{ c.next() }}{% endfor %}{% endmacro %}{{ m([1, 2, 3]) }}|{{ m([1, 2, 3]) }}";
+    expect(same(source, {})).toBe('aba|bab');
+  });
+
+  it('a name the block reads from the render changes its text', () => {
+    const source = '{% macro m(xs) %}{% for x in xs %}{{ x }}{{ suffix }}{% endfor %}{% endmacro %}{{ m(tools) }};{% for t in tools %}{{ t }}{{ suffix }}{% endfor %}';
+    expect(same(source, { tools: [1, 2, 3], suffix: '!' })).toBe('1!2!3!;1!2!3!');
+    expect(same(source, { tools: [1, 2, 3], suffix: '?' })).toBe('1?2?3?;1?2?3?');
+  });
+
+  it('an input changed in place between renders is seen', () => {
+    const source = '{% macro m(tools) %}{% for t in tools %}{% for k, v in t.items() %}{{ k }}={{ v }} {% endfor %}{% endfor %}{% endmacro %}{{ m(tools) }}';
+    const tools = [{ name: 'a', description: 'one' }, { name: 'b', description: 'two' }];
+    expect(same(source, { tools })).toBe('name=a description=one name=b description=two ');
+    tools[1]!.description = 'changed';
+    expect(same(source, { tools })).toBe('name=a description=one name=b description=changed ');
+  });
+
+  it('the clock is not keyed: strftime_now inside a block reads each render\'s date', () => {
+    const source = "{% macro m(xs) %}{% for x in xs %}{{ strftime_now('%d') }}{% endfor %}{% endmacro %}{{ m([1, 2]) }}";
+    expect(same(source, {}, new Date('2025-01-15T12:00:00Z'))).toBe('1515');
+    expect(same(source, {}, new Date('2025-01-16T12:00:00Z'))).toBe('1616');
+  });
+
+  it('a namespace argument is not keyed: its attributes may change between calls', () => {
+    const source = "{% set ns = namespace(v='x') %}{% macro m(n, xs) %}{% for x in xs %}{{ n.v }}{% endfor %}{% endmacro %}{{ m(ns, [1, 2]) }}{% set ns.v = 'y' %}{{ m(ns, [1, 2]) }}";
+    expect(same(source, {})).toBe('xxyy');
+  });
+
+  it('a call with a caller block runs its caller', () => {
+    const source = '{% macro m(xs) %}{% for x in xs %}{{ caller() }}{% endfor %}{% endmacro %}{% call m([1, 2]) %}a{% endcall %}{% call m([1, 2]) %}b{% endcall %}';
+    expect(same(source, {})).toBe('aabb');
+  });
+
+  it('values a key must tell apart: -0 and 0, 1.0 and 1, a tuple and a list, dict orders, dicts and Maps', () => {
+    const source = '{% macro m(v) %}{% for i in range(3) %}{{ v }}{% endfor %}{% endmacro %}{{ m(a) }}|{{ m(b) }}';
+    const pairs: Array<[unknown, unknown]> = [
+      [-0, 0],
+      [parsePythonJson('1.0'), 1],
+      [parsePythonJson('{"x": 1, "y": 2}'), parsePythonJson('{"y": 2, "x": 1}')],
+      [new Map([['1', 'a']]), { 1: 'a' }],
+      ['1', 1],
+      [null, undefined],
+    ];
+    for (const [a, b] of pairs) same(source, { a, b });
+    expect(same('{% macro m(v) %}{% for i in range(2) %}{{ v }}{% endfor %}{% endmacro %}{{ m((1, 2)) }}{{ m([1, 2]) }}', {})).toBe('(1, 2)(1, 2)[1, 2][1, 2]');
+  });
+
+  it('a macro defined in a loop reads the iteration it was defined in', () => {
+    // The loop reads a namespace, so it is not reused whole and each iteration's call is keyed.
+    const source = "{% set ns = namespace() %}{% for p in ['a', 'b'] %}{{ ns.x }}{% macro m(xs) %}{% for x in xs %}{{ p }}{{ x }}{% endfor %}{% endmacro %}{{ m([1, 2]) }}{% endfor %}";
+    expect(same(source, {})).toBe('a1a2b1b2');
+  });
+
+  it('a default that reads a later parameter\'s name reads it from outside', () => {
+    const source = '{% macro m(xs, a=b, b=1) %}{% for x in xs %}{{ a }}{{ b }}{% endfor %}{% endmacro %}{{ m([1, 2]) }}';
+    expect(same(source, { b: 'outer' })).toBe('outer1outer1');
+    expect(same(source, { b: 'other' })).toBe('other1other1');
+  });
+
+  it('a macro passed in is keyed by what it reads', () => {
+    const source = "{% macro inner(x) %}{{ x }}{{ mark }}{% endmacro %}{% macro outer(f, xs) %}{% for x in xs %}{{ f(x) }}{% endfor %}{% endmacro %}{{ outer(inner, [1, 2]) }}";
+    expect(same(source, { mark: '.' })).toBe('1.2.');
+    expect(same(source, { mark: ',' })).toBe('1,2,');
+  });
+
+  it('a loop with generation blocks keeps its spans', () => {
+    const source = '{% for m in messages %}{% generation %}{{ m }}{% endgeneration %}{% endfor %}';
+    expect(same(source, { messages: ['a', 'b'] })).toBe('ab\n[[0,1],[1,2]]');
+  });
+
+  it('inputs too deep to key still render', () => {
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < 150; i++) deep = [deep];
+    const source = '{% macro m(v) %}{% for i in range(3) %}{{ v|length }}{% endfor %}{% endmacro %}{{ m(v) }}';
+    expect(same(source, { v: deep })).toBe('111');
+  });
+
+  it('a block whose inputs repeat is run once: a second identical call costs no loop iterations', () => {
+    // The loop-iteration limit makes the skipped run visible: two calls of 600 iterations pass a limit of 1,000 only
+    // if the second gave the first's text.
+    const source = '{% macro m(tools) %}{% for t in tools %}{{ t }}{% endfor %}{% endmacro %}{{ m(tools)|length }} {{ m(tools)|length }}';
+    const template = compileTemplate(source, { name: 'reuse-count' });
+    const tools = Array.from({ length: 600 }, (_, i) => i % 10);
+    const limits = { loopIterations: 1000 };
+    expect(template.render({ tools }, { limits }).text).toBe('600 600');
+    expect(() => template.render({ tools }, { limits, reuse: false })).toThrow(/loop iterations/);
+  });
+});
+
+describe('block reuse over every recorded probe', () => {
+  const probes = ['interpreter-probes.jsonl', 'extra-probes.jsonl', 'shape-probes.jsonl'].flatMap((file) => loadProbes(join(__dirname, file)));
+  it('has the probes', () => expect(probes.length).toBeGreaterThan(300));
+  it('renders each as it renders without reuse', () => {
+    for (const probe of probes) same(probe.template, probe.context);
+  });
+});
+
+const conversations = readdirSync(join(root, 'fixtures', 'conversations'))
+  .filter((file) => file.endsWith('.json'))
+  .map((file) => parsePythonJson(readFileSync(join(root, 'fixtures', 'conversations', file), 'utf8')) as Vars);
+
+function templates(): Array<[string, string]> {
+  const own = readdirSync(join(root, 'templates')).filter((file) => file.endsWith('.jinja')).map((file): [string, string] => [file, join(root, 'templates', file)]);
+  if (!existsSync(official)) return own;
+  const theirs = readdirSync(official).flatMap((dir) => readdirSync(join(official, dir)).filter((file) => file.endsWith('.jinja')).map((file): [string, string] => [`${dir}/${file}`, join(official, dir, file)]));
+  return [...own, ...theirs];
+}
+
+describe.each(templates())('block reuse with the template %s', (_name, file) => {
+  const source = readFileSync(file, 'utf8');
+  it('renders every bundled conversation as without reuse, twice over and after its tools change in place', () => {
+    for (const conversation of conversations) {
+      const variables = { ...conversation, add_generation_prompt: true, bos_token: '<s>', eos_token: '</s>' };
+      same(source, variables);
+      const tools = conversation.tools as Vars[] | undefined;
+      const fn = tools?.[0]?.function as Vars | undefined;
+      if (fn === undefined) continue;
+      const before = fn.description;
+      fn.description = `${String(before)} (changed)`;
+      try {
+        same(source, variables);
+      } finally {
+        fn.description = before;
+      }
+    }
+  });
+});
