@@ -29,6 +29,7 @@ const CHANGES = [
   ['+ the exact-number check clears plain rows with one regular-expression pass (`needsPythonReader`)', 'within the noise (load 6–15)', 'within the noise', 'within the noise'],
   ['+ the template variables copy the row in one `Object.assign` (src/render/render.ts)', 'within the noise (load 6–15)', 'within the noise', 'within the noise'],
   ['+ rows handed on ~64 K characters at a time, not a 1 MB chunk\'s worth (src/readers/jsonl.ts)', '0.70 → 0.64 GLM, others within the noise (medians of 9, load 9–11)', 'not measured', 'not measured'],
+  ['+ block reuse: the tools\' macro or loop runs once per distinct tools (src/jinja/reuse.ts; 2026-11-27, load 0–1, medians of 7; bench/README.md "Block reuse")', '0.33 → 0.33; 0.49 → 0.44; 0.39 → 0.41 (Qwen3-Coder-30B 0.42 → 0.37)', 'not measured (gpt-oss 2.2 → 2.1, Qwen3-Coder 1.9 → 1.8)', 'not measured (gpt-oss 1.33 → 1.25, Qwen3-Coder 1.20 → 1.10)'],
 ];
 const CHANGES_NOTES = [
   'What each change bought, measured by hand on 2026-11-26 at a load average of 11–17 (the build before and after',
