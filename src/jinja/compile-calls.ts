@@ -6,7 +6,7 @@ import { iterate } from './ops.js';
 import { pyStr } from './repr.js';
 import { RenderState } from './runtime.js';
 import { Frame, RootSlots } from './scope.js';
-import { dictEntries, isDict, pyTypeName } from './values.js';
+import { KEYWORD_ORDER, dictEntries, isArrayIndexKey, isDict, pyTypeName } from './values.js';
 import { scopedNames, type Ev, type Kwargs } from './compile-support.js';
 
 /** The arguments of every call without any: callees read them, never change them (frozen, so one that did would throw). */
@@ -136,12 +136,17 @@ export abstract class CallCompiler {
       if (dynKwargs) {
         const d = dynKwargs(s, f);
         if (!isDict(d)) throw typeError(`argument after ** must be a mapping, not ${pyTypeName(d)}`);
+        let reordered = false;
+        const order = kwargs.map(([name]) => name);
         for (const [key, v] of dictEntries(d)) {
           const name = pyStr(key);
           // Python refuses a keyword given both by name and through **, before the callee runs.
           if (name in k) throw typeError(`got multiple values for keyword argument '${name}'`);
           k[name] = v;
+          order.push(name);
+          if (isArrayIndexKey(name)) reordered = true;
         }
+        if (reordered) (k as { [KEYWORD_ORDER]?: string[] })[KEYWORD_ORDER] = order;
       }
       return k;
     };

@@ -1,7 +1,7 @@
 // Macros and caller blocks at run time: argument binding as Python binds a def's parameters.
 import { RenderState } from './runtime.js';
 import type { Frame } from './scope.js';
-import { Callable, MISSING, Undefined, buildDict, makeTuple } from './values.js';
+import { Callable, MISSING, Undefined, buildDict, keywordNames, makeTuple } from './values.js';
 import { typeError } from './errors.js';
 import { capture, enter, invoke, runBody, type Ev, type Ex } from './compile-support.js';
 import { reusedText, type Reuse } from './reuse.js';
@@ -66,7 +66,7 @@ export function macroBuilder(parts: MacroParts): (s: RenderState, f: Frame) => C
   /** Binds the parameters (keyword values by parameter, MISSING where none) and renders the body. */
   const run = (
     s: RenderState, f: Frame, args: unknown[], keywordOf: Int32Array | null, values: unknown[],
-    caller: unknown, extra: Record<string, unknown> | null,
+    caller: unknown, extra: Map<string, unknown> | null,
   ): string => {
     const inner = f.child();
     if (caller !== MISSING) inner.set('caller', caller);
@@ -86,7 +86,7 @@ export function macroBuilder(parts: MacroParts): (s: RenderState, f: Frame) => C
     }
     if (usesCaller && !inner.has('caller')) inner.set('caller', new Undefined('caller', undefined, 'No caller defined'));
     const varargs = usesVarargs ? makeTuple(args.slice(names.length)) : null;
-    const kwargs = usesKwargs ? buildDict(extra === null ? [] : Object.keys(extra).map((k) => [k, extra![k]])) : null;
+    const kwargs = usesKwargs ? buildDict(extra === null ? [] : [...extra]) : null;
     if (varargs !== null) inner.set('varargs', varargs);
     if (kwargs !== null) inner.set('kwargs', kwargs);
     if (bound !== null) {
@@ -115,7 +115,7 @@ export function macroBuilder(parts: MacroParts): (s: RenderState, f: Frame) => C
           // As jinja2's Macro.__call__ binds: keywords fill the parameters the positional arguments left; `caller`
           // goes to a body that uses it (None counts as none given) unless a declared `caller` parameter took it; the
           // rest go to `kwargs`, or are an error; extra positional arguments are refused only after that.
-          const rest = new Map(Object.entries(kwargs));
+          const rest = new Map(keywordNames(kwargs).map((key) => [key, kwargs[key]]));
           const keywordOf = new Int32Array(names.length).fill(-1);
           const values: unknown[] = [];
           for (let i = args.length; i < names.length; i++) {
@@ -132,8 +132,8 @@ export function macroBuilder(parts: MacroParts): (s: RenderState, f: Frame) => C
             rest.delete('caller');
             if (given !== null) caller = given;
           }
-          let extra: Record<string, unknown> | null = null;
-          if (usesKwargs) extra = Object.fromEntries(rest) as Record<string, unknown>;
+          let extra: Map<string, unknown> | null = null;
+          if (usesKwargs) extra = rest;
           else if (rest.size > 0) {
             if (rest.has('caller')) throw typeError(`macro '${name}' was invoked with two values for the special caller argument. This is most likely a bug.`);
             throw typeError(`macro '${name}' takes no keyword argument '${rest.keys().next().value as string}'`);

@@ -4,7 +4,7 @@ import { PyError, typeError } from './errors.js';
 import { callValue, iterate } from './ops.js';
 import { RenderState } from './runtime.js';
 import type { Frame } from './scope.js';
-import { Callable, Namespace } from './values.js';
+import { Callable, KEYWORD_ORDER, Namespace } from './values.js';
 import { assignsInScope, capture, emit, definesClosures, hasGeneration, mentionedNames, runBody, usesName, type Assign, type Ex } from './compile-support.js';
 import { Reuse } from './reuse.js';
 import { forLoop } from './compile-loop.js';
@@ -245,6 +245,7 @@ export class Compiler extends ExprCompiler {
       const kwargs = keywords === null ? null : keywords(s, f);
       const kw: Record<string, unknown> = kwargs ?? Object.create(null);
       kw.caller = caller(s, f);
+      (kw as { [KEYWORD_ORDER]?: string[] })[KEYWORD_ORDER]?.push('caller');
       const callee = fn(s, f);
       // jinja2 passes `caller=` as a keyword: a builtin refuses it, and a dict or namespace it builds is no output.
       if (callee instanceof Callable && callee.kind !== 'Macro') throw typeError(`${callee.name}() got an unexpected keyword argument 'caller'`);

@@ -2,6 +2,7 @@
 // refused here too with its TypeError. CPython words these four ways, by how each method parses its arguments.
 import { typeError } from './errors.js';
 import type { Kwargs } from './filter-args.js';
+import { keywordNames } from './values.js';
 
 /**
  * - `none`: no arguments (`str.upper()`); `one`: exactly one (`str.join()`);
@@ -58,7 +59,7 @@ export function methodArity(type: string, method: string): MethodArity {
   if (arity === undefined) return ANYTHING;
   const qualified = `${type}.${method}()`;
   const check = (args: readonly unknown[], kwargs: Kwargs): void => {
-    const keys = kwargs === null ? [] : Object.keys(kwargs);
+    const keys = kwargs === null ? [] : keywordNames(kwargs);
     const n = args.length;
     if (arity.kind === 'keywords') {
       const max = arity.names.length;

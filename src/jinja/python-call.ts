@@ -3,6 +3,7 @@
 // here, not render).
 import { typeError } from './errors.js';
 import type { Kwargs } from './filter-args.js';
+import { keywordNames } from './values.js';
 
 /**
  * A Python callable's parameters, written as Python's messages count them: `do_indent(s, width=, first=, blank=)`.
@@ -118,7 +119,7 @@ function bindSlowly(signature: Signature, args: readonly unknown[], kwargs: Kwar
   const { name, params, implicit, required } = signature;
   const given = implicit + args.length;
   const bound = args.slice();
-  for (const key of kwargs === null ? [] : Object.keys(kwargs)) {
+  for (const key of kwargs === null ? [] : keywordNames(kwargs)) {
     const at = signature.positionalOnly ? -1 : params.indexOf(key);
     if (at < 0) {
       if (signature.varkw) continue;

@@ -8,7 +8,7 @@ import { pythonBinder } from './python-call.js';
 import { pyStr } from './repr.js';
 import { localFields, strftime, utcFields } from './strftime.js';
 import type { Frame } from './scope.js';
-import { Callable, MISSING, Namespace, Undefined, buildDict, dictEntries, isDict, pyTypeName, type CallFn } from './values.js';
+import { Callable, MISSING, Namespace, Undefined, buildDict, dictEntries, isDict, keywordNames, pyTypeName, type CallFn } from './values.js';
 
 export class RenderState {
   out = '';
@@ -189,7 +189,7 @@ function kwEntries(args: unknown[], kwargs: Record<string, unknown> | null): Arr
     else if (Array.isArray(a)) for (const pair of a) entries.push([(pair as unknown[])[0], (pair as unknown[])[1]]);
     else throw typeError(`'${pyTypeName(a)}' object is not iterable`);
   }
-  if (kwargs) for (const key of Object.keys(kwargs)) entries.push([key, kwargs[key]]);
+  if (kwargs) for (const key of keywordNames(kwargs)) entries.push([key, kwargs[key]]);
   return entries;
 }
 

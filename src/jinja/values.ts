@@ -116,6 +116,16 @@ export class Namespace {
   readonly attrs = new Map<string, unknown>();
 }
 
+/**
+ * Keyword arguments travel as a null-prototype object, which lists integer-like names ("10") first. A call whose `**`
+ * mapping brings such a name records the order Python keeps under this key (invisible to Object.keys and for-in);
+ * what lists keywords in order (dict(), namespace(), a macro's `kwargs`) reads it through keywordNames.
+ */
+export const KEYWORD_ORDER: unique symbol = Symbol('keyword order');
+export function keywordNames(kwargs: Record<string, unknown>): string[] {
+  return (kwargs as { [KEYWORD_ORDER]?: string[] })[KEYWORD_ORDER] ?? Object.keys(kwargs);
+}
+
 /** Anything a template can call: macros, globals, bound methods, loop helpers. */
 export type CallFn = (args: unknown[], kwargs: Record<string, unknown> | null) => unknown;
 export class Callable {
