@@ -11,8 +11,12 @@ import { Callable, MISSING, Markup, PyFloat, Undefined, isGroup, isTuple } from 
 
 /** Globals whose result depends only on their arguments (strftime_now reads the clock: not here). */
 const PURE_GLOBALS = new Set(['range', 'namespace', 'dict', 'raise_exception', 'cycler', 'joiner']);
-/** Keys and texts longer than this are not kept (memory: a compiled template lives as long as its cache entry). */
-const MAX_CHARS = 1 << 20;
+/**
+ * Keys and texts longer than this are not kept: a compiled template lives as long as its cache entry, so a block holds
+ * at most ENTRIES of each (~2 MB), whatever a request sends. Agent clients' tool lists are well under it (Claude
+ * Code's 16 tools: 76 K characters).
+ */
+const MAX_CHARS = 1 << 18;
 const MAX_DEPTH = 100;
 /** Outputs kept per block: a client alternating between a few tool sets still finds each. */
 const ENTRIES = 4;
