@@ -4,6 +4,7 @@
 // on something its key might miss.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileTemplate, parsePythonJson } from '../../src/index.js';
 import { loadProbes } from './probe-runner.js';
@@ -121,6 +122,30 @@ describe('block reuse gives the text a full run gives', () => {
     const limits = { loopIterations: 1000 };
     expect(template.render({ tools }, { limits }).text).toBe('600 600');
     expect(() => template.render({ tools }, { limits, reuse: false })).toThrow(/loop iterations/);
+  });
+});
+
+describe('block reuse over random values', () => {
+  // Leaves that print alike or nearly (0 and -0, 1 and 1.0, '1' and 1) and containers whose kind or order differ:
+  // a macro called with one value and then another must print each as it is.
+  const leaf = fc.constantFrom<unknown>(0, -0, 1, parsePythonJson('1.0'), parsePythonJson('-0.0'), parsePythonJson('12345678901234567890'), '1', 'a', true, null);
+  const key = fc.constantFrom('a', 'b', '1', '10');
+  const { value } = fc.letrec((tie) => ({
+    value: fc.oneof({ depthSize: 'small' }, { arbitrary: leaf, weight: 3 }, tie('dict'), tie('list'), tie('map')),
+    dict: fc.dictionary(key, tie('value'), { maxKeys: 3 }),
+    list: fc.array(tie('value'), { maxLength: 3 }),
+    map: fc.array(fc.tuple(key, tie('value')), { maxLength: 3 }).map((pairs) => new Map(pairs)),
+  }));
+  // The loop reads a namespace, so it is not reused whole and each call of m is keyed.
+  const source = '{% macro m(v) %}{% for i in range(2) %}{{ v }}{% endfor %}{% endmacro %}{% set ns = namespace() %}{% for v in values %}{{ ns.x }}{{ m(v) }}|{% endfor %}';
+
+  it('prints every value as a run without reuse does, each called after the others', () => {
+    let run = 0;
+    // Up to four values, each twice: the second calls find what the first kept (four texts are kept per block). A
+    // template of its own per run (compileTemplate caches by source): a block that kept missing stops being keyed.
+    fc.assert(fc.property(fc.array(value, { minLength: 2, maxLength: 4 }), (values) => {
+      same(`${source}{# ${run++} #}`, { values: [...values, ...values] });
+    }), { numRuns: 300 });
   });
 });
 
