@@ -40,7 +40,7 @@ export class Reuse {
   private off = false;
 
   constructor(
-    /** Every name the block mentions that it does not bind first; read in the defining scope at each run. */
+    /** Every name the block mentions but does not bind before it runs; read in the defining scope at each run. */
     readonly names: readonly string[],
     readonly slots: readonly number[],
   ) {}
@@ -72,7 +72,7 @@ export class Reuse {
     return text;
   }
 
-  /** Keeps the text a run made; `work` is what the run did (see MIN_WORK). */
+  /** Keeps the text a run made; `work` is what the run did (see KEY_CHARS_PER_WORK). */
   keep(key: string, text: string, work: number): void {
     this.missed();
     if (this.off || work * KEY_CHARS_PER_WORK < key.length || text.length > MAX_CHARS) return;
@@ -140,6 +140,8 @@ class KeyWriter {
   private value(v: unknown): boolean {
     switch (typeof v) {
       case 'string':
+        // A string past the limit is not copied into a key only to be refused.
+        if (v.length > MAX_CHARS) return false;
         this.text += JSON.stringify(v);
         return true;
       case 'number':
