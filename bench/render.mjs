@@ -9,6 +9,7 @@ import { Template } from '@huggingface/jinja';
 import { compileTemplate, parsePythonJson, pythonJsonDumps } from '../dist/index.js';
 import { flat, fmt, median, millis, range, rate, renderRef, root, shared, table } from './lib.mjs';
 import { handwrittenSection } from './render-handwritten.mjs';
+import { reuseSection } from './render-reuse.mjs';
 
 export const NOW = new Date('2025-01-15T12:00:00Z');
 // Each official folder name (t.family) is also its key in special_tokens.json.
@@ -266,6 +267,8 @@ export async function renderSection({ quick = false, only = null } = {}) {
     ...CHANGES_FIFTH_NOTES,
     '',
     handwrittenSection({ quick, only }),
+    '',
+    reuseSection({ quick }),
     '',
     '### Cold: build the template and render once (ms)',
     '',
