@@ -78,6 +78,10 @@ describe('block reuse gives the text a full run gives', () => {
       [new Map([['1', 'a']]), { 1: 'a' }],
       ['1', 1],
       [null, undefined],
+      // What JSON.stringify would write alike: an undefined item and null, an undefined member and none.
+      [[1, undefined], [1, null]],
+      [{ a: undefined, b: 1 }, { b: 1 }],
+      [[1, -0], [1, 0]],
     ];
     for (const [a, b] of pairs) same(source, { a, b });
     expect(same('{% macro m(v) %}{% for i in range(2) %}{{ v }}{% endfor %}{% endmacro %}{{ m((1, 2)) }}{{ m([1, 2]) }}', {})).toBe('(1, 2)(1, 2)[1, 2][1, 2]');
