@@ -137,7 +137,7 @@ class KeyWriter {
       const v = values[i];
       // Data as JSON gives it (tools, messages): JSON.stringify writes it natively, several times faster than the
       // walk below. 'J' marks it, which no other value's text starts with.
-      if (v !== null && typeof v === 'object' && isPlainJson(v, 0)) this.text += `J${JSON.stringify(v)}`;
+      if (v !== null && typeof v === 'object' && isPlainJson(v)) this.text += `J${JSON.stringify(v)}`;
       else if (!this.value(v)) return false;
     }
     return this.text.length <= MAX_CHARS;
@@ -251,9 +251,18 @@ class KeyWriter {
 /**
  * Whether JSON.stringify writes v exactly as a key must: only strings, finite numbers other than -0 (an integral
  * float is a PyFloat, not a number), booleans, null, and arrays and Object-prototype objects of them, none missing or
- * undefined (JSON.stringify would write null for a missing item and skip an undefined member) and not too deep.
+ * undefined (JSON.stringify would write null for a missing item and skip an undefined member), not too deep, and
+ * not larger than a key may be (what is past it is never written out).
  */
-function isPlainJson(v: object, depth: number): boolean {
+function isPlainJson(v: object): boolean {
+  plainBudget = MAX_CHARS;
+  return isPlainContainer(v, 0);
+}
+
+/** Characters (about) the value being checked may still hold. */
+let plainBudget = 0;
+
+function isPlainContainer(v: object, depth: number): boolean {
   if (depth >= MAX_DEPTH) return false;
   if (Array.isArray(v)) {
     if (Object.getPrototypeOf(v) !== Array.prototype || isTuple(v)) return false;
@@ -261,19 +270,25 @@ function isPlainJson(v: object, depth: number): boolean {
     return true;
   }
   if (Object.getPrototypeOf(v) !== Object.prototype) return false;
-  for (const key in v) if (!isPlainItem((v as Record<string, unknown>)[key], depth)) return false;
+  for (const key in v) {
+    plainBudget -= key.length;
+    if (!isPlainItem((v as Record<string, unknown>)[key], depth)) return false;
+  }
   return true;
 }
 
 function isPlainItem(item: unknown, depth: number): boolean {
+  if (--plainBudget < 0) return false;
   switch (typeof item) {
     case 'string':
+      plainBudget -= item.length;
+      return plainBudget >= 0;
     case 'boolean':
       return true;
     case 'number':
       return Number.isFinite(item) && !Object.is(item, -0);
     case 'object':
-      return item === null || isPlainJson(item, depth + 1);
+      return item === null || isPlainContainer(item, depth + 1);
     default:
       return false;
   }

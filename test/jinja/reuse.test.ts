@@ -117,6 +117,13 @@ describe('block reuse gives the text a full run gives', () => {
     expect(same(source, { v: deep })).toBe('111');
   });
 
+  it('inputs past the key limit are not kept and still render', () => {
+    const source = '{% macro m(tools) %}{% for t in tools %}{{ t.description|length }},{% endfor %}{% endmacro %}{{ m(tools) }}';
+    const tools = [{ description: 'x'.repeat(300_000) }, { description: 'y' }];
+    expect(same(source, { tools })).toBe('300000,1,');
+    expect(same(source, { tools: [{ description: 'x'.repeat(300_000) }, { description: 'yy' }] })).toBe('300000,2,');
+  });
+
   it('a block whose inputs repeat is run once: a second identical call costs no loop iterations', () => {
     // The loop-iteration limit makes the skipped run visible: two calls of 600 iterations pass a limit of 1,000 only
     // if the second gave the first's text.
