@@ -128,19 +128,23 @@ class KeyWriter {
 
   names(reuse: Reuse, f: Frame): boolean {
     const { names, slots } = reuse;
-    for (let i = 0; i < names.length; i++) if (!this.value(f.get(names[i]!, slots[i]!))) return false;
+    for (let i = 0; i < names.length; i++) if (!this.input(f.get(names[i]!, slots[i]!))) return false;
     return true;
   }
 
   values(values: readonly unknown[]): boolean {
-    for (let i = 0; i < values.length; i++) {
-      const v = values[i];
-      // Data as JSON gives it (tools, messages): JSON.stringify writes it natively, several times faster than the
-      // walk below. 'J' marks it, which no other value's text starts with.
-      if (v !== null && typeof v === 'object' && isPlainJson(v)) this.text += `J${JSON.stringify(v)}`;
-      else if (!this.value(v)) return false;
-    }
+    for (let i = 0; i < values.length; i++) if (!this.input(values[i])) return false;
     return this.text.length <= MAX_CHARS;
+  }
+
+  /** One input: data as JSON gives it (tools, messages) natively, anything else by the walk below. */
+  private input(v: unknown): boolean {
+    // JSON.stringify is several times faster than the walk. 'J' marks its text, which no other value's starts with.
+    if (v !== null && typeof v === 'object' && isPlainJson(v)) {
+      this.text += `J${JSON.stringify(v)}`;
+      return true;
+    }
+    return this.value(v);
   }
 
   private value(v: unknown): boolean {
