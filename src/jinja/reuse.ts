@@ -28,6 +28,11 @@ const ENTRIES = 4;
 const KEY_CHARS_PER_WORK = 64;
 /** After this many runs that found nothing, a block that found less often than it missed stops trying. */
 const PATIENCE = 8;
+/**
+ * A block that stopped tries again after this many runs: what a gateway's first requests bring (different clients'
+ * tools) says little about the traffic after them. At most PATIENCE keys per this many runs: under 1%.
+ */
+const RETRY_AFTER = 1024;
 
 let nextId = 0;
 
@@ -38,6 +43,8 @@ export class Reuse {
   private hits = 0;
   private misses = 0;
   private off = false;
+  /** Runs since the block stopped being keyed. */
+  private skipped = 0;
 
   constructor(
     /** Every name the block mentions but does not bind before it runs; read in the defining scope at each run. */
@@ -47,6 +54,10 @@ export class Reuse {
 
   /** Whether this run may look for a kept text (not inside another reusable block's run, which is keyed whole). */
   usable(s: RenderState): boolean {
+    if (this.off && ++this.skipped >= RETRY_AFTER) {
+      this.off = false;
+      this.hits = this.misses = this.skipped = 0;
+    }
     return !this.off && s.reuse && s.reusing === 0;
   }
 

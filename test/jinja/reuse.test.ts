@@ -117,6 +117,26 @@ describe('block reuse gives the text a full run gives', () => {
     expect(same(source, { v: deep })).toBe('111');
   });
 
+  it('a block that stopped being keyed tries again later', () => {
+    // One call a render with new tools each time: it misses until it stops. Then two calls of 600 iterations fit
+    // a limit of 1,000 only once the block is keyed again (the second call gives the first's text).
+    const template = compileTemplate('{% macro m(tools) %}{% for t in tools %}{{ t }}{% endfor %}{% endmacro %}{{ m(tools)|length }}{% if twice %} {{ m(tools)|length }}{% endif %}', { name: 'reuse-retry' });
+    const limits = { loopIterations: 1000 };
+    for (let i = 0; i < 8; i++) template.render({ tools: [i, i] });
+    const tools = Array.from({ length: 600 }, (_, i) => i % 10);
+    expect(() => template.render({ tools, twice: true }, { limits })).toThrow(/loop iterations/);
+    let renders = 0;
+    for (; renders < 5000; renders++) {
+      try {
+        expect(template.render({ tools, twice: true }, { limits }).text).toBe('600 600');
+        break;
+      } catch (error) {
+        expect((error as Error).message).toMatch(/loop iterations/);
+      }
+    }
+    expect(renders).toBeLessThan(1000);
+  });
+
   it('inputs past the key limit are not kept and still render', () => {
     const source = '{% macro m(tools) %}{% for t in tools %}{{ t.description|length }},{% endfor %}{% endmacro %}{{ m(tools) }}';
     const tools = [{ description: 'x'.repeat(300_000) }, { description: 'y' }];
