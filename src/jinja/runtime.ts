@@ -40,8 +40,8 @@ export class RenderState {
   /** The limits as text, the start of every reuse key: a text made under other limits is not given (reuse.ts). */
   limitsKey(): string {
     if (this.limitsText === null) {
-      const { outputChars, buildBytes, loopIterations, callDepth, generationSpans } = this.limits;
-      this.limitsText = `${outputChars},${buildBytes},${loopIterations},${callDepth},${generationSpans};`;
+      // Every limit (resolveLimits lays them out in one order), so one added later is in the key too.
+      this.limitsText = `${Object.values(this.limits).join(',')};`;
     }
     return this.limitsText;
   }
