@@ -4,7 +4,7 @@ import { iterate } from './ops.js';
 import { LoopContext, RenderState } from './runtime.js';
 import type { Frame } from './scope.js';
 import { truthy } from './values.js';
-import { enter, runBody, type Assign, type Ev, type Ex } from './compile-support.js';
+import { captureRun, enter, runBody, type Assign, type Ev, type Ex } from './compile-support.js';
 import { reusedText, type Reuse } from './reuse.js';
 
 export interface LoopParts {
@@ -45,15 +45,9 @@ export function forLoop(parts: LoopParts): Ex {
   // for run's parameters on every loop, recursive or not.
   const recursion = (s: RenderState, f: Frame, depth0: number) => (args: unknown[]): string => {
     enter(s);
-    const saved = s.out;
-    s.out = '';
-    s.capture++;
     try {
-      run(s, f, args[0], depth0 + 1);
-      return s.out;
+      return captureRun(s, () => run(s, f, args[0], depth0 + 1));
     } finally {
-      s.capture--;
-      s.out = saved;
       s.depth--;
     }
   };
@@ -123,7 +117,7 @@ export function forLoop(parts: LoopParts): Ex {
       run(s, f, iterable, 0);
       return 0;
     }
-    s.out += reusedText(s, reuse, key, () => run(s, f, iterable, 0), false);
+    s.out += reusedText(s, reuse, key, () => run(s, f, iterable, 0));
     if (s.out.length > s.limits.outputChars) s.checkOutput();
     return 0;
   };

@@ -93,7 +93,7 @@ export function macroBuilder(parts: MacroParts): (s: RenderState, f: Frame) => C
       bound[names.length] = varargs;
       bound[names.length + 1] = kwargs;
       const key = reuse!.keyOf(s, f, bound);
-      if (key !== null) return reusedText(s, reuse!, key, () => runBody(body, s, inner), true);
+      if (key !== null) return reusedText(s, reuse!, key, () => runBody(body, s, inner));
     }
     return capture(body, s, inner);
   };

@@ -29,7 +29,21 @@ export function emit(s: RenderState, v: unknown): void {
   if (s.out.length > s.limits.outputChars) s.checkOutput();
 }
 
-/** Renders body into a fresh buffer and returns it. */
+/** What `run` writes, in a fresh buffer (a recursive loop's call, a reusable block's run); capture's general form. */
+export function captureRun(s: RenderState, run: () => void): string {
+  const saved = s.out;
+  s.out = '';
+  s.capture++;
+  try {
+    run();
+    return s.out;
+  } finally {
+    s.capture--;
+    s.out = saved;
+  }
+}
+
+/** Renders body into a fresh buffer and returns it (a macro call: no closure for the run). */
 export function capture(body: Ex[], s: RenderState, f: Frame): string {
   const saved = s.out;
   s.out = '';
@@ -83,13 +97,13 @@ export function mentionedNames(node: unknown, into = new Set<string>()): Set<str
   return into;
 }
 
-/** Whether a `{% generation %}` block is among the statements, at any depth. */
-export function hasGeneration(node: unknown): boolean {
-  if (node === null || typeof node !== 'object') return false;
-  if (Array.isArray(node)) return node.some(hasGeneration);
-  const rec = node as Record<string, unknown>;
-  if (rec.k === 'generation') return true;
-  for (const key in rec) if (hasGeneration(rec[key])) return true;
+/** Whether a `{% generation %}` block is among the statements, at any depth (only statements hold statements). */
+export function hasGeneration(stmts: Stmt[]): boolean {
+  for (const stmt of stmts) {
+    if (stmt.k === 'generation') return true;
+    if ('body' in stmt && hasGeneration(stmt.body)) return true;
+    if ('otherwise' in stmt && hasGeneration(stmt.otherwise)) return true;
+  }
   return false;
 }
 

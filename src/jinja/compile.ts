@@ -169,7 +169,7 @@ export class Compiler extends ExprCompiler {
   private forLoop(stmt: Extract<Stmt, { k: 'for' }>): Ex {
     const iter = this.expr(stmt.iter);
     const assign = this.assign(stmt.target);
-    const reuse = this.nested === 0 && !stmt.recursive && !hasGeneration(stmt) ? this.loopReuse(stmt) : null;
+    const reuse = this.nested === 0 && !stmt.recursive && !hasGeneration([stmt]) ? this.loopReuse(stmt) : null;
     const [test, body, otherwise] = this.inside(() => this.withSoft(false, () => [
       stmt.test ? this.expr(stmt.test) : null, block(this.body(stmt.body)), this.body(stmt.otherwise),
     ] as const));

@@ -8,6 +8,7 @@
 import type { Stmt } from './ast.js';
 import { resolveLimits, withBudget, type RenderLimits } from './budget.js';
 import { Compiler, runBody } from './compile.js';
+import { hasGeneration } from './compile-support.js';
 import { toJinjaError } from './errors.js';
 import { dumpJson } from './json-write.js';
 import { normalizeSource, tokenize } from './lexer.js';
@@ -83,17 +84,6 @@ export function pythonRepr(value: unknown): string {
   return pyRepr(value);
 }
 
-function containsGeneration(stmts: Stmt[]): boolean {
-  for (const stmt of stmts) {
-    if (stmt.k === 'generation') return true;
-    for (const key of ['body', 'otherwise'] as const) {
-      const inner = (stmt as Record<string, unknown>)[key];
-      if (Array.isArray(inner) && containsGeneration(inner as Stmt[])) return true;
-    }
-  }
-  return false;
-}
-
 class Template implements CompiledTemplate {
   readonly hasGenerationBlocks: boolean;
   private readonly body: ReturnType<Compiler['body']>;
@@ -137,7 +127,7 @@ function parseSource(src: string): Stmt[] {
 
 function buildFrom(src: string, ast: Stmt[]) {
   const compiler = new Compiler(src, ast);
-  return { hasGenerationBlocks: containsGeneration(ast), body: compiler.body(ast), slots: compiler.slots };
+  return { hasGenerationBlocks: hasGeneration(ast), body: compiler.body(ast), slots: compiler.slots };
 }
 
 /** The template built from a parsed form of `src`; undefined when the form is not one (the caller parses `src`). */

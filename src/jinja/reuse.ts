@@ -4,6 +4,7 @@
 // XML) is a large share of a render. The key is the inputs' content, written out exactly: anything whose behaviour
 // a key cannot capture (a namespace, a loop object, a cycler, a bound method, strftime_now, a generator) makes the
 // block run as usual.
+import { captureRun } from './compile-support.js';
 import { GLOBALS, type RenderState } from './runtime.js';
 import type { Frame } from './scope.js';
 import type { MacroCallable } from './compile-macro.js';
@@ -52,7 +53,10 @@ export class Reuse {
     readonly slots: readonly number[],
   ) {}
 
-  /** Whether this run may look for a kept text (not inside another reusable block's run, which is keyed whole). */
+  /**
+   * Whether this run may look for a kept text (not inside another reusable block's run, which is keyed whole); while
+   * the block is stopped, it counts the run towards trying again.
+   */
   usable(s: RenderState): boolean {
     if (this.off && ++this.skipped >= RETRY_AFTER) {
       this.off = false;
@@ -102,25 +106,20 @@ export class Reuse {
 
 /**
  * A reusable block's text: kept from an earlier run with the same key, or made now by `run` (which writes to s.out)
- * and kept. `capture`: the block is a macro body, whose output is its value (no generation spans are recorded).
+ * in a buffer of its own, and kept. The buffer counts as a capture (no generation spans recorded), which a reusable
+ * loop does not notice: one holding a generation block is not reusable.
  */
-export function reusedText(s: RenderState, reuse: Reuse, key: string, run: () => void, capture: boolean): string {
+export function reusedText(s: RenderState, reuse: Reuse, key: string, run: () => void): string {
   const kept = reuse.find(key);
   if (kept !== undefined) return kept;
-  const saved = s.out;
   // What the run does: loop iterations and macro calls, so a block that costs less than its key stops being keyed.
   const work = s.iterations + s.calls;
-  s.out = '';
   s.reusing++;
-  if (capture) s.capture++;
   let text: string;
   try {
-    run();
-    text = s.out;
+    text = captureRun(s, run);
   } finally {
     s.reusing--;
-    if (capture) s.capture--;
-    s.out = saved;
   }
   reuse.keep(key, text, s.iterations + s.calls - work);
   return text;
