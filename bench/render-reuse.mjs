@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { compileTemplate, parsePythonJson } from '../dist/index.js';
+import { compileTemplate, parsePythonJson, shareJson } from '../dist/index.js';
 import { flat, fmt, root, shared, table } from './lib.mjs';
 
 const CASES = [
@@ -16,19 +16,24 @@ const CASES = [
 ];
 const ROWS = 64;
 
-/** `ROWS` variants of the medium conversation; `distinctTools`: each with its first tool's description numbered. */
-function variants(data, tokens, distinctTools) {
+/**
+ * `ROWS` variants of the medium conversation; `tools`: 'same' (one list), 'shared' (one list given to shareJson, as
+ * `chatfmt render` gives the list its rows repeat) or 'distinct' (each with its first tool's description numbered).
+ */
+function variants(data, tokens, tools) {
   const user = data.messages.findIndex((message) => message.role === 'user');
+  // A copy to share: shareJson freezes what it takes.
+  const shared = tools === 'shared' ? structuredClone(data.tools) : undefined;
+  if (shared !== undefined && !shareJson(shared)) throw new Error('the bench tools are not plain JSON');
   return Array.from({ length: ROWS }, (_, i) => {
     const messages = data.messages.slice();
     messages[user] = { ...messages[user], content: `${messages[user].content} (request ${i + 1})` };
-    let tools = data.tools;
-    if (distinctTools) {
-      const [first, ...rest] = tools;
-      tools = [{ ...first, function: { ...first.function, description: `${first.function.description} (${i + 1})` } }, ...rest];
-    }
-    return { ...tokens, messages, tools, documents: null, add_generation_prompt: true };
+    return { ...tokens, messages, tools: shared ?? (tools === 'same' ? data.tools : numbered(data.tools, i + 1)), documents: null, add_generation_prompt: true };
   });
+}
+
+function numbered([first, ...rest], n) {
+  return [{ ...first, function: { ...first.function, description: `${first.function.description} (${n})` } }, ...rest];
 }
 
 /** µs per render, best of alternating passes over the rows, with reuse and without. */
@@ -58,10 +63,10 @@ export function reuseSection({ quick = false } = {}) {
   for (const [name, dir, file] of CASES) {
     const source = readFileSync(join(shared, 'templates', 'official', dir, file), 'utf8');
     const cells = [name];
-    for (const distinct of [false, true]) {
+    for (const tools of ['same', 'shared', 'distinct']) {
       // A template of its own for each: a block that stopped being keyed over distinct tools stays stopped.
-      const template = compileTemplate(`${source}{# reuse bench ${distinct} #}`, { name: file });
-      const [on, off] = timeBoth(template, variants(data, tokens[dir] ?? {}, distinct), quick ? 10 : 40);
+      const template = compileTemplate(`${source}{# reuse bench ${tools} #}`, { name: file });
+      const [on, off] = timeBoth(template, variants(data, tokens[dir] ?? {}, tools), quick ? 10 : 40);
       cells.push(`${fmt(on, 1)} / ${fmt(off, 1)}`, `${fmt(off / on, 2)}×`);
     }
     rows.push(cells);
@@ -72,10 +77,11 @@ export function reuseSection({ quick = false } = {}) {
     'bench/render-reuse.mjs: 64 conversations (bench/data/medium.json, the user\'s request numbered), rendered with',
     '`reuse: true` (the default) and `reuse: false`; µs per render, best of alternating passes over the 64, texts',
     'checked equal. "Same tools": every conversation carries the same three tools, as an agent dataset\'s rows or an',
-    'agent client\'s turns do. "Tools differ": each has its first tool\'s description numbered, so no block is found',
-    'again. The render tables above time with `reuse: false`.',
+    'agent client\'s turns do. "Shared": the same list given to `shareJson` first (frozen, keyed by identity), as',
+    '`chatfmt render` does with a list its rows repeat. "Tools differ": each has its first tool\'s description',
+    'numbered, so no block is found again. The render tables above time with `reuse: false`.',
     '',
-    table(['template', 'same tools µs (on / off)', 'speed-up', 'tools differ µs (on / off)', 'speed-up'], rows),
+    table(['template', 'same tools µs (on / off)', 'speed-up', 'shared µs (on / off)', 'speed-up', 'tools differ µs (on / off)', 'speed-up'], rows),
   ].join('\n');
 }
 

@@ -20,6 +20,7 @@ import { GLOBALS, RenderState, withClock, type RenderClock } from './runtime.js'
 export { PyFloat } from './values.js';
 export { DEFAULT_LIMITS, type RenderLimits } from './budget.js';
 export { parsePythonJson, needsPythonReader, JsonNestingError } from './json.js';
+export { shareJson } from './reuse.js';
 export { JinjaError } from './errors.js';
 
 export interface PythonJsonDumpsOptions {

@@ -37,6 +37,35 @@ const RETRY_AFTER = 1024;
 
 let nextId = 0;
 
+/**
+ * Plain JSON values handed over as never changing (shareJson deep-froze them), each with a key text of its own:
+ * 'S', a number no other shared value has, ';'. The same value is always the same data, so a key holding one is a
+ * few characters, not the value written out. An equal value that was not shared is written out instead (another key:
+ * the block runs once more and keeps that text too).
+ */
+const sharedKeys = new WeakMap<object, string>();
+let nextShared = 0;
+
+/**
+ * Deep-freezes `value` and lets block reuse key it by identity from then on: a caller that hands the same data to
+ * many renders (the one tool list every row of an agent dataset carries) has it keyed in constant time instead of
+ * written out by each render, so even a block that only prints it (Qwen3's and GLM's tools loops) is worth keeping.
+ * Takes only plain JSON data within the key limit (what JSON.parse returns); returns whether it took `value`.
+ */
+export function shareJson(value: object): boolean {
+  if (sharedKeys.has(value)) return true;
+  if (!isPlainJson(value)) return false;
+  deepFreeze(value);
+  sharedKeys.set(value, `S${nextShared++};`);
+  return true;
+}
+
+/** Freezes plain JSON containers all the way down (isPlainJson has bounded the depth). */
+function deepFreeze(value: object): void {
+  Object.freeze(value);
+  for (const item of Object.values(value)) if (item !== null && typeof item === 'object') deepFreeze(item);
+}
+
 /** One block's reuse: the names it reads from outside, and the texts of its last few distinct inputs. */
 export class Reuse {
   readonly id = nextId++;
@@ -150,9 +179,16 @@ class KeyWriter {
   /** One input: data as JSON gives it (tools, messages) natively, anything else by the walk below. */
   private input(v: unknown): boolean {
     // JSON.stringify is several times faster than the walk. 'J' marks its text, which no other value's starts with.
-    if (v !== null && typeof v === 'object' && isPlainJson(v)) {
-      this.text += `J${JSON.stringify(v)}`;
-      return true;
+    if (v !== null && typeof v === 'object') {
+      const shared = sharedKeys.get(v);
+      if (shared !== undefined) {
+        this.text += shared;
+        return true;
+      }
+      if (isPlainJson(v)) {
+        this.text += `J${JSON.stringify(v)}`;
+        return true;
+      }
     }
     return this.value(v);
   }

@@ -4,6 +4,7 @@ import { ChatfmtError } from '../errors.js';
 import { parsePythonJson } from '../jinja/index.js';
 import type { Conversation } from '../types.js';
 import { isPlainObject } from '../util/guards.js';
+import { repeatedToolsReader } from './repeated-tools.js';
 
 /**
  * How `render` reads one input: a conversation as the template takes it. `openai` (the default) passes the object
@@ -12,7 +13,11 @@ import { isPlainObject } from '../util/guards.js';
  * --from is refused with a hint naming the --from that reads it.
  */
 export async function conversationReader(from: ImportShape = 'openai'): Promise<(text: string, line: number) => Conversation> {
-  if (from === 'openai') return (text) => asConversation(plain(parseJson(text)));
+  if (from === 'openai') {
+    // The row goes to the template as it is, so rows that repeat one tool list can share its value.
+    const read = repeatedToolsReader();
+    return (text) => asConversation(plain(parseJson(text, read)));
+  }
   const { importRow } = await import('../convert/importers/index.js');
   return (text, line) => {
     const imported = importRow(plain(parseJson(text)), from, line);
@@ -27,9 +32,9 @@ function plain(value: unknown): unknown {
   return value instanceof Map ? Object.fromEntries(value) : value;
 }
 
-function parseJson(text: string): unknown {
+function parseJson(text: string, read: (text: string) => unknown = parsePythonJson): unknown {
   try {
-    return parsePythonJson(text);
+    return read(text);
   } catch (error) {
     throw new ChatfmtError('INPUT_INVALID', `not valid JSON (${error instanceof Error ? error.message : String(error)})`);
   }

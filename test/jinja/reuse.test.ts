@@ -6,7 +6,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileTemplate, parsePythonJson } from '../../src/index.js';
+import { compileTemplate, parsePythonJson, shareJson } from '../../src/index.js';
 import { loadProbes } from './probe-runner.js';
 
 const root = join(__dirname, '..', '..');
@@ -153,6 +153,52 @@ describe('block reuse gives the text a full run gives', () => {
     const limits = { loopIterations: 1000 };
     expect(template.render({ tools }, { limits }).text).toBe('600 600');
     expect(() => template.render({ tools }, { limits, reuse: false })).toThrow(/loop iterations/);
+  });
+});
+
+describe('shared values (shareJson): keyed by identity, frozen so the identity stays the content', () => {
+  it('a block that only prints a shared value is kept: a second call costs no loop iterations', () => {
+    // Written out, 600 long items make a key longer than 600 iterations are worth keeping (KEY_CHARS_PER_WORK), so
+    // the second call runs and the two pass 1,000 iterations; shared, the key is a few characters and the call is kept.
+    const source = '{% macro m(tools) %}{% for t in tools %}{{ t|tojson }}{% endfor %}{% endmacro %}{{ m(tools)|length }} {{ m(tools)|length }}';
+    const template = compileTemplate(source, { name: 'shared-count' });
+    const item = 'x'.repeat(100);
+    const limits = { loopIterations: 1000 };
+    expect(() => template.render({ tools: Array.from({ length: 600 }, () => item) }, { limits })).toThrow(/loop iterations/);
+    const tools = Array.from({ length: 600 }, () => item);
+    expect(shareJson(tools)).toBe(true);
+    expect(template.render({ tools }, { limits }).text).toBe('61200 61200');
+  });
+
+  it('a shared value cannot change under its key: it is deep-frozen', () => {
+    const tools = [{ type: 'function', function: { name: 'a', parameters: { properties: { q: { type: 'string' } } } } }];
+    expect(shareJson(tools)).toBe(true);
+    expect(Object.isFrozen(tools) && Object.isFrozen(tools[0]) && Object.isFrozen(tools[0]!.function.parameters.properties.q)).toBe(true);
+    expect(() => {
+      (tools[0]!.function as { name: string }).name = 'b';
+    }).toThrow(TypeError);
+  });
+
+  it('shared, equal unshared and different values each get their own text', () => {
+    const source = '{% for t in tools %}{{ t.name }}={{ t.value|tojson }};{% endfor %}';
+    const shared = [{ name: 'a', value: 1 }, { name: 'b', value: [1, 'x'] }];
+    shareJson(shared);
+    const template = compileTemplate(source, { name: 'shared-mixed' });
+    const render = (tools: unknown) => template.render({ tools }).text;
+    for (let round = 0; round < 3; round++) {
+      expect(render(shared)).toBe('a=1;b=[1, "x"];');
+      expect(render([{ name: 'a', value: 1 }, { name: 'b', value: [1, 'x'] }])).toBe('a=1;b=[1, "x"];');
+      expect(render([{ name: 'a', value: 2 }, { name: 'b', value: [1, 'x'] }])).toBe('a=2;b=[1, "x"];');
+      expect(render([{ name: 'a', value: parsePythonJson('1.0') }])).toBe('a=1.0;');
+    }
+  });
+
+  it('only plain JSON data is taken, and what is refused is left as it was', () => {
+    for (const value of [new Map([['a', 1]]), [-0], [parsePythonJson('1.0')], [undefined], [1n], Object.create(null) as object, [[1], new Date(0)]]) {
+      expect(shareJson(value)).toBe(false);
+      expect(Object.isFrozen(value)).toBe(false);
+    }
+    expect(shareJson({ a: [1, 'two', null, true, { b: 2.5 }] })).toBe(true);
   });
 });
 
