@@ -30,6 +30,7 @@ const CHANGES = [
   ['+ the template variables copy the row in one `Object.assign` (src/render/render.ts)', 'within the noise (load 6–15)', 'within the noise', 'within the noise'],
   ['+ rows handed on ~64 K characters at a time, not a 1 MB chunk\'s worth (src/readers/jsonl.ts)', '0.70 → 0.64 GLM, others within the noise (medians of 9, load 9–11)', 'not measured', 'not measured'],
   ['+ block reuse: the tools\' macro or loop runs once per distinct tools (src/jinja/reuse.ts; 2026-11-27, load 0–1, medians of 7; bench/README.md "Block reuse")', '0.33 → 0.33; 0.49 → 0.44; 0.39 → 0.41 (Qwen3-Coder-30B 0.42 → 0.37)', 'not measured (gpt-oss 2.2 → 2.1, Qwen3-Coder 1.9 → 1.8)', 'not measured (gpt-oss 1.33 → 1.25, Qwen3-Coder 1.20 → 1.10)'],
+  ['+ rows that repeat a tools text get one parsed, frozen value, keyed by identity (src/validate/repeated-tools.ts, shareJson; 2026-11-27, load ~1, medians of 9–11; this thread\'s CPU, from /proc schedstat; bench/README.md "Rows that repeat their tools")', 'this thread 0.268 → 0.264; 0.291 → 0.272; 0.265 → 0.231 (Qwen3-Coder-30B 0.258 → 0.225; GLM-4.6 rows whose tools all differ 0.240 → 0.240)', 'not measured (GLM-4.6 this thread 0.83 → 0.78, two threads)', 'not measured (GLM-4.6 1.14 → 1.08)'],
 ];
 const CHANGES_NOTES = [
   'What each change bought, measured by hand on 2026-11-26 at a load average of 11–17 (the build before and after',

@@ -28,6 +28,8 @@ interface KnownTools {
   raw: string;
   /** JSON.parse of raw, deep-frozen and shared. */
   value: object;
+  /** Rows it was found in. */
+  found: number;
 }
 
 /** A reader of one stream of rows (it remembers recent tools texts); each call parses one row as parsePythonJson does. */
@@ -43,6 +45,7 @@ export function repeatedToolsReader(): (text: string) => unknown {
       if (text.includes('\\u0000') || needsPythonReader(text)) return parsePythonJson(text);
       const row = withKnownTools(text, at, known[i]!);
       if (row !== undefined) {
+        known[i]!.found++;
         backoff = 1;
         return row;
       }
@@ -57,7 +60,12 @@ export function repeatedToolsReader(): (text: string) => unknown {
     } else {
       // Learning costs a scan and a parse of the tools text; rows whose tools differ each time make it wait longer.
       const learned = learn(text, row);
-      if (learned !== undefined && known.unshift(learned) > KNOWN) known.pop();
+      if (learned !== undefined) {
+        // A text no row has repeated since it was learned is dropped for the new one: rows whose tools all differ
+        // search for one text, not four.
+        if (known.length > 0 && known[0]!.found === 0) known.shift();
+        if (known.unshift(learned) > KNOWN) known.pop();
+      }
       untilLearn = backoff - 1;
       backoff = Math.min(backoff * 2, MAX_BACKOFF);
     }
@@ -101,8 +109,9 @@ function learn(text: string, row: unknown): KnownTools | undefined {
     } catch {
       continue;
     }
-    // A candidate that is not the top-level tools fails the proof on the next row and is forgotten.
-    if (value !== null && typeof value === 'object' && shareJson(value)) return { raw, value };
+    // A candidate that is not the top-level tools fails the proof on the next row and is forgotten. The text is kept
+    // as a copy: a slice would keep its whole row (however long) alive.
+    if (value !== null && typeof value === 'object' && shareJson(value)) return { raw: ` ${raw}`.slice(1), value, found: 0 };
   }
   return undefined;
 }
