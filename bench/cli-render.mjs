@@ -163,7 +163,7 @@ function writeRows(file, count, tokens) {
 
 function measure(work, quick) {
   const tokens = JSON.parse(readFileSync(join(shared, 'templates', 'special_tokens.json'), 'utf8'));
-  const sizes = quick ? [{ rows: 300, runs: 2 }, { rows: 3000, runs: 1 }] : [{ rows: 1500, runs: 5 }, { rows: 15000, runs: 2 }];
+  const sizes = quick ? [{ rows: 300, runs: 2 }, { rows: 3000, runs: 1 }] : [{ rows: 1500, runs: 9 }, { rows: 15000, runs: 3 }];
   const rows = [];
   const ratios = new Map();
   let checkCost;
