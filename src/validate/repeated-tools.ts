@@ -20,6 +20,11 @@ const MAX_BACKOFF = 64;
 const KNOWN = 4;
 /** Shorter tools texts save little, and occur by chance (`[]`), each time costing a row two parses. */
 const MIN_CHARS = 32;
+/**
+ * Longer ones are not kept: what is remembered stays small whatever the rows hold (shareJson bounds a value's content,
+ * not the spaces between).
+ */
+const MAX_CHARS = 1 << 20;
 /** Occurrences of `"tools"` tried when learning, so a row full of them costs a bounded scan. */
 const MAX_CANDIDATES = 4;
 
@@ -101,7 +106,7 @@ function learn(text: string, row: unknown): KnownTools | undefined {
     if (start === -1) continue;
     const end = valueEnd(text, start);
     if (end === -1) return undefined;
-    if (end - start < MIN_CHARS) continue;
+    if (end - start < MIN_CHARS || end - start > MAX_CHARS) continue;
     const raw = text.slice(start, end);
     let value: unknown;
     try {
