@@ -93,6 +93,12 @@ const WARM_UP_NOTES = [
   'by a one-conversation Qwen3 render compiles ~56 functions lazily; letting the cache record them took 7–11 ms off a',
   '2-row run (best of 15) but made the cache 80 KB larger, which cost a one-conversation render ~6 ms (best of 21),',
   'against the start-up goal. `TextDecoder` for the rows instead of `isUtf8` and `toString`: the same time.',
+  '`--no-turbo-inlining` again in round 10, by wall time as well (interleaved, 15–21 runs, each flag set with its own',
+  'code cache): this thread\'s CPU the same, the other threads\' 0.13 s less (the optimising compiler\'s jobs), and',
+  'with fewer of them crowding this thread on 2 cores, 1,500 rows GLM-4.6 0.385 → 0.336 s, Qwen3 0.352 → 0.332,',
+  'gpt-oss 0.339 → 0.330; but 15,000 GLM-4.6 rows on one thread 1.08 → 1.14 s (optimised code without inlining is',
+  'slower), on two 1.35 → 1.35. Not kept: a dataset\'s long runs would pay for the short ones. Before the rows reach',
+  'chatfmt\'s code, Node itself takes 73–112 ms of a run on this machine today (`node -e 0` 75–89 ms to its first line).',
 ];
 
 /** CPU ms (median over fresh processes) of the exact-number check and of JSON.parse over the rows of `file`. */
