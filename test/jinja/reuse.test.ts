@@ -182,11 +182,14 @@ describe('shared values (shareJson): keyed by identity, frozen so the identity s
   it('shared, equal unshared and different values each get their own text', () => {
     const source = '{% for t in tools %}{{ t.name }}={{ t.value|tojson }};{% endfor %}';
     const shared = [{ name: 'a', value: 1 }, { name: 'b', value: [1, 'x'] }];
+    const other = [{ name: 'a', value: 1.5 }];
     shareJson(shared);
+    shareJson(other);
     const template = compileTemplate(source, { name: 'shared-mixed' });
     const render = (tools: unknown) => template.render({ tools }).text;
     for (let round = 0; round < 3; round++) {
       expect(render(shared)).toBe('a=1;b=[1, "x"];');
+      expect(render(other)).toBe('a=1.5;');
       expect(render([{ name: 'a', value: 1 }, { name: 'b', value: [1, 'x'] }])).toBe('a=1;b=[1, "x"];');
       expect(render([{ name: 'a', value: 2 }, { name: 'b', value: [1, 'x'] }])).toBe('a=2;b=[1, "x"];');
       expect(render([{ name: 'a', value: parsePythonJson('1.0') }])).toBe('a=1.0;');
