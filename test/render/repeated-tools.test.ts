@@ -128,12 +128,14 @@ describe('chatfmt render over rows that share their tools', () => {
     .map((name) => JSON.parse(readFileSync(join(repoRoot, 'fixtures', 'conversations', name), 'utf8')) as Record<string, unknown>);
   const shared = fixtures.find((f) => Array.isArray(f.tools) && JSON.stringify(f.tools).length > 1000)!.tools;
   // Most rows carry one tool list (written compactly, as JSON.stringify writes it), every third its own (written as
-  // json.dumps writes it); then the list spelt json.dumps's way, the list inside a message too, and a row only the
-  // exact reader reads as jinja2 would (`1.0`, integers past 2^53), as its fixture file spells it.
+  // json.dumps writes it); then the list spelt json.dumps's way, the list inside a message too, and rows only the
+  // exact reader reads as jinja2 would (`1.0`, integers past 2^53): one with the list, one as its fixture file spells it.
   const rows = fixtures.map((fixture, i) => (i % 3 === 2 ? pythonJsonDumps(fixture) : JSON.stringify({ ...fixture, tools: shared })));
   rows.push(pythonJsonDumps(parsePythonJson(JSON.stringify({ messages: [{ role: 'user', content: 'spaced' }], tools: shared }))));
   rows.push(JSON.stringify({ messages: [{ role: 'user', content: 'nested', meta: { tools: shared } }], tools: shared }));
   rows.push(JSON.stringify({ messages: [{ role: 'user', content: 'last' }], tools: shared }));
+  // The list with a number only the exact reader keeps (`1.0` reaches the template as a float).
+  rows.push(JSON.stringify({ messages: [{ role: 'user', content: 'exact' }], tools: shared }).replace(/\}$/, ',"temperature":1.0}'));
   const numbers = readFileSync(join(repoRoot, 'fixtures', 'conversations', 'numbers_floats_bigints.json'), 'utf8');
   rows.push(numbers.replace(/\s*\n\s*/g, ' '));
   const file = tmp.write('shared-tools.jsonl', `${rows.join('\n')}\n`);
