@@ -1,5 +1,6 @@
 // A JSON reader that keeps Python's number model (json.loads). The writer (json.dumps, tojson) is json-write.ts.
 import { PyFloat, isArrayIndexKey } from './values.js';
+import { jsonStringEnd } from '../util/json-string.js';
 
 export { dumpJson, type DumpOptions } from './json-write.js';
 
@@ -87,14 +88,8 @@ function scanForPythonOnly(text: string): boolean {
   while (pos < n) {
     const c = text.charCodeAt(pos);
     if (c === 34) {
-      let end = text.indexOf('"', pos + 1);
-      for (;;) {
-        if (end === -1) return true;
-        let slashes = 0;
-        for (let k = end - 1; text.charCodeAt(k) === 92; k--) slashes++;
-        if ((slashes & 1) === 0) break;
-        end = text.indexOf('"', end + 1);
-      }
+      const end = jsonStringEnd(text, pos);
+      if (end === -1) return true;
       // An integer-like key starts with a digit, or with an escape that may decode to one.
       const first = text.charCodeAt(pos + 1);
       if (((first >= 48 && first <= 57) || first === 92) && isKeyAt(text, end + 1)) return true;

@@ -2,6 +2,7 @@ import { RegionError } from './errors.js';
 import { pyInt } from './python.js';
 import { keepSourceOrder } from './source-order.js';
 import { isArrayIndexKey } from '../jinja/values.js';
+import { jsonStringEnd } from '../util/json-string.js';
 
 /** Python `json.JSONDecodeError` (a ValueError that `allow_non_json` catches, unlike other ValueErrors). */
 export class JsonDecodeError extends RegionError {
@@ -177,15 +178,8 @@ class Decoder {
    */
   private wellFormedString(): string | null {
     const s = this.s;
-    let close = this.i;
-    for (;;) {
-      close = s.indexOf('"', close + 1);
-      if (close < 0) return null;
-      // The opening quote stops this walk, so each backslash is looked at once.
-      let slashes = 0;
-      while (s.charCodeAt(close - 1 - slashes) === 0x5c) slashes++;
-      if (slashes % 2 === 0) break;
-    }
+    const close = jsonStringEnd(s, this.i);
+    if (close < 0) return null;
     try {
       const value = JSON.parse(s.slice(this.i, close + 1)) as string;
       this.i = close + 1;

@@ -12,6 +12,7 @@
 // there too: the row parses to the same object with that value as its tools.
 import { needsPythonReader, parsePythonJson, shareJson } from '../jinja/index.js';
 import { isPlainObject } from '../util/guards.js';
+import { jsonStringEnd } from '../util/json-string.js';
 
 const STAND_IN = '"\\u0000"';
 /** A row parsed whole learns its tools text at most this many rows after the last try, if tries keep failing. */
@@ -144,25 +145,13 @@ function valueEnd(text: string, start: number): number {
   for (let at = start; at < text.length; at++) {
     const c = text.charCodeAt(at);
     if (c === 0x22) {
-      at = stringEnd(text, at);
+      at = jsonStringEnd(text, at);
       if (at === -1) return -1;
     } else if (c === 0x5b || c === 0x7b) {
       depth++;
     } else if ((c === 0x5d || c === 0x7d) && --depth === 0) {
       return at + 1;
     }
-  }
-  return -1;
-}
-
-/** The closing quote of the string opened at `open`: the next quote after an even run of backslashes. */
-function stringEnd(text: string, open: number): number {
-  let end = text.indexOf('"', open + 1);
-  while (end !== -1) {
-    let slashes = 0;
-    while (text.charCodeAt(end - 1 - slashes) === 0x5c) slashes++;
-    if ((slashes & 1) === 0) return end;
-    end = text.indexOf('"', end + 1);
   }
   return -1;
 }
