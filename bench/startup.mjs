@@ -124,7 +124,7 @@ function firstRender(work, runs) {
 
 /** Import cost of the library's main entry points, each alone in a fresh process (its own modules and theirs). */
 function moduleImports(quick) {
-  const entries = ['index.js', 'render-entry.js', 'core.js', 'jinja/index.js', 'render/index.js', 'node/load.js', 'parse/index.js', 'detect/index.js', 'response-template/index.js', 'format/index.js', 'validate/index.js', 'convert/index.js', 'gateway/index.js'];
+  const entries = ['index.js', 'render-entry.js', 'parse-entry.js', 'core.js', 'jinja/index.js', 'render/index.js', 'node/load.js', 'parse/index.js', 'detect/index.js', 'response-template/index.js', 'format/index.js', 'validate/index.js', 'convert/index.js', 'gateway/index.js'];
   const runs = quick ? 3 : 7;
   const rows = entries.map((entry) => ({ entry, ms: importMs(pathToFileURL(join(root, 'dist', entry)).href, runs) }));
   rows.sort((x, y) => y.ms - x.ms);

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Bundles the library's entry points (`chatfmt`, `chatfmt/core`, `chatfmt/render`, `chatfmt/gateway`,
-// `chatfmt/ai-sdk`) into dist/lib/, chunks shared between them, then points each entry file tsc wrote at its bundle.
+// Bundles the library's entry points (`chatfmt`, `chatfmt/core`, `chatfmt/render`, `chatfmt/parse`,
+// `chatfmt/gateway`, `chatfmt/ai-sdk`) into dist/lib/, chunks shared between them, then points each entry file tsc
+// wrote at its bundle.
 // Importing `chatfmt` as ~190 separate modules cost three times what the same code costs as a few chunks: Node
 // resolves, stats, reads and compiles each module on its own. One build for all entries keeps one copy of every
 // module, so a ChatfmtError from `chatfmt/gateway` is the ChatfmtError of `chatfmt`. Dependencies stay in node_modules.
@@ -16,6 +17,7 @@ const entries = {
   index: { source: 'src/index.ts', file: 'index.js' },
   core: { source: 'src/core.ts', file: 'core.js' },
   'render-entry': { source: 'src/render-entry.ts', file: 'render-entry.js' },
+  'parse-entry': { source: 'src/parse-entry.ts', file: 'parse-entry.js' },
   gateway: { source: 'src/gateway/index.ts', file: 'gateway/index.js' },
   'ai-sdk': { source: 'src/ai-sdk/index.ts', file: 'ai-sdk/index.js' },
 };

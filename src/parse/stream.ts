@@ -4,7 +4,8 @@ import { indexTools, type ParseEvent, type ParserCore } from './core.js';
 import { parseWork } from './engine/work.js';
 import { DeltaCollector, deliverDelta, type DeltaSink } from './sink.js';
 import { randomCallId, type IdGenerator } from './ids.js';
-import { parserFamily, type ParserFamily } from '../registry/index.js';
+import { parserFamily } from '../registry/parser-table.js';
+import type { ParserFamily } from '../registry/parsers.js';
 import {
   createOpenAIResponseParser,
   createResponseStreamParser,

@@ -81,6 +81,10 @@ describe('package exports', () => {
     expect(resolved('chatfmt', 'worker')).toBe('dist/core.js');
     expect(resolved('chatfmt/core')).toBe('dist/core.js');
   });
+
+  it("'chatfmt/parse' is the parser alone under every condition (it needs no Node API)", () => {
+    for (const condition of [undefined, 'browser', 'worker']) expect(resolved('chatfmt/parse', condition)).toBe('dist/parse-entry.js');
+  });
 });
 
 describe('the conformance subset in Node (the baseline the other environments must equal)', () => {

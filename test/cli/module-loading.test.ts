@@ -38,6 +38,19 @@ beforeAll(async () => {
     join(folder, 'render-with.mjs'),
     "const { render } = await import(new URL(`./src/${process.argv[2]}`, import.meta.url).href);\nif (!render({ family: 'qwen3', messages: [{ role: 'user', content: 'hi' }] }).text.includes('hi')) process.exit(1);\n",
   );
+  // A program that imports an entry point (argv: its path under src/) and parses a completion with it, batch and
+  // streamed.
+  writeFileSync(
+    join(folder, 'parse-with.mjs'),
+    [
+      "const { parse, createStreamParser } = await import(new URL(`./src/${process.argv[2]}`, import.meta.url).href);",
+      'const text = \'<tool_call>\\n{"name": "f", "arguments": {"a": 1}}\\n</tool_call>\';',
+      "if (parse(text, { family: 'qwen3' }).tool_calls.length !== 1) process.exit(1);",
+      "const stream = createStreamParser({ family: 'qwen3' });",
+      'const deltas = [...text].flatMap((char) => stream.push(char)).concat(stream.finish());',
+      'if (!deltas.some((delta) => delta.tool_calls?.[0]?.function?.name === "f")) process.exit(1);',
+    ].join('\n'),
+  );
   // Imports an entry point (argv: its path under src/), renders, then validates a row whose tool schema has a pattern
   // and builds a tokenizer; prints the heavy dependencies loaded (by import or by require) after each step.
   writeFileSync(
@@ -136,6 +149,27 @@ describe('what importing the library loads', () => {
     const { code, modules } = loadedBy(['index.js'], '', 'render-with.mjs');
     expect(code).toBe(0);
     expect(unneededByRender(modules).length).toBeGreaterThan(0);
+  });
+});
+
+describe('what a program that only parses loads', () => {
+  // Parsing needs the families' tokens and grammars and the response-template executor, nothing that renders.
+  const unneededByParse = (modules: string[]) => [
+    ...under(modules, 'src/jinja/compile', 'src/jinja/parser', 'src/jinja/lexer', 'src/render/', 'src/families/templates', 'src/registry/families', 'src/node/', 'src/detect/', 'src/format/', 'src/readers/', 'src/validate/', 'src/convert/', 'src/gateway/'),
+    ...modules.filter((module) => /node_modules\/(ajv|re2js|@huggingface\/tokenizers)\//.test(module)),
+  ];
+
+  it('chatfmt/parse parses without the Jinja compiler, the renderer, the family templates or datasets', () => {
+    const { code, modules } = loadedBy(['parse-entry.js'], '', 'parse-with.mjs');
+    expect(code).toBe(0);
+    expect(modules).toEqual(expect.arrayContaining(['src/parse/stream.js', 'src/registry/parser-table.js']));
+    expect(unneededByParse(modules)).toEqual([]);
+  });
+
+  it('chatfmt (the whole library) loads them, which is what chatfmt/parse spares', () => {
+    const { code, modules } = loadedBy(['index.js'], '', 'parse-with.mjs');
+    expect(code).toBe(0);
+    expect(unneededByParse(modules).length).toBeGreaterThan(0);
   });
 });
 

@@ -23,7 +23,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['gateway/'],
   ['gateway/node/', 'gateway/index.ts', 'ai-sdk/', 'playground/'],
   ['cli/'],
-  ['core.ts', 'index.ts', 'render-entry.ts'],
+  ['core.ts', 'index.ts', 'render-entry.ts', 'parse-entry.ts'],
 ];
 
 /** The layer index of a module path relative to src/ (posix separators); undefined when no layer claims it. */
