@@ -213,14 +213,20 @@ class GrammarMachine implements ParserCore, CallSink {
    * window starts far enough back to hold one whole), or the wait's length ran out. Looks at the new text only.
    */
   private wakes(chunk: string): boolean {
-    const wake = this.wake!;
+    const markers = this.wake!.markers;
     this.wakeWithin -= chunk.length;
     if (this.wakeWithin <= 0) return true;
+    // Most waits are a long value streamed in small pushes without a marker's first character: such a push can
+    // neither end a marker nor begin one, so there is no window to build, search or keep.
+    if (this.parkedTail.length === 0 && !markers.hasLeadIn(chunk)) {
+      parseWork.chars += chunk.length;
+      return false;
+    }
     const window = this.parkedTail + chunk;
     parseWork.chars += window.length;
     // A complete marker only: a prefix at the end changes nothing until it completes (the window then holds it whole).
-    if (wake.markers.find(window, 0) !== undefined) return true;
-    this.parkedTail = tailOf(window, wake.markers.longest - 1);
+    if (markers.find(window, 0) !== undefined) return true;
+    this.parkedTail = straddleTail(window, markers);
     return false;
   }
 
@@ -250,7 +256,7 @@ class GrammarMachine implements ParserCore, CallSink {
     if (wake !== undefined) {
       this.wake = wake;
       this.wakeWithin = wake.within;
-      this.parkedTail = tailOf(this.buf, wake.markers.longest - 1);
+      this.parkedTail = straddleTail(this.buf, wake.markers);
     }
     return this.out;
   }
@@ -786,8 +792,13 @@ class GrammarMachine implements ParserCore, CallSink {
 }
 
 /** The last `n` characters of `text` (none for n ≤ 0). */
-function tailOf(text: string, n: number): string {
-  return n <= 0 ? '' : text.slice(-n);
+/**
+ * The end of `text` a marker of `markers` could begin in and finish in a later push: its last `longest - 1`
+ * characters, or none when they hold no marker's first character (then no marker can begin in them).
+ */
+function straddleTail(text: string, markers: MarkerSet): string {
+  const tail = markers.longest > 1 ? text.slice(1 - markers.longest) : '';
+  return markers.hasLeadIn(tail) ? tail : '';
 }
 
 function refusalMessage(code: ParseCode, name: string): string {
