@@ -791,7 +791,6 @@ class GrammarMachine implements ParserCore, CallSink {
   }
 }
 
-/** The last `n` characters of `text` (none for n ≤ 0). */
 /**
  * The end of `text` a marker of `markers` could begin in and finish in a later push: its last `longest - 1`
  * characters, or none when they hold no marker's first character (then no marker can begin in them).
