@@ -347,37 +347,39 @@ function CHUNKING_CHANGES(rows, { push, pushTo }) {
   ].join('\n');
 }
 
-// What round 11 did to waits (issue 18): measured by hand, the base build 760f2dc and the build alternating in fresh
-// processes (bench-style chunks made before the clock, best of 30 pushTo streams of the same completions parsed
-// without tools), two pairs of runs per step; load average 1.5-1.7.
+// What round 11 did to waits (issue 18): measured by hand, two builds alternating in fresh processes (bench-style
+// chunks made before the clock, best of 30 pushTo streams of the same completions parsed without tools), two pairs
+// of runs per comparison; load average 1.5-1.7. Base = 760f2dc.
 const WAKE_CHANGES = [
   '#### What round 11 did to waiting pushes (parsed without tools)',
   '',
   "Without the tools' schemas a tag-argument family cannot type a value until it ends, so its codec waits for the",
   "value's close and the pushes meanwhile are parked (the tables above parse with the tools, where string values",
-  'stream). Every parked push built a window of the kept tail and the chunk, searched it for the close and sliced a',
-  "new tail: a quarter of such a stream's time. A push with no marker's first character in it, after a tail with none",
-  'either, can neither end a marker nor begin one, so it is now only counted, and the kept tail is dropped when it',
-  'holds no such character. The parked pushes were then an array joined when the wait ended; they are now appended',
-  'to one string (a rope, flattened once). The wait wakes at the same push as before (test/parse/stream-latency.test.ts:',
-  'streamed one character a push, every fixture releases after each push what one push of the text so far releases).',
-  'ns per 4-byte `pushTo`, the 1 MB completions above without tools, base → the build, two runs each:',
+  'stream). Every parked push built a window of the kept tail and the chunk, searched it for the close and kept the',
+  "window's last characters: a quarter of such a stream's time. Three changes, in order: (1) a push with no marker's",
+  'first character in it, after an empty tail, can neither end a marker nor begin one, so it is only counted;',
+  '(2) the parked pushes are appended to one string (a rope, flattened once when the wait ends) instead of an array',
+  "joined then; (3) the kept tail starts where a marker could start (MarkerSet.partialStart), so a stray lead like",
+  '`<b>` in code against `</arg_value>` keeps nothing and the next push takes (1) again. The wait wakes at the same',
+  'push as before (test/parse/stream-latency.test.ts: streamed one character a push, every fixture releases after',
+  'each push what one push of the text so far releases). ns per 4-byte `pushTo`, the 1 MB completions above',
+  'without tools, two runs each:',
   '',
-  table(['family', 'base → window skipped', 'base → skipped, parked as one string'], [
-    ['glm-4.5', '141.6 → 106.4, 138.9 → 105.2', '138.5 → 91.9, 137.9 → 88.5'],
-    ['qwen3-coder', '160.0 → 118.4, 162.7 → 116.5', '166.4 → 105.2, 166.8 → 102.5'],
-    ['minimax-m2', '159.8 → 127.1, 160.4 → 125.6', '159.6 → 115.8, 158.9 → 118.4'],
-    ['seed-oss', '150.6 → 119.1, 175.1 → 117.7', '152.3 → 102.8, 145.5 → 103.0'],
-    ['deepseek-v3.2', '168.8 → 144.2, 177.4 → 139.3', '172.7 → 130.4, 172.3 → 139.0'],
-    ['hermes (no waits; control)', '41.2 → 41.4, 42.6 → 41.4', '41.8 → 43.4, 40.8 → 40.6'],
-    ['gemma-4 (no waits; control)', '96.3 → 102.9, 97.1 → 108.2', 'not run'],
+  table(['family', 'base → (1)', 'base → (1)+(2)', '(1)+(2) → all three', 'base → all three'], [
+    ['glm-4.5', '141.6 → 106.4, 138.9 → 105.2', '138.5 → 91.9, 137.9 → 88.5', '89.0 → 76.1, 87.0 → 74.0', '127.0 → 73.3, 130.9 → 77.3'],
+    ['qwen3-coder', '160.0 → 118.4, 162.7 → 116.5', '166.4 → 105.2, 166.8 → 102.5', '103.7 → 88.8, 99.7 → 87.1', '152.0 → 87.5, 149.2 → 90.9'],
+    ['minimax-m2', '159.8 → 127.1, 160.4 → 125.6', '159.6 → 115.8, 158.9 → 118.4', '118.3 → 90.6, 116.6 → 92.7', '152.4 → 94.7, 145.9 → 95.0'],
+    ['seed-oss', '150.6 → 119.1, 175.1 → 117.7', '152.3 → 102.8, 145.5 → 103.0', '99.8 → 88.6, 96.8 → 90.2', '149.3 → 89.3, 148.1 → 85.7'],
+    ['deepseek-v3.2', '168.8 → 144.2, 177.4 → 139.3', '172.7 → 130.4, 172.3 → 139.0', '133.9 → 105.9, 127.1 → 105.7', '166.8 → 103.9, 173.4 → 108.7'],
+    ['hermes (no waits; control)', '41.2 → 41.4, 42.6 → 41.4', '41.8 → 43.4, 40.8 → 40.6', 'not run', '39.0 → 40.3, 40.6 → 39.0'],
+    ['gemma-4 (no waits; control)', '96.3 → 102.9, 97.1 → 108.2', 'not run', 'not run', 'not run'],
   ]),
   '',
-  'One string against the array alone, 1-byte pushes: GLM-4.5 78.5 → 62.4 and 88.5 → 69.0 ns, Qwen3-Coder 82.1 →',
-  '69.5 and 79.4 → 64.1. Gemma-4 never waits (its codec reads object notation), yet ran slower in both runs of the',
-  'first step; three more alternating pairs without tools gave 92.8 → 103.8, 100.2 → 98.7 and 93.9 → 100.9, and with',
-  'tools 139.9 → 99.6, 95.4 → 95.0 and 95.2 → 103.9: from 10% faster to 12% slower, which this machine cannot tell',
-  'from no change.',
+  'At 1-byte pushes, base → all three: GLM-4.5 91.4 → 51.6 ns, Qwen3-Coder 101.3 → 56.1 (one run); (2) alone against',
+  '(1): GLM-4.5 78.5 → 62.4 and 88.5 → 69.0, Qwen3-Coder 82.1 → 69.5 and 79.4 → 64.1. Gemma-4 never waits (its codec',
+  'reads object notation), yet ran slower in both runs of (1); three more alternating pairs without tools gave',
+  '92.8 → 103.8, 100.2 → 98.7 and 93.9 → 100.9, and with tools 139.9 → 99.6, 95.4 → 95.0 and 95.2 → 103.9: from 10%',
+  'faster to 12% slower, which this machine cannot tell from no change.',
 ].join('\n');
 
 /** What the sink delivery bought: measured in this run (the `push / pushTo` column), so it cannot go stale. */

@@ -796,12 +796,12 @@ class GrammarMachine implements ParserCore, CallSink {
 }
 
 /**
- * The end of `text` a marker of `markers` could begin in and finish in a later push: its last `longest - 1`
- * characters, or none when they hold no marker's first character (then no marker can begin in them).
+ * The end of `text` a marker of `markers` could begin in and finish in a later push: from the first place where what
+ * is left is the start of a marker, or none. A stray lead (`<b>` in code, against `</arg_value>`) keeps nothing.
  */
 function straddleTail(text: string, markers: MarkerSet): string {
-  const tail = markers.longest > 1 ? text.slice(1 - markers.longest) : '';
-  return markers.hasLeadIn(tail) ? tail : '';
+  const start = markers.partialStart(text, 0);
+  return start === text.length ? '' : text.slice(start);
 }
 
 function refusalMessage(code: ParseCode, name: string): string {
