@@ -363,7 +363,8 @@ const WAKE_CHANGES = [
   '`<b>` in code against `</arg_value>` keeps nothing and the next push takes (1) again. The wait wakes at the same',
   'push as before (test/parse/stream-latency.test.ts: streamed one character a push, every fixture releases after',
   'each push what one push of the text so far releases). ns per 4-byte `pushTo`, the 1 MB completions above',
-  'without tools, two runs each:',
+  'without tools, two runs each. (1) was measured as a check for any marker\'s first character; in review it became',
+  'MarkerSet.mayStartIn, the lane\'s own check (a stray `<b>` passes it too): within the noise (two runs, -6% to +9%).',
   '',
   table(['family', 'base → (1)', 'base → (1)+(2)', '(1)+(2) → all three', 'base → all three'], [
     ['glm-4.5', '141.6 → 106.4, 138.9 → 105.2', '138.5 → 91.9, 137.9 → 88.5', '89.0 → 76.1, 87.0 → 74.0', '127.0 → 73.3, 130.9 → 77.3'],

@@ -10,7 +10,7 @@ import { idGenerator } from '../helpers/stream.js';
 // finish would pass it. A push must release what it settles, so here a completion streamed one character a push is
 // compared, after every push, with one push of the same text so far. Every multi-character marker then straddles
 // pushes: a codec waiting for a value's end (no tools to type it by) must wake at the push that completes the
-// marker, not later (round 11 skips a waiting push's window search when it holds no marker's first character).
+// marker, not later (round 11 skips a waiting push's window search when no marker can begin in it).
 // Calls later found malformed are left out: a stream sends their arguments before it can know.
 
 interface Case {

@@ -220,9 +220,9 @@ class GrammarMachine implements ParserCore, CallSink {
     const markers = this.wake!.markers;
     this.wakeWithin -= chunk.length;
     if (this.wakeWithin <= 0) return true;
-    // Most waits are a long value streamed in small pushes without a marker's first character: such a push can
-    // neither end a marker nor begin one, so there is no window to build, search or keep.
-    if (this.parkedTail.length === 0 && !markers.hasLeadIn(chunk)) {
+    // Most waits are a long value streamed in small pushes where no marker can begin: after an empty tail such a push
+    // can neither end a marker nor leave the start of one, so there is no window to build, search or keep.
+    if (this.parkedTail.length === 0 && !markers.mayStartIn(chunk)) {
       parseWork.chars += chunk.length;
       return false;
     }

@@ -154,16 +154,6 @@ export class MarkerSet {
     return false;
   }
 
-  /** Whether some character of `text` is the first of a marker: when none is, no marker begins anywhere in it. */
-  hasLeadIn(text: string): boolean {
-    const ascii = this.asciiLeads;
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c < 128 ? ascii[c] === 1 : this.leadCodes.has(c)) return true;
-    }
-    return false;
-  }
-
   /** True when buf[at..] is a proper prefix of some marker (more text could complete it). */
   couldStartAt(buf: string, at: number): boolean {
     const candidates = this.byLead.get(buf[at] ?? '');
