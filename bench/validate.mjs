@@ -109,7 +109,39 @@ async function benchConvert(file, count) {
   }
   console.log('');
   console.log('Same rows as validate (first N); outputs at 1 and 2 workers are checked byte-identical. Wall-clock time of the whole CLI process.');
+  console.log('');
+  console.log(LONG_CONVERSATIONS.join('\n'));
 }
+
+/**
+ * Long conversations in training records (issue 18, twelfth round), measured by hand on 2026-11-27 at a load average
+ * of 3–4: `convert --from openai --to qwen3 --workers 1` of each file, the build before (main 5a48ca3 + the re-run
+ * bench section) and this one alternating, two runs each; wall seconds and peak RSS (/usr/bin/time) of the process.
+ */
+const LONG_CONVERSATIONS = [
+  '### Long conversations in training records',
+  '',
+  'A training record finds each assistant turn by rendering the conversation up to it, so a row costs the square of its',
+  'length. Most of a long row\'s time was two JavaScript loops comparing each turn\'s render with the whole text character',
+  'by character; they now compare blocks natively. The renders kept for reuse were every prefix of the row (a 30 MB row',
+  'exhausted the 4 GB heap); they are now capped at 64 Mi characters, and span finding and the prefix check take each',
+  'turn together so the renders they share are still kept. A row past `--max-prefix-render-chars` (4 billion characters',
+  'rendered, a message counting 512: ~10 s) is `CONVERT_TOO_LONG`; one of thousands of short messages is refused on its',
+  'message count before any render.',
+  '',
+  '| row (qwen3) | before s | after s | before peak RSS MB | after peak RSS MB | after |',
+  '| --- | --- | --- | --- | --- | --- |',
+  '| 2,000 short agent rows (5 messages each) | 1.93, 1.69 | 1.88, 1.76 | 125 | 129 | converted |',
+  '| 100 turns of 10 KB messages (2 MB) | 2.65, 2.67 | 1.66, 1.49 | 394 | 380 | converted |',
+  '| 50 turns of 40 KB messages (4 MB) | 2.86, 2.65 | 1.67, 1.73 | 402 | 373 | converted |',
+  '| 200 turns of 10 KB messages (4 MB) | 10.21, 9.25 | 5.03, 4.95 | 1,297 | 991 | converted |',
+  '| 512 turns of one-word messages (1,025 messages) | 1.66, 1.90 | 1.48, 1.46 | 128 | 129 | converted |',
+  '| 1,024 turns of one-word messages (2,049 messages) | 5.31, 5.40 | 4.89, 4.91 | 213 | 213 | converted |',
+  '| 2,048 turns of one-word messages (4,097 messages) | 20.0, 19.8 (converted) | 0.47, 0.45 | 550 | 76 | `CONVERT_TOO_LONG` before any prefix render |',
+  '| 100 turns of 150 KB messages (30 MB) | 31.2, 30.0: the process died, heap out of memory (4.3 GB) | 7.18, 7.41 | 4,301 | 1,413 | `CONVERT_TOO_LONG` |',
+  '',
+  'With `--workers 2` the 4 MB, 200-turn row converts in a worker (1 GB heap) where it killed one before (`WORKER_DIED`).',
+];
 
 const dir = mkdtempSync(join(tmpdir(), 'chatfmt-bench-'));
 try {

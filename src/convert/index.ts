@@ -5,6 +5,7 @@ export { importDataset, type ImportDatasetOptions, type ImportedRow } from './im
 export { type ConvertIssue, type ConvertIssueAnyCode } from './issues.js';
 export { createTokenizer, loadTokenizer, tokenizerLoadCount, type ChatTokenizer, type TokenizedText } from './tokenizer.js';
 export { messageTokenCounts, type MessageTokenCounts, type MessageTokenOptions, type MessageTokenSpan } from './message-tokens.js';
+export { DEFAULT_MAX_PREFIX_RENDER_CHARS } from '../render/render-prefixes.js';
 export { toTrainingRecord, type TrainOn, type TrainingRecord, type TrainingRecordOptions, type TrainingRecordResult } from './training-record.js';
 export { checkPrefixPreserving, type PrefixChange } from './prefix-check.js';
 export type { Span as CharSpan } from './spans-by-diff.js';

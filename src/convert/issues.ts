@@ -20,6 +20,7 @@ import type { Severity } from '../types.js';
  * - CONVERT_SPAN_NOT_FOUND: an assistant turn's text could not be located.
  * - CONVERT_NOT_PREFIX_PRESERVING (warning): rendering later turns rewrites earlier ones (e.g. old reasoning dropped).
  * - CONVERT_TOKENIZE_FAILED: decode(encode(text)) !== text, or token offsets cannot be computed.
+ * - CONVERT_TOO_LONG: locating the turns would render more than the budget (--max-prefix-render-chars).
  * Shared with validate: TEMPLATE_DROPS_TOOL_CALLS (a tool-call turn rendered without its calls) and
  * TEMPLATE_READS_CLOCK (warning: the text holds today's date; --now fixes it).
  */

@@ -38,12 +38,24 @@ export function checkPrefixPreserving(
 }
 
 export function findPrefixChanges(render: PrefixRenderer, conversation: Conversation, full: string): PrefixChange[] {
+  const finder = prefixChangeFinder(render, conversation, full);
+  conversation.messages.forEach((message, i) => {
+    if (message.role === 'assistant') finder.check(i);
+  });
+  return finder.changes;
+}
+
+/**
+ * findPrefixChanges one assistant turn at a time (`check(i)`, in order), so a caller that renders the same prefixes
+ * for another purpose (training records find each turn's span from them) can use each turn's renders for both while
+ * they are still in the renderer's memo.
+ */
+export function prefixChangeFinder(render: PrefixRenderer, conversation: Conversation, full: string): { check(i: number): void; changes: PrefixChange[] } {
   const { messages } = conversation;
   const changes: PrefixChange[] = [];
   const reported = new Set<number>();
-  let boundaries: number[] | undefined;
-  messages.forEach((message, i) => {
-    if (message.role !== 'assistant') return;
+  const boundaries = messageBoundaries(render, messages);
+  const check = (i: number): void => {
     const steps: Array<['prompt' | 'turn', string | undefined]> = [
       ['prompt', render(messages.slice(0, i), true)],
       ['turn', render(messages.slice(0, i + 1), false)],
@@ -51,10 +63,9 @@ export function findPrefixChanges(render: PrefixRenderer, conversation: Conversa
     for (const [seenAs, text] of steps) {
       if (text === undefined || full.startsWith(text)) continue;
       const offset = commonPrefixLength(text, full);
-      boundaries ??= messageBoundaries(render, messages);
       // A prompt that parts after its last message parts in the generation prompt: turn i itself does not begin
       // the way the model was prompted (a `<think>\n` prefill the history form lacks, say).
-      const messageIndex = seenAs === 'prompt' && offset >= (render(messages.slice(0, i), false)?.length ?? Infinity) ? i : messageAt(boundaries, offset, seenAs === 'prompt' ? i : i + 1);
+      const messageIndex = seenAs === 'prompt' && offset >= (render(messages.slice(0, i), false)?.length ?? Infinity) ? i : boundaries.messageAt(offset, seenAs === 'prompt' ? i : i + 1);
       if (reported.has(messageIndex)) continue;
       reported.add(messageIndex);
       changes.push({
@@ -67,20 +78,27 @@ export function findPrefixChanges(render: PrefixRenderer, conversation: Conversa
         after: full.slice(offset, offset + 40),
       });
     }
-  });
-  return changes;
+  };
+  return { check, changes };
 }
 
-/** boundaries[j] = where message j starts: the length of the render of the messages before it. */
-function messageBoundaries(render: PrefixRenderer, messages: Conversation['messages']): number[] {
-  const boundaries = [0];
-  for (let j = 1; j < messages.length; j++) boundaries.push(render(messages.slice(0, j), false)?.length ?? boundaries[j - 1]!);
-  return boundaries;
-}
-
-/** The last of the first `count` messages that starts at or before `offset`. */
-function messageAt(boundaries: number[], offset: number, count: number): number {
-  let index = 0;
-  for (let j = 0; j < count; j++) if (boundaries[j]! <= offset) index = j;
-  return index;
+/**
+ * Where each message starts (the length of the render of the messages before it), rendered only as far as a lookup
+ * needs: turns are checked in order, so the prefixes it asks for are mostly the ones that turn's check (and span
+ * finding) just rendered, still in the renderer's memo, rather than every prefix of the conversation at once.
+ */
+function messageBoundaries(render: PrefixRenderer, messages: Conversation['messages']): { messageAt(offset: number, count: number): number } {
+  const starts = [0];
+  return {
+    /** The last of the first `count` messages that starts at or before `offset`. */
+    messageAt(offset, count) {
+      while (starts.length < Math.min(count, messages.length)) {
+        const j = starts.length;
+        starts.push(render(messages.slice(0, j), false)?.length ?? starts[j - 1]!);
+      }
+      let index = 0;
+      for (let j = 0; j < count && j < starts.length; j++) if (starts[j]! <= offset) index = j;
+      return index;
+    },
+  };
 }

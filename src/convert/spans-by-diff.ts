@@ -65,6 +65,17 @@ export function spansByDiff(
 }
 
 /**
+ * Messages spansByDiff renders at the least for these turns: each turn's prompt and the conversation through it
+ * (each a different prefix, so the memo answers neither). A row over the budget on this count alone is refused
+ * before any render.
+ */
+export function leastMessagesRendered(assistantIndices: number[]): number {
+  let total = 0;
+  for (const index of assistantIndices) total += 2 * index + 1;
+  return total;
+}
+
+/**
  * A stop token right after the turn is what the model wrote to end it, even when the template prints it as the
  * next message's header (GLM ends a turn by writing `<|observation|>` or `<|user|>`), so it carries loss too.
  */

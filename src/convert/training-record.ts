@@ -8,9 +8,9 @@ import type { Conversation, Message } from '../types.js';
 import { issue, rowFailure, type ConvertIssue } from './issues.js';
 import { prepareForTemplate } from '../render/family-call-ids.js';
 import { rewritesOfWrittenIds } from './minted-ids.js';
-import { findPrefixChanges } from './prefix-check.js';
-import { commonPrefixLength, prefixRenderer } from '../render/render-prefixes.js';
-import { spansByDiff, type DiffSpan, type Span } from './spans-by-diff.js';
+import { prefixChangeFinder } from './prefix-check.js';
+import { commonPrefixLength, DEFAULT_MAX_PREFIX_RENDER_CHARS, MESSAGE_RENDER_CHARS, prefixBudgetExceeded, prefixRenderer } from '../render/render-prefixes.js';
+import { leastMessagesRendered, spansByDiff, type DiffSpan, type Span } from './spans-by-diff.js';
 import { droppedCalls, droppedCallsMessage } from './dropped-calls.js';
 import { convertSpans, overlaps, type OffsetUnit } from './text-offsets.js';
 import type { ChatTokenizer } from './tokenizer.js';
@@ -34,6 +34,12 @@ export interface TrainingRecordOptions {
   line?: number;
   /** How `spans` count: UTF-16 units (default, JS strings), code points (Python `str` slicing) or UTF-8 bytes. */
   offsets?: OffsetUnit;
+  /**
+   * The work of locating the row's assistant turns (each renders the conversation up to it), in characters rendered,
+   * each message counting MESSAGE_RENDER_CHARS more; a row that needs more is not converted (CONVERT_TOO_LONG).
+   * Default DEFAULT_MAX_PREFIX_RENDER_CHARS (4,000,000,000: about 10 s).
+   */
+  maxPrefixRenderChars?: number;
 }
 
 export interface TrainingRecord {
@@ -71,6 +77,10 @@ export function toTrainingRecord(input: Conversation, options: TrainingRecordOpt
     return buildRecord(input, options, loaded, line);
   } catch (error) {
     if (isChatfmtError(error) && runWideCodes.has(error.code)) throw error;
+    // Only the prefix renderer's budget says INPUT_TOO_LARGE here: the conversation is too long to locate its turns.
+    if (isChatfmtError(error) && error.code === 'INPUT_TOO_LARGE') {
+      return { record: null, issues: [issue(line, 'CONVERT_TOO_LONG', 'messages', `${error.message}; split the conversation, or raise the limit (--max-prefix-render-chars)`)] };
+    }
     // Whatever one conversation holds (a stack overflow, a chatfmt bug), it costs that row only.
     return { record: null, issues: [rowFailure(line, error)] };
   }
@@ -105,8 +115,18 @@ function buildRecord(input: Conversation, options: TrainingRecordOptions, loaded
 
   const messages = conversation.messages;
   const assistantIndices = messages.flatMap((m, i) => (m.role === 'assistant' ? [i] : []));
-  const render = prefixRenderer(loaded, conversation, { variables, now: options.now });
-  const diffed = spansByDiff(render, messages, assistantIndices, text, endMarkers(loaded));
+  const maxChars = options.maxPrefixRenderChars ?? DEFAULT_MAX_PREFIX_RENDER_CHARS;
+  // A conversation of thousands of short messages is over the budget on its message count alone: refused unrendered.
+  if (leastMessagesRendered(assistantIndices) * MESSAGE_RENDER_CHARS > maxChars) throw prefixBudgetExceeded(messages.length, maxChars);
+  const render = prefixRenderer(loaded, conversation, { variables, now: options.now, maxChars });
+  // Each turn's span, then its prefix check, while the renders of that turn are in the renderer's memo.
+  const prefixCheck = options.checkPrefix !== false ? prefixChangeFinder(render, conversation, text) : undefined;
+  const markers = endMarkers(loaded);
+  const diffed = new Map<number, DiffSpan | undefined>();
+  for (const index of assistantIndices) {
+    for (const [turn, span] of spansByDiff(render, messages, [index], text, markers)) diffed.set(turn, span);
+    prefixCheck?.check(index);
+  }
   const spansByTurn = locateTurns(diffed, assistantIndices, text, generationSpans, hasGenerationBlocks, line, issues);
   issues.push(...droppedCallIssues(loaded, messages, diffed, spansByTurn, text, line));
 
@@ -127,8 +147,8 @@ function buildRecord(input: Conversation, options: TrainingRecordOptions, loaded
     return out;
   }, []);
 
-  if (options.checkPrefix !== false) {
-    for (const change of findPrefixChanges(render, conversation, text)) {
+  if (prefixCheck) {
+    for (const change of prefixCheck.changes) {
       const step = change.seenAs === 'prompt' ? `the prompt for turn ${change.assistantIndex}` : `turn ${change.assistantIndex} as generated`;
       issues.push(
         issue(line, 'CONVERT_NOT_PREFIX_PRESERVING', `messages[${change.messageIndex}]`,

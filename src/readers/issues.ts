@@ -95,6 +95,7 @@ export const datasetIssueSeverity = {
   CONVERT_SPAN_NOT_FOUND: 'error',
   CONVERT_NOT_PREFIX_PRESERVING: 'warning',
   CONVERT_TOKENIZE_FAILED: 'error',
+  CONVERT_TOO_LONG: 'error',
 } as const satisfies Record<string, Severity>;
 
 export type DatasetIssueCode = keyof typeof datasetIssueSeverity;

@@ -26,6 +26,8 @@ export interface ConvertRowsOptions {
   /** ISO time for strftime_now (a string: options travel to worker threads); absent: the current time. */
   now?: string;
   offsets?: OffsetUnit;
+  /** The work of locating one row's turns, in characters rendered (toTrainingRecord's maxPrefixRenderChars). */
+  maxPrefixRenderChars?: number;
 }
 
 /** One input row converted: its output line (JSON, no newline) or null, and every issue found on it. */
@@ -53,7 +55,7 @@ export async function createRowConverter(options: ConvertRowsOptions): Promise<(
   const loaded = renders ? loadTemplate({ family: options.family, template: options.template, templateName: options.templateName }) : undefined;
   const tokenizer = options.tokenizer === undefined ? undefined : await loadTokenizer(options.tokenizer);
   const now = options.now === undefined ? undefined : new Date(options.now);
-  const recordOptions = { trainOn: options.trainOn, checkPrefix: options.checkPrefix, variables: options.variables, now, offsets: options.offsets, loaded, tokenizer };
+  const recordOptions = { trainOn: options.trainOn, checkPrefix: options.checkPrefix, variables: options.variables, now, offsets: options.offsets, maxPrefixRenderChars: options.maxPrefixRenderChars, loaded, tokenizer };
   const validator = await createRowValidator({ shape: options.from });
   return (records) => {
     const rows: ConvertedRow[] = [];

@@ -31,6 +31,7 @@ interface ConvertFlags {
   var: string[];
   now?: string;
   maxRowBytes?: string;
+  maxPrefixRenderChars?: string;
   progress: boolean;
   offsets: OffsetUnit;
   workers?: string;
@@ -85,6 +86,7 @@ export const register: CommandRegistrar = (program, io, state) => {
     .option('--now <iso>', 'clock for strftime_now (UTC unless a zone is given)')
     .addOption(new Option('--offsets <unit>', 'how spans count: utf16 (JS), codepoint (Python str), byte (UTF-8)').choices([...offsetUnits]).default('utf16'))
     .option('--max-row-bytes <n>', 'longest row accepted (default 33554432)')
+    .option('--max-prefix-render-chars <n>', "work to locate one row's assistant turns, in characters rendered (each turn renders the conversation up to it; a message counts 512 more); a row over it is not converted, CONVERT_TOO_LONG (default 4000000000)")
     .option('--workers <n>', 'worker threads (default: number of cores); the output is the same, in the same order')
     .option('--no-progress', 'no progress bar on stderr')
     .addHelpText('after', HELP)
@@ -134,6 +136,7 @@ async function runConvert(file: string, flags: ConvertFlags, io: IO): Promise<nu
     ...stdinOption(source, io),
     ...(typeof source === 'string' ? {} : { name: file }),
     maxRowBytes: positiveInt(flags.maxRowBytes, '--max-row-bytes'),
+    maxPrefixRenderChars: positiveInt(flags.maxPrefixRenderChars, '--max-prefix-render-chars'),
     onProgress: progress && ((p) => progress.update({ ...p, errors: counts.failed, warnings: counts.warnings })),
   });
   return withOutputs(io, [{ flag: '-o', file: flags.output }, { flag: '--report', file: flags.report }], async ([output, report]) => {
