@@ -14,7 +14,7 @@ export const MESSAGE_RENDER_CHARS = 512;
 
 /**
  * Locating every assistant turn renders the conversation up to each one, so the work grows with the square of the
- * conversation: a 4 MB agent conversation of 200 turns renders ~2.5 billion characters (~6 s). A row of thousands of
+ * conversation: a 4 MB agent conversation of 200 turns renders ~2.5 billion characters (~5 s). A row of thousands of
  * one-word messages, or of 30 MB in 100 turns, would otherwise run for minutes or exhaust the heap; past this
  * budget (~10 s of work) a conversation is refused instead.
  */
