@@ -277,6 +277,14 @@ class HarmonyMachine implements ParserCore {
   }
 
   private headerText(state: HeaderState, text: string): void {
+    // The limit is decided on the header's first HEADER_LIMIT + 1 characters, whatever else the chunk holds: a stream
+    // fed one character at a time decides there, and a batch that saw the text after it would read it differently
+    // (a body after the channel word only there); the rest goes to whatever the header became.
+    const room = HEADER_LIMIT + 1 - state.text.length;
+    if (room > 0 && text.length > room) {
+      this.headerText(state, text.slice(0, room));
+      return this.text(text.slice(room));
+    }
     state.text += text;
     if (state.verdict === 'undecided') {
       const verdict = startVerdict(state.text);

@@ -82,7 +82,7 @@ function callObjectCodec(options: CallObjectOptions): ArgsCodec {
               // A plain key, whole in the buffer (the usual case), is read in one native match; anything else (an
               // escape, a key cut by the chunk) by the scanner, which keeps its place across chunks.
               const end = plainStringEnd(buf, pos);
-              if (end >= 0) {
+              if (end >= 0 && end - pos <= MAX_TOKEN + 1) {
                 key = buf.slice(pos + 1, end - 1);
                 pos = end;
                 state = 'colon';
@@ -132,7 +132,7 @@ function callObjectCodec(options: CallObjectOptions): ArgsCodec {
               pos = end;
             } else {
               const plainEnd = !isArgs && tokenScanned === 0 ? plainStringEnd(buf, pos) : -1;
-              if (plainEnd >= 0) {
+              if (plainEnd >= 0 && plainEnd - pos <= MAX_TOKEN + 1) {
                 // The name (or id) as a plain string, whole in the buffer: its text is its value.
                 const outcome = takeString(buf.slice(pos + 1, plainEnd - 1), pos, sink);
                 if (outcome) return outcome;
@@ -181,8 +181,15 @@ function callObjectCodec(options: CallObjectOptions): ArgsCodec {
     const end = value!.scan(buf, pos + tokenScanned, final);
     if (end === NEED_MORE) tokenScanned = buf.length - pos;
     else tokenScanned = 0;
-    if (end === NEED_MORE && tokenScanned > cap) {
-      value!.errorAt = buf.length;
+    // Over the cap whether it closed in this buffer or not (a chunk that brings more than the cap at once must decide
+    // as a character-at-a-time stream does), and failing at the same place: right after the cap, not at the end of
+    // whatever the buffer holds, so the text after it is read again the same way whatever the chunking.
+    // A scanner error past the cap counts as the cap: a stream reaches the cap first (a batch whose last feed is the
+    // final one, held back by trailing white space, sees the unterminated string's error instead).
+    const over = end === NEED_MORE ? tokenScanned > cap : end === INVALID ? value!.errorAt > pos + cap + 1 : end - pos > cap + 1;
+    if (over) {
+      tokenScanned = 0;
+      value!.errorAt = pos + cap + 1;
       return INVALID;
     }
     return end;

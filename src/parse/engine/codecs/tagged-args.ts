@@ -169,7 +169,11 @@ class TaggedArgsCodec implements ArgsCodec {
           } else {
             const hit = this.keyClose.find(buf, pos);
             if (!hit || hit.at - pos > MAX_HEADER) {
-              if (buf.length - pos > MAX_HEADER) return { status: 'error', pos, code: 'PARSE_BAD_CALL_SYNTAX', message: 'unterminated argument key' };
+              // Unterminated only once a close starting within MAX_HEADER could no longer be in the buffer, whole: a
+              // stream that has a close's first characters at MAX_HEADER waits for the rest, as a batch sees it.
+              if (buf.length - pos >= MAX_HEADER + this.syntax.keyClose.length) {
+                return { status: 'error', pos, code: 'PARSE_BAD_CALL_SYNTAX', message: 'unterminated argument key' };
+              }
               return { status: 'more', pos };
             }
             tag = readKeyTag(buf.slice(pos, hit.at), this.syntax);
@@ -292,7 +296,7 @@ class TaggedArgsCodec implements ArgsCodec {
     const window = buf.slice(from, from + MAX_HEADER + keyClose.length);
     const end = window.indexOf(keyClose);
     markerScanWork.chars += end < 0 ? window.length : end;
-    if (end < 0) return !final && buf.length - from <= MAX_HEADER ? 'more' : undefined;
+    if (end < 0) return !final && window.length < MAX_HEADER + keyClose.length ? 'more' : undefined;
     const tag = readKeyTag(window.slice(0, end), this.syntax);
     // The same window the key state searches (a close within MAX_HEADER), so that state may take this reading.
     this.peeked = { buf, at: from, tag, next: from + end + keyClose.length };
@@ -494,7 +498,7 @@ class TaggedArgsCodec implements ArgsCodec {
         if (hit !== this.syntax.keyOpen) return undefined;
         // As keyAt reads it: a key with no close yet (within MAX_HEADER) waits.
         const from = next + hit.length;
-        undecided = text.indexOf(this.syntax.keyClose, from) < 0 && text.length - from <= MAX_HEADER;
+        undecided = text.indexOf(this.syntax.keyClose, from) < 0 && text.length - from < MAX_HEADER + this.syntax.keyClose.length;
       }
     }
     if (!undecided) return undefined;
