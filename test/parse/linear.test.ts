@@ -58,6 +58,34 @@ describe('parse work grows linearly on adversarial input', () => {
   }
 });
 
+describe('white space in a call header stays linear when streamed', () => {
+  // Found by fuzzing: header readers skipped the white space after a call opener (and DeepSeek-R1's after the name, and
+  // its fence's info line) without a bound, from the call's start on every push until they decided; 100 KB of newlines
+  // after `<tool_call>` in 4-character pushes took 4–7 s in ten families. The buffer each push searches is counted.
+  const streamed = (text: string, family: string) => {
+    const before = parseWork.chars;
+    const stream = createStreamParser({ family, prefix: '' });
+    for (let i = 0; i < text.length; i += 16) stream.push(text.slice(i, i + 16));
+    stream.finish();
+    return parseWork.chars - before;
+  };
+  for (const family of familyIds) {
+    it(family, () => {
+      const m = parserFamilies[family].markers;
+      const heads = [...m.callOpen, ...(family === 'deepseek-r1' ? [`${m.callOpen[0]}function<｜tool▁sep｜>f`, `${m.callOpen[0]}function<｜tool▁sep｜>f\n\`\`\``] : [])];
+      const offenders: string[] = [];
+      for (const head of heads) {
+        for (const fill of [' ', '\n', 'x']) {
+          const a = Math.max(1, streamed(head + fill.repeat(SMALL), family));
+          const b = streamed(head + fill.repeat(10 * SMALL), family);
+          if (b / a > 12) offenders.push(`${JSON.stringify(head + fill)}…: ${a} → ${b} chars examined (${(b / a).toFixed(1)}× for 10× input)`);
+        }
+      }
+      expect(offenders).toEqual([]);
+    });
+  }
+});
+
 describe('a looping model does not flood the result', () => {
   it('lists the first MAX_DIAGNOSTICS diagnostics, counts the rest, and loses no text', () => {
     const text = '<tool_call>oops</tool_call>'.repeat(3000);

@@ -5,6 +5,23 @@ import { skipWhitespace } from './trim.js';
 /** Headers longer than this are garbage, not a name still arriving. */
 export const MAX_HEADER = 512;
 
+/**
+ * The end of the white space at `pos`, looking at most MAX_HEADER + 1 characters ahead; undefined when it runs longer.
+ * A header reader runs again from the call's start on every push until it decides, so white space it skipped without
+ * a bound (an opener followed by a megabyte of newlines, streamed) cost quadratic time. Past the limit the header is
+ * garbage, as any longer header is.
+ */
+export function skipHeaderSpace(buf: string, pos: number): number | undefined {
+  if (buf.length - pos <= MAX_HEADER) return skipWhitespace(buf, pos);
+  const end = skipWhitespace(buf.slice(pos, pos + MAX_HEADER + 1), 0);
+  return end > MAX_HEADER ? undefined : pos + end;
+}
+
+/** The error of a header that is white space past MAX_HEADER. */
+export function blankHeader(pos: number): HeaderResult {
+  return { status: 'error', at: pos, message: 'call header of white space only' };
+}
+
 export type ReadResult =
   | { status: 'more' }
   | { status: 'error'; at: number }
@@ -31,7 +48,8 @@ export function nameUntil(options: NameUntilOptions): HeaderReader {
   const delimiters = new MarkerSet(options.delimiters);
   const keep = new Set(options.keep ?? []);
   return (buf, pos) => {
-    const start = skipWhitespace(buf, pos);
+    const start = skipHeaderSpace(buf, pos);
+    if (start === undefined) return blankHeader(pos);
     const read = readUntil(buf, start, delimiters);
     if (read.status === 'found') {
       const text = read.text.trim();
@@ -48,7 +66,8 @@ export function functionTag(open = '<function=', close = '>'): HeaderReader {
   // A name never spans a line or holds a tag: `<function=f\n<parameter=…` is a broken header.
   const closer = new MarkerSet([close, '\n', '<']);
   return (buf, pos) => {
-    const start = skipWhitespace(buf, pos);
+    const start = skipHeaderSpace(buf, pos);
+    if (start === undefined) return blankHeader(pos);
     const head = buf.slice(start, start + open.length);
     if (head !== open.slice(0, head.length)) return { status: 'error', at: start, message: `expected ${open}NAME${close}` };
     if (head.length < open.length) return { status: 'more' };
@@ -76,7 +95,8 @@ function endOfHeader(read: ReadResult, message: string): HeaderResult {
  */
 export function byLead(readers: Readonly<Record<string, HeaderReader>>, otherwise: HeaderReader): HeaderReader {
   return (buf, pos, final) => {
-    const start = skipWhitespace(buf, pos);
+    const start = skipHeaderSpace(buf, pos);
+    if (start === undefined) return blankHeader(pos);
     if (start >= buf.length) return final ? otherwise(buf, pos, final) : { status: 'more' };
     return (readers[buf[start]!] ?? otherwise)(buf, pos, final);
   };
@@ -99,7 +119,8 @@ export function markedName(options: MarkedNameOptions): HeaderReader {
   const keep = new Set(options.keep ?? []);
   const idMarker = options.idMarker;
   return (buf, pos) => {
-    const start = skipWhitespace(buf, pos);
+    const start = skipHeaderSpace(buf, pos);
+    if (start === undefined) return blankHeader(pos);
     const nameEnd = wordEnd(buf, start);
     if (nameEnd === undefined) return { status: 'error', at: start, message: 'overlong call name' };
     let end = nameEnd;

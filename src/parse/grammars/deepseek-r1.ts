@@ -1,9 +1,8 @@
 import { familyInfo } from '../../families/info.js';
 import { jsonArgs } from '../engine/codecs/json-args.js';
 import type { Grammar, HeaderReader } from '../engine/grammar.js';
-import { readUntil } from '../engine/headers.js';
+import { MAX_HEADER, readUntil, skipHeaderSpace } from '../engine/headers.js';
 import { MarkerSet } from '../engine/markers.js';
-import { skipWhitespace } from '../engine/trim.js';
 import { deepseek } from './deepseek-markers.js';
 
 const FENCE = '```';
@@ -18,17 +17,35 @@ const r1Header: HeaderReader = (buf, pos, final) => {
   const name = readUntil(buf, nameStart, nameEnd);
   if (name.status === 'error') return { status: 'error', at: name.at, message: 'call name without a newline' };
   if (name.status === 'more') return { status: 'more' };
-  let end = skipWhitespace(buf, name.at);
+  // White space past MAX_HEADER: no fence follows; the arguments codec reads on from the name.
+  let end = skipHeaderSpace(buf, name.at) ?? name.at;
   if (end >= buf.length && !final) return { status: 'more' };
   if (buf.startsWith(FENCE, end)) {
-    const info = buf.indexOf('\n', end);
-    if (info < 0) return final ? { status: 'ok', end: buf.length, name: name.text.trim() } : { status: 'more' };
-    end = info + 1;
+    const info = fenceInfoEnd(buf, end + FENCE.length, final);
+    if (info === undefined) return { status: 'more' };
+    end = info;
   } else if (!final && buf.length - end < FENCE.length && FENCE.startsWith(buf.slice(end))) {
     return { status: 'more' };
   }
   return { status: 'ok', end, name: name.text.trim() };
 };
+
+/** A fence's info string: a language word (`json`), nothing else on its line. */
+const INFO = /^[ \t]*[\w.+#-]*[ \t]*\r?$/;
+
+/**
+ * Where the arguments begin after an opening fence: past its info line when that holds only a language word, else
+ * right after the fence, so text on that line (`\`\`\`{"a": 1}`, or JSON cut short) reaches the arguments codec instead
+ * of being dropped as the info string (the call then read as `{}` with no diagnostic). The line is looked for within
+ * MAX_HEADER characters (the reader runs on every push until it decides); undefined: more text is needed.
+ */
+function fenceInfoEnd(buf: string, from: number, final: boolean): number | undefined {
+  const newline = buf.slice(from, from + MAX_HEADER + 1).indexOf('\n');
+  if (newline < 0 && !final && buf.length - from <= MAX_HEADER) return undefined;
+  const lineEnd = newline < 0 ? Math.min(buf.length, from + MAX_HEADER + 1) : from + newline;
+  if (!INFO.test(buf.slice(from, lineEnd))) return from;
+  return newline < 0 ? lineEnd : lineEnd + 1;
+}
 
 /**
  * `<｜tool▁call▁begin｜>function<｜tool▁sep｜>N\n```json\n{json}\n```<｜tool▁call▁end｜>`, calls joined by `\n`
