@@ -86,6 +86,33 @@ describe('white space in a call header stays linear when streamed', () => {
   }
 });
 
+describe('white space after a tag whose verdict waits on what follows stays linear when streamed', () => {
+  // Found by fuzzing, as above: a value's close tag (`</parameter>`, and Gemma's closing `<|"|>` of a string that lost
+  // its opening one) is weighed by what follows its white space, looked for again from the tag on every push; 30 KB of
+  // newlines after it in 1-character pushes took 2–10 s.
+  const cases: [string, string][] = [
+    ['qwen3-coder', '<tool_call>\n<function=run>\n<parameter=code>\nprint(1)\n</parameter>'],
+    ['seed-oss', '<seed:tool_call>\n<function=get_time>\n<parameter=tz>UTC</parameter>'],
+    ['glm-4.5', '<tool_call>run\n<arg_key>code</arg_key>\n<arg_value>print(1)</arg_value>'],
+    ['gemma-4', '<|tool_call>call:search{query:weather in Tokyo, Japan<|"|>'],
+  ];
+  const streamed = (text: string, family: string) => {
+    const before = parseWork.chars;
+    const stream = createStreamParser({ family, prefix: '' });
+    for (let i = 0; i < text.length; i += 16) stream.push(text.slice(i, i + 16));
+    stream.finish();
+    return parseWork.chars - before;
+  };
+  for (const [family, head] of cases) {
+    it(family, () => {
+      for (const fill of [' ', '\n']) {
+        const a = streamed(head + fill.repeat(SMALL), family);
+        expect(streamed(head + fill.repeat(10 * SMALL), family) / a, JSON.stringify(fill)).toBeLessThanOrEqual(12);
+      }
+    });
+  }
+});
+
 describe('a looping model does not flood the result', () => {
   it('lists the first MAX_DIAGNOSTICS diagnostics, counts the rest, and loses no text', () => {
     const text = '<tool_call>oops</tool_call>'.repeat(3000);

@@ -1,6 +1,7 @@
 import type { ParseCode } from '../../../types.js';
 import type { ArgsCodec, CallSink, CodecContext, CodecFactory, CodecResult, LaneHold } from '../grammar.js';
 import { isJsonNumber } from '../../args/json-text.js';
+import { MAX_HEADER } from '../headers.js';
 import { MarkerSet } from '../markers.js';
 import { parseWork } from '../work.js';
 import { escapeFragment } from './escape-fragment.js';
@@ -326,12 +327,16 @@ class ObjectNotationCodec implements ArgsCodec {
     if (hit?.marker === this.delimiter) {
       // Only a closing delimiter ends the string: one that opens the next value (`a:x,b:<|"|>y<|"|>`) means the bare
       // word was just that.
-      const next = skipSpaces(buf, hit.at + hit.marker.length);
-      if (next >= buf.length && !final) {
+      // White space after it is read within MAX_HEADER: past that, as at the end of output (this wait is looked at
+      // again from the delimiter on every push, so an unbounded run streamed in small pieces cost quadratic time).
+      const after = hit.at + hit.marker.length;
+      const next = Math.min(skipSpaces(buf, after, after + MAX_HEADER + 1), buf.length);
+      const far = next > after + MAX_HEADER;
+      if (!far && next >= buf.length && !final) {
         this.token = this.token.slice(0, this.token.length - (hit.at - pos));
         return { status: 'more', pos };
       }
-      if (next >= buf.length || ',}]'.includes(buf[next]!)) {
+      if (far || next >= buf.length || ',}]'.includes(buf[next]!)) {
         const text = this.token.trim();
         this.token = '';
         return this.repaired(text, hit.at, sink);
@@ -362,8 +367,9 @@ function fail(pos: number, code: ParseCode, message: string): CodecResult {
   return { status: 'error', pos, code, message };
 }
 
-function skipSpaces(buf: string, pos: number): number {
-  while (pos < buf.length && isSpace(buf.charCodeAt(pos))) pos++;
+function skipSpaces(buf: string, pos: number, end = buf.length): number {
+  end = Math.min(end, buf.length);
+  while (pos < end && isSpace(buf.charCodeAt(pos))) pos++;
   return pos;
 }
 

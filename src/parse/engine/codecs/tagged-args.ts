@@ -3,7 +3,7 @@ import type { AdmittedTypes } from '../../args/schema.js';
 import { minifyJson } from '../../args/json-text.js';
 import type { ArgsCodec, CallSink, CodecContext, CodecFactory, CodecResult, LaneHold, Wake } from '../grammar.js';
 import type { ParseCode } from '../../../types.js';
-import { MAX_HEADER } from '../headers.js';
+import { MAX_HEADER, skipHeaderSpace } from '../headers.js';
 import { MarkerSet, markerScanWork } from '../markers.js';
 import { skipWhitespace } from '../trim.js';
 import { escapeFragment } from './escape-fragment.js';
@@ -244,14 +244,16 @@ class TaggedArgsCodec implements ArgsCodec {
       pos = hit.at + hit.marker.length;
       const level = this.depth + this.blockDepth;
       if (hit.marker === valueClose) {
-        const next = skipWhitespace(buf, pos);
+        const next = skipHeaderSpace(buf, pos);
         if (this.depth > 0) {
           // A close tag right before another declared parameter's key is this value's own, whatever it nested.
-          const key = this.keyAt(buf, next, final);
+          const key = next === undefined ? undefined : this.keyAt(buf, next, final);
           if (key === 'more') return { pos: hit.at, closed: false };
           if (key !== undefined && this.isOtherParameter(key)) return { pos, closed: true };
           this.depth--;
         } else {
+          // White space past MAX_HEADER: nothing follows within reach, as at the end of output (see spaceThen).
+          if (next === undefined) return { pos, closed: true };
           const follows = this.followerAt(buf, next, final);
           const closes = follows && this.nextParameterAt(buf, hit.at, next, final);
           if (follows === undefined || closes === 'more') return { pos: hit.at, closed: false };
@@ -341,7 +343,7 @@ class TaggedArgsCodec implements ArgsCodec {
       const after = end.at + end.marker.length;
       const ends =
         end.marker === this.syntax.valueClose
-          ? this.followerAt(buf, skipWhitespace(buf, after), final)
+          ? this.spaceThen(buf, after, (next) => this.followerAt(buf, next, final))
           : end.marker === this.syntax.keyOpen || this.blockEndsAt(buf, after, final);
       if (ends === undefined) {
         this.probed = end.at - anchor;
@@ -361,7 +363,8 @@ class TaggedArgsCodec implements ArgsCodec {
   /** Whether the block close just read (ending at `after`) ends a value that lost its close tag. */
   private blockEndsAt(buf: string, after: number, final: boolean): boolean | undefined {
     if (!this.syntax.blockCloseNeedsFollower) return true;
-    const next = skipWhitespace(buf, after);
+    const next = skipHeaderSpace(buf, after);
+    if (next === undefined) return true;
     if (next >= buf.length) return final ? true : undefined;
     if (this.context.followers.at(buf, next) !== undefined) return true;
     return !final && this.context.followers.couldStartAt(buf, next) ? undefined : false;
@@ -379,6 +382,17 @@ class TaggedArgsCodec implements ArgsCodec {
   private isOtherParameter(key: string): boolean {
     const name = this.context.name;
     return name !== undefined && key !== this.key && !this.seen.has(key) && parameterTypes(this.context.tools, name, key).schema !== undefined;
+  }
+
+  /**
+   * A verdict on what follows the white space after a tag (`</parameter>` waits on it): white space longer than
+   * MAX_HEADER counts as the end of output would (true). The verdict is looked for again from the tag on every push
+   * until it is known, so white space skipped without a bound (a megabyte of newlines after a close tag, streamed) cost
+   * quadratic time; with the bound, every chunking decides at the same character.
+   */
+  private spaceThen(buf: string, after: number, verdict: (next: number) => boolean | undefined): boolean | undefined {
+    const next = skipHeaderSpace(buf, after);
+    return next === undefined ? true : verdict(next);
   }
 
   /** Whether a value may end before `at`: true, false, or undefined when more text must come to tell. */
@@ -488,7 +502,9 @@ class TaggedArgsCodec implements ArgsCodec {
    * decide (a complete follower or key) goes to feed.
    */
   private holdClose(text: string, hold: LaneHold): string | undefined {
-    const next = skipWhitespace(text, this.syntax.valueClose.length);
+    const next = skipHeaderSpace(text, this.syntax.valueClose.length);
+    // White space past MAX_HEADER decides (readNestedValue): feed reads it.
+    if (next === undefined) return undefined;
     let undecided = next >= text.length;
     if (!undecided) {
       // As followerAt reads it: the first marker the text starts with decides, a proper prefix of one waits.
