@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { createResponseParser, RESPONSE_TEMPLATE_MEMO_BITS, ResponseTemplateError } from '../../src/index.js';
+import {
+  accumulateDeltas,
+  compileResponseTemplate,
+  createResponseParser,
+  createStreamParser,
+  exportResponseTemplate,
+  parse,
+  RESPONSE_TEMPLATE_MEMO_BITS,
+  ResponseTemplateError,
+  type ResponseParser,
+} from '../../src/index.js';
+import { OpenAIResponseStream } from '../../src/response-template/openai.js';
 import { hasResponseTemplates, loadTemplate } from './data.js';
 
 /** Batch parse; returns the matcher steps spent (the work measure: no timing assertions). */
@@ -119,5 +130,43 @@ describe('hostile templates and completions stay bounded', () => {
   ])('%s on a completion of repeated %j: linear work', (name, unit) => {
     const { ratio } = growth((n) => [loadTemplate(name), unit.repeat(Math.ceil(n / unit.length))]);
     expect(ratio).toBeLessThan(2.5);
+  });
+});
+
+describe('openai output recovers from a failing chunk in near-linear work', () => {
+  // Found by fuzzing: when a feed raises, the chunk is replayed on a fresh parser up to the code point that raised.
+  // It was replayed a code point at a time, which costs what one-character pushes cost, quadratic while a region is
+  // held open: a batch parse (one chunk) of an 8 KB malformed DeepSeek-R1 call took 8 s in openai mode against 10 ms
+  // in dict mode. The replay's work is every parser's matcher steps, counted through the parser factory.
+  const template = compileResponseTemplate(exportResponseTemplate('deepseek-r1').template);
+  const completion = (n: number) =>
+    `Checking.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_time\n\`\`\`"tz${'<｜tool_call_begin｜>'.repeat(n)}": "UTC"}\n\`\`\`<｜tool▁call▁end｜><｜tool▁calls▁end｜>`;
+  const run = (text: string) => {
+    const parsers: ResponseParser[] = [];
+    const create = () => {
+      const parser = createResponseParser(template, { prefix: '' });
+      parsers.push(parser);
+      return parser;
+    };
+    const stream = new OpenAIResponseStream(create, template.source as Record<string, unknown>, () => 'call_0', 'deepseek-r1');
+    const message = accumulateDeltas([...stream.push(text), ...stream.finish()]);
+    return { message, steps: parsers.reduce((sum, parser) => sum + parser.stats.steps, 0) };
+  };
+
+  it('one chunk: the raw text stays content, and the work grows with the text, not its square', () => {
+    const small = run(completion(500));
+    const large = run(completion(1000));
+    expect(large.message.content).toBe(completion(1000));
+    expect(large.message.diagnostics.map((d) => [d.code, d.severity])).toEqual([['PARSE_RESPONSE_TEMPLATE', 'error']]);
+    expect(large.steps / small.steps).toBeLessThan(2.5);
+  });
+
+  it('the same message whatever the chunking', () => {
+    const text = completion(200);
+    const batch = parse(text, { responseTemplate: template, output: 'openai', idGenerator: () => 'call_0' });
+    for (const cut of [1, 60, text.length - 3]) {
+      const stream = createStreamParser({ responseTemplate: template, output: 'openai', idGenerator: () => 'call_0' });
+      expect(accumulateDeltas([...stream.push(text.slice(0, cut)), ...stream.push(text.slice(cut)), ...stream.finish()])).toEqual(batch);
+    }
   });
 });
