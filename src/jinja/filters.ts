@@ -9,7 +9,7 @@ import { add, getAttr, getItem, iterate, pyCompare, pyEq, pyLen, undefinedError 
 import { pyRepr, pyStr } from './repr.js';
 import { TESTS, testBinder } from './tests.js';
 import {
-  MISSING, Markup, PyFloat, PyGenerator, Undefined, codePoints, dictEntries, hasSurrogates, isDict, makeGroup, makeTuple, pyTypeName, truthy,
+  MISSING, Markup, PyFloat, PyGenerator, Undefined, codePoints, dictEntries, hasSurrogates, isDict, isTuple, makeGroup, makeTuple, pyTypeName, truthy,
 } from './values.js';
 import { arg, type Kwargs } from './filter-args.js';
 import { pythonFilter } from './filter-signatures.js';
@@ -196,16 +196,46 @@ function mapItems(items: unknown[], args: unknown[], kwargs: Kwargs): unknown[] 
 function doUnique(value: unknown, args: unknown[], kwargs: Kwargs): unknown[] {
   const caseSensitive = truthy(arg(args, kwargs, 0, 'case_sensitive', false));
   const key = attrKey(arg(args, kwargs, 1, 'attribute', null), caseSensitive);
-  const seen: unknown[] = [];
+  // Python's set, by pyEq: strings and plain numbers are filed under a key (every value pyEq calls equal to one has its
+  // key), the rest compared one by one, against everything seen. Comparing each item with every one seen before made
+  // `range(20000)|list|unique` take 8 s, and 20,000 dicts (which Python refuses) 49 s (found by fuzzing).
+  const filed = new Map<string, unknown[]>();
+  const loose: unknown[] = [];
   const out: unknown[] = [];
+  const equal = (k: unknown) => (s: unknown) => pyEq(s, k);
   for (const item of iterate(value)) {
     const k = key(item);
-    if (!seen.some((s) => pyEq(s, k))) {
-      seen.push(k);
-      out.push(item);
+    // Python's set refuses what it cannot hash, as jinja2's unique does.
+    if (isDict(k) || (Array.isArray(k) && !isTuple(k))) throw typeError(`unhashable type: '${pyTypeName(k)}'`);
+    const filedUnder = uniqueKey(k);
+    let found = loose.some(equal(k));
+    if (!found) {
+      if (filedUnder === undefined) {
+        for (const values of filed.values()) if ((found = values.some(equal(k)))) break;
+      } else found = filed.get(filedUnder)?.some(equal(k)) ?? false;
     }
+    if (found) continue;
+    if (filedUnder === undefined) loose.push(k);
+    else {
+      const values = filed.get(filedUnder);
+      if (values) values.push(k);
+      else filed.set(filedUnder, [k]);
+    }
+    out.push(item);
   }
   return out;
+}
+
+/**
+ * The key `unique` files a value under: a string (or Markup) by its text, a JS number, a boolean or a float by its
+ * number (`1`, `1.0` and `True` are one item, as pyEq says); undefined for anything else (big integers, NaN, lists,
+ * dicts), which is compared with every value seen.
+ */
+function uniqueKey(value: unknown): string | undefined {
+  if (typeof value === 'string') return `s${value}`;
+  if (value instanceof Markup) return `s${value.text}`;
+  const n = typeof value === 'number' ? value : typeof value === 'boolean' ? Number(value) : value instanceof PyFloat ? value.value : undefined;
+  return n === undefined || Number.isNaN(n) ? undefined : `n${n}`;
 }
 
 function doGroupby(value: unknown, args: unknown[], kwargs: Kwargs): unknown[] {
