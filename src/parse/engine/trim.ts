@@ -10,12 +10,12 @@ export function isWhitespace(code: number): boolean {
   );
 }
 
-export function skipWhitespace(buf: string, pos: number): number {
+/** The end of the white space at `pos`, looking no further than `end`. */
+export function skipWhitespace(buf: string, pos: number, end = buf.length): number {
   // ASCII is decided here without a call per character: a first parse runs this in V8's unoptimised tiers. The loop
   // stops at the end instead of reading past it (NaN): TurboFan, which optimises this function during the first
   // parse, compiled that read as a deoptimisation, taken at the first white space that ends a buffer, then compiled
   // the function again.
-  const end = buf.length;
   while (pos < end) {
     const code = buf.charCodeAt(pos);
     if (code === 32 || (code >= 9 && code <= 13) || (code >= 0xa0 && isWhitespace(code))) pos++;
