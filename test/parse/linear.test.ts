@@ -58,17 +58,19 @@ describe('parse work grows linearly on adversarial input', () => {
   }
 });
 
+/** Characters the engine handles streaming `text` in 16-character pushes. */
+function streamedWork(text: string, family: string): number {
+  const before = parseWork.chars;
+  const stream = createStreamParser({ family, prefix: '' });
+  for (let i = 0; i < text.length; i += 16) stream.push(text.slice(i, i + 16));
+  stream.finish();
+  return parseWork.chars - before;
+}
+
 describe('white space in a call header stays linear when streamed', () => {
   // Found by fuzzing: header readers skipped the white space after a call opener (and DeepSeek-R1's after the name, and
   // its fence's info line) without a bound, from the call's start on every push until they decided; 100 KB of newlines
   // after `<tool_call>` in 4-character pushes took 4–7 s in ten families. The buffer each push searches is counted.
-  const streamed = (text: string, family: string) => {
-    const before = parseWork.chars;
-    const stream = createStreamParser({ family, prefix: '' });
-    for (let i = 0; i < text.length; i += 16) stream.push(text.slice(i, i + 16));
-    stream.finish();
-    return parseWork.chars - before;
-  };
   for (const family of familyIds) {
     it(family, () => {
       const m = parserFamilies[family].markers;
@@ -76,8 +78,8 @@ describe('white space in a call header stays linear when streamed', () => {
       const offenders: string[] = [];
       for (const head of heads) {
         for (const fill of [' ', '\n', 'x']) {
-          const a = Math.max(1, streamed(head + fill.repeat(SMALL), family));
-          const b = streamed(head + fill.repeat(10 * SMALL), family);
+          const a = Math.max(1, streamedWork(head + fill.repeat(SMALL), family));
+          const b = streamedWork(head + fill.repeat(10 * SMALL), family);
           if (b / a > 12) offenders.push(`${JSON.stringify(head + fill)}…: ${a} → ${b} chars examined (${(b / a).toFixed(1)}× for 10× input)`);
         }
       }
@@ -96,18 +98,11 @@ describe('white space after a tag whose verdict waits on what follows stays line
     ['glm-4.5', '<tool_call>run\n<arg_key>code</arg_key>\n<arg_value>print(1)</arg_value>'],
     ['gemma-4', '<|tool_call>call:search{query:weather in Tokyo, Japan<|"|>'],
   ];
-  const streamed = (text: string, family: string) => {
-    const before = parseWork.chars;
-    const stream = createStreamParser({ family, prefix: '' });
-    for (let i = 0; i < text.length; i += 16) stream.push(text.slice(i, i + 16));
-    stream.finish();
-    return parseWork.chars - before;
-  };
   for (const [family, head] of cases) {
     it(family, () => {
       for (const fill of [' ', '\n']) {
-        const a = streamed(head + fill.repeat(SMALL), family);
-        expect(streamed(head + fill.repeat(10 * SMALL), family) / a, JSON.stringify(fill)).toBeLessThanOrEqual(12);
+        const a = streamedWork(head + fill.repeat(SMALL), family);
+        expect(streamedWork(head + fill.repeat(10 * SMALL), family) / a, JSON.stringify(fill)).toBeLessThanOrEqual(12);
       }
     });
   }
