@@ -1,6 +1,7 @@
 import { isPySpace } from '../jinja/values.js';
 import type { IdGenerator } from '../parse/ids.js';
 import { isPlainObject } from '../util/guards.js';
+import { isHighSurrogate, isLowSurrogate } from '../util/utf16.js';
 import type { Delta, Diagnostic } from '../types.js';
 import { ResponseTemplateError } from './errors.js';
 import type { ResponseEvent, ResponseParser } from './index.js';
@@ -48,14 +49,6 @@ function splitPoint(text: string, lo: number, hi: number): number | undefined {
   // Never between the halves of a surrogate pair: a stream is fed whole code points.
   if (mid > lo && isLowSurrogate(text.charCodeAt(mid)) && isHighSurrogate(text.charCodeAt(mid - 1))) mid = mid - 1 > lo ? mid - 1 : mid + 1;
   return mid > lo && mid < hi ? mid : undefined;
-}
-
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
-}
-
-function isLowSurrogate(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff;
 }
 
 /** Delimiters are short: looking this far past a region's end is enough to step over its close (and what it eats). */

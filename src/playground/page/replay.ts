@@ -4,6 +4,7 @@
 import { accumulateDeltas } from '../../parse/accumulate.js';
 import { createStreamParser, type ParseOptions, type StreamParser } from '../../parse/stream.js';
 import type { Delta, ParsedMessage } from '../../types.js';
+import { isHighSurrogate } from '../../util/utf16.js';
 
 export class Replay {
   private parser: StreamParser;
@@ -52,8 +53,4 @@ export class Replay {
   message(): ParsedMessage {
     return accumulateDeltas(this.deltas);
   }
-}
-
-function isHighSurrogate(unit: number): boolean {
-  return unit >= 0xd800 && unit <= 0xdbff;
 }
