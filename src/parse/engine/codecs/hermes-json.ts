@@ -55,6 +55,8 @@ function callObjectCodec(options: CallObjectOptions): ArgsCodec {
   let streamingArgs = false;
   /** Whether the value being read is the arguments; decided once when it starts (hot when streaming). */
   let isArgs = false;
+  /** The first other key whose value was an object: maybe the arguments misspelt (`"argumets"`), reported if none came. */
+  let ignoredObject: string | undefined;
   const argParts: string[] = [];
   let sinkRef: CallSink | undefined;
 
@@ -109,6 +111,7 @@ function callObjectCodec(options: CallObjectOptions): ArgsCodec {
           case 'value': {
             if (value === undefined) {
               isArgs = ARGUMENT_KEYS.has(key!) && !argsSeen;
+              if (!isArgs && c === '{' && key !== nameKey && key !== idKey) ignoredObject ??= key;
               value = new JsonValueScanner();
               streamingArgs = isArgs && c === '{';
               if (isArgs && c !== '{' && c !== '"') {
@@ -249,7 +252,14 @@ function callObjectCodec(options: CallObjectOptions): ArgsCodec {
     if (options.requireArguments && !argsBegun) return fail(pos - 1, 'the call object has no "parameters" or "arguments"');
     const refused = tryStart(pos, sink, true);
     if (refused) return refused;
-    if (!argsSeen) sink.args('{}');
+    if (!argsSeen) {
+      // The call gets `{}`; an object under another key may have been meant as its arguments, and is not lost silently.
+      // Reported at the call object's `}`: a position in this feed's buffer, the same whatever the chunking.
+      if (ignoredObject !== undefined) {
+        sink.warn('PARSE_BAD_CALL_SYNTAX', `the call object has no "arguments"; the object under ${JSON.stringify(ignoredObject)} was ignored and the call gets {}`, pos - 1);
+      }
+      sink.args('{}');
+    }
     return { status: 'done', pos };
   }
 }
