@@ -32,6 +32,11 @@ export interface MessageTokenOptions {
   addGenerationPrompt?: boolean;
   variables?: Record<string, unknown>;
   now?: Date;
+  /**
+   * The work of finding each message's end (a render of the conversation up to it), in characters rendered as
+   * toTrainingRecord counts them; past it a ChatfmtError INPUT_TOO_LARGE. Default DEFAULT_MAX_PREFIX_RENDER_CHARS.
+   */
+  maxPrefixRenderChars?: number;
 }
 
 /**
@@ -44,7 +49,7 @@ export function messageTokenCounts(loaded: LoadedTemplate, conversation: Convers
   const addGenerationPrompt = options.addGenerationPrompt ?? false;
   const renderOptions = { variables: options.variables, now: options.now };
   const text = renderConversation(loaded, conversation, { ...renderOptions, addGenerationPrompt }).text;
-  const render = prefixRenderer(loaded, conversation, renderOptions);
+  const render = prefixRenderer(loaded, conversation, { ...renderOptions, maxChars: options.maxPrefixRenderChars });
   const messages = conversation.messages;
   const ends: Array<number | undefined> = messages.map((_, i) => {
     const prefix = render(messages.slice(0, i + 1), false);

@@ -77,7 +77,7 @@ export function prefixRenderer(loaded: LoadedTemplate, conversation: Conversatio
 
 /** The error of a renderer over its budget; a caller that can tell in advance throws it before rendering. */
 export function prefixBudgetExceeded(messages: number, maxChars = DEFAULT_MAX_PREFIX_RENDER_CHARS): ChatfmtError {
-  return new ChatfmtError('INPUT_TOO_LARGE', `locating the assistant turns of these ${messages} messages renders the conversation up to each one, over ${maxChars} characters in all (the limit)`);
+  return new ChatfmtError('INPUT_TOO_LARGE', `these ${messages} messages are located by rendering the conversation up to each one: over ${maxChars} characters in all (the limit)`);
 }
 
 /**

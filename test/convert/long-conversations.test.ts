@@ -50,7 +50,7 @@ describe('long conversations in training records', () => {
     expect(out).toHaveLength(2);
     expect(err).toContain('3 row(s), 2 converted, 1 not converted');
     expect(err).toMatch(/CONVERT_TOO_LONG +1 error\n/);
-    expect(err).toMatch(/✖ locating the assistant turns of these 81 messages .* over 200000 characters in all \(the limit\); split the conversation, or raise the limit \(--max-prefix-render-chars\) → at messages \(line 2\)/);
+    expect(err).toMatch(/✖ these 81 messages are located by rendering the conversation up to each one: over 200000 characters in all \(the limit\); split the conversation, or raise the limit \(--max-prefix-render-chars\) → at messages \(line 2\)/);
     // The same row converts under the default budget: the limit, not the row, refused it.
     expect((await convert(input)).out).toHaveLength(3);
   });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createTokenizer, loadTemplate, messageTokenCounts, type Conversation } from '../../src/index.js';
+import { ChatfmtError, createTokenizer, loadTemplate, messageTokenCounts, type Conversation } from '../../src/index.js';
 import { repoRoot } from '../helpers/shared.js';
 
 const tokenizer = createTokenizer(JSON.parse(readFileSync(join(repoRoot, 'fixtures/tokenizers/tiny-chatml/tokenizer.json'), 'utf8')) as object);
@@ -51,5 +51,20 @@ describe('messageTokenCounts', () => {
     const counts = messageTokenCounts(loaded, conversation, tokenizer);
     expect(counts.messages[3]).toMatchObject({ withNext: true, tokens: 0 });
     expect(counts.text.slice(counts.messages[4]!.start, counts.messages[4]!.end)).toBe('<|im_start|>tool\nclear<|im_end|>\n<|im_start|>assistant\nIt is clear in Oslo.<|im_end|>\n');
+  });
+
+  it('stops at its budget: each message\'s end is a render of the conversation up to it', () => {
+    const long = { messages: Array.from({ length: 400 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `m${i}` })) } as Conversation;
+    const template = loadTemplate({ family: 'qwen3' });
+    expect(messageTokenCounts(template, long, tokenizer).messages).toHaveLength(400);
+    let thrown: unknown;
+    try {
+      messageTokenCounts(template, long, tokenizer, { maxPrefixRenderChars: 1_000_000 });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ChatfmtError);
+    expect((thrown as ChatfmtError).code).toBe('INPUT_TOO_LARGE');
+    expect((thrown as ChatfmtError).message).toContain('these 400 messages');
   });
 });
