@@ -22,7 +22,7 @@ const PLACEHOLDER = '\uE000';
 const MAX_HEADER_GAP = 32;
 
 /**
- * Finds each assistant turn's output in `fullText` without generation markers (axolotl-style), by rendering:
+ * Finds assistant turn `index`'s output in `fullText` without generation markers (axolotl-style), by rendering:
  * 1. the prompt for turn i (messages before it + generation prompt) and the conversation through turn i: the turn's
  *    output is what the second adds after the first, minus the trailing whitespace templates put between turns (so
  *    `<|im_end|>` is in, the `\n` after it is not, as `{% generation %}` blocks mark it);
@@ -31,41 +31,26 @@ const MAX_HEADER_GAP = 32;
  *    renders differ is the turn as the full render has it, widened back to its generation header and forward over
  *    the end-of-turn text the template writes after an assistant message.
  * A stop token that follows the turn's text belongs to the turn (see overStopToken).
- * A turn that neither way locates is undefined.
+ * A turn that neither way locates is undefined. One turn at a time: the caller takes the prefix check of the same turn
+ * while these renders are still in the renderer's memo.
  */
-export function spansByDiff(
-  render: PrefixRenderer,
-  messages: Message[],
-  assistantIndices: number[],
-  fullText: string,
-  endMarkers: string[],
-): Map<number, DiffSpan | undefined> {
-  const spans = new Map<number, DiffSpan | undefined>();
-  for (const index of assistantIndices) {
-    const history = messages.slice(0, index);
-    const prompt = render(history, true);
-    const through = render(messages.slice(0, index + 1), false);
-    const before = render(history, false);
-    if (prompt === undefined || through === undefined) {
-      spans.set(index, undefined);
-      continue;
-    }
-    const header = before !== undefined && prompt.startsWith(before) ? prompt.slice(before.length) : '';
-    const { start, method } = turnStart(prompt, through, before, header);
-    const end = Math.max(start, trimmedEnd(through));
-    if (fullText.startsWith(through.slice(0, end))) {
-      spans.set(index, { span: [start, overStopToken(fullText, end, endMarkers)], method });
-      continue;
-    }
-    const trailer = turnTrailer(render, history);
-    const located = locateRewritten(render, messages, index, fullText, header, trailer, endMarkers);
-    spans.set(index, located && { span: [located[0], overStopToken(fullText, located[1], endMarkers)], method: 'rewritten' });
-  }
-  return spans;
+export function spanByDiff(render: PrefixRenderer, messages: Message[], index: number, fullText: string, endMarkers: string[]): DiffSpan | undefined {
+  const history = messages.slice(0, index);
+  const prompt = render(history, true);
+  const through = render(messages.slice(0, index + 1), false);
+  const before = render(history, false);
+  if (prompt === undefined || through === undefined) return undefined;
+  const header = before !== undefined && prompt.startsWith(before) ? prompt.slice(before.length) : '';
+  const { start, method } = turnStart(prompt, through, before, header);
+  const end = Math.max(start, trimmedEnd(through));
+  if (fullText.startsWith(through.slice(0, end))) return { span: [start, overStopToken(fullText, end, endMarkers)], method };
+  const trailer = turnTrailer(render, history);
+  const located = locateRewritten(render, messages, index, fullText, header, trailer, endMarkers);
+  return located && { span: [located[0], overStopToken(fullText, located[1], endMarkers)], method: 'rewritten' };
 }
 
 /**
- * Messages spansByDiff renders at the least for these turns: each turn's prompt and the conversation through it
+ * Messages spanByDiff renders at the least for these turns: each turn's prompt and the conversation through it
  * (each a different prefix, so the memo answers neither). A row over the budget on this count alone is refused
  * before any render.
  */

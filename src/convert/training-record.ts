@@ -10,7 +10,7 @@ import { prepareForTemplate } from '../render/family-call-ids.js';
 import { rewritesOfWrittenIds } from './minted-ids.js';
 import { prefixChangeFinder } from './prefix-check.js';
 import { commonPrefixLength, DEFAULT_MAX_PREFIX_RENDER_CHARS, MESSAGE_RENDER_CHARS, prefixBudgetExceeded, prefixRenderer } from '../render/render-prefixes.js';
-import { leastMessagesRendered, spansByDiff, type DiffSpan, type Span } from './spans-by-diff.js';
+import { leastMessagesRendered, spanByDiff, type DiffSpan, type Span } from './spans-by-diff.js';
 import { droppedCalls, droppedCallsMessage } from './dropped-calls.js';
 import { convertSpans, overlaps, type OffsetUnit } from './text-offsets.js';
 import type { ChatTokenizer } from './tokenizer.js';
@@ -66,7 +66,7 @@ const commonEndMarkers = ['<|im_end|>', '<|eot_id|>', '<|eom_id|>', '<|end|>', '
 /**
  * Builds a training record: the rendered text, the spans of assistant output to train on, and with a tokenizer
  * `input_ids` / `labels` / `assistant_masks`. Spans come from the template's `{% generation %}` blocks when it has
- * them, else from render diffing (see spansByDiff); with both, they are checked against each other. A token is
+ * them, else from render diffing (see spanByDiff); with both, they are checked against each other. A token is
  * trained when its character range overlaps a span by at least one character.
  */
 export function toTrainingRecord(input: Conversation, options: TrainingRecordOptions): TrainingRecordResult {
@@ -124,7 +124,7 @@ function buildRecord(input: Conversation, options: TrainingRecordOptions, loaded
   const markers = endMarkers(loaded);
   const diffed = new Map<number, DiffSpan | undefined>();
   for (const index of assistantIndices) {
-    for (const [turn, span] of spansByDiff(render, messages, [index], text, markers)) diffed.set(turn, span);
+    diffed.set(index, spanByDiff(render, messages, index, text, markers));
     prefixCheck?.check(index);
   }
   const spansByTurn = locateTurns(diffed, assistantIndices, text, generationSpans, hasGenerationBlocks, line, issues);
