@@ -252,7 +252,7 @@ class TaggedArgsCodec implements ArgsCodec {
           if (key !== undefined && this.isOtherParameter(key)) return { pos, closed: true };
           this.depth--;
         } else {
-          // White space past MAX_HEADER: nothing follows within reach, as at the end of output (see spaceThen).
+          // White space past MAX_HEADER: nothing follows within reach, as at the end of output (see followerAfterSpace).
           if (next === undefined) return { pos, closed: true };
           const follows = this.followerAt(buf, next, final);
           const closes = follows && this.nextParameterAt(buf, hit.at, next, final);
@@ -343,7 +343,7 @@ class TaggedArgsCodec implements ArgsCodec {
       const after = end.at + end.marker.length;
       const ends =
         end.marker === this.syntax.valueClose
-          ? this.spaceThen(buf, after, (next) => this.followerAt(buf, next, final))
+          ? this.followerAfterSpace(buf, after, final)
           : end.marker === this.syntax.keyOpen || this.blockEndsAt(buf, after, final);
       if (ends === undefined) {
         this.probed = end.at - anchor;
@@ -385,14 +385,14 @@ class TaggedArgsCodec implements ArgsCodec {
   }
 
   /**
-   * A verdict on what follows the white space after a tag (`</parameter>` waits on it): white space longer than
-   * MAX_HEADER counts as the end of output would (true). The verdict is looked for again from the tag on every push
+   * followerAt past the white space after a close tag (`</parameter>` waits on what follows it): white space longer
+   * than MAX_HEADER counts as the end of output would (true). The verdict is looked for again from the tag on every push
    * until it is known, so white space skipped without a bound (a megabyte of newlines after a close tag, streamed) cost
    * quadratic time; with the bound, every chunking decides at the same character.
    */
-  private spaceThen(buf: string, after: number, verdict: (next: number) => boolean | undefined): boolean | undefined {
+  private followerAfterSpace(buf: string, after: number, final: boolean): boolean | undefined {
     const next = skipHeaderSpace(buf, after);
-    return next === undefined ? true : verdict(next);
+    return next === undefined ? true : this.followerAt(buf, next, final);
   }
 
   /** Whether a value may end before `at`: true, false, or undefined when more text must come to tell. */
