@@ -33,6 +33,9 @@ const TRIM_KEEP = 1024;
 /** Trim once this much consumed text has piled up, so copying stays proportional to the text fed. */
 const TRIM_STEP = 4096;
 
+/** Held partial matches shorter than this are retried on every chunk (as transformers does; see grownEnough). */
+const HELD_RETRY_FROM = 256;
+
 interface Watch { field: FieldSpec; isOpen: boolean; delim: Delimiter }
 interface Candidate extends Watch { match: RegexMatch }
 
@@ -215,9 +218,13 @@ class Executor implements ResponseParser {
    */
   private search(delim: Delimiter, final: boolean): SearchResult {
     const cached = this.searches.get(delim);
-    if (cached && cached.length === this.buffer.length && cached.final === final && this.pos >= cached.from) {
+    if (cached && cached.final === final && this.pos >= cached.from) {
       const r = cached.result;
-      if (!r || this.pos <= (r.partial ? r.start : r.match.start)) return r;
+      if (cached.length === this.buffer.length) {
+        if (!r || this.pos <= (r.partial ? r.start : r.match.start)) return r;
+      } else if (!final && r?.partial && this.pos <= r.start && !delim.re.resumable && !grownEnough(cached.length - r.start, this.buffer.length - cached.length)) {
+        return r;
+      }
     }
     let hint = this.hints.get(delim);
     if (!hint) this.hints.set(delim, hint = { from: -1, to: -1 });
@@ -291,6 +298,19 @@ class Executor implements ResponseParser {
       else setKey(this.output, f.name, [value]);
     } else setKey(this.output, f.name, value);
   }
+}
+
+/**
+ * Whether a partial match held over `held` characters is worth re-trying after `grown` more arrived. A matcher
+ * attempt cannot resume where it ran into the end, so each retry re-reads the held text: retried on every chunk, a
+ * call opener whose pattern runs on without a close (`<｜tool▁calls｜>[^<]*…` over 16 KB of JSON) costs the square of
+ * its length, 6.6 s in 4-character chunks. Past HELD_RETRY_FROM characters a retry waits until the text has grown by
+ * an eighth of what is held, which bounds the rereading to a constant times the text. Nothing is released early: text
+ * from the held start stays held, and attempts before it failed without reaching the end, so they fail on any longer
+ * text. The answers are those of the same text fed in fewer chunks; only how the released text is chunked differs.
+ */
+function grownEnough(held: number, grown: number): boolean {
+  return held < HELD_RETRY_FROM || grown * 8 >= held;
 }
 
 function compareCandidates(a: Candidate, b: Candidate): number {

@@ -88,6 +88,11 @@ export class PyRegex {
   /** Set when the pattern is nothing but literals (`<tool_call>`, `</think>|<\|im_end\|>`): searched without the VM. */
   private readonly alternatives: readonly string[] | null;
   private readonly longestAlternative: number;
+  /**
+   * Searches of a growing text pick up where the last one stopped (a lookahead literal or literal alternatives,
+   * given the caller's scan state), so retrying them on every chunk costs only the new text.
+   */
+  readonly resumable: boolean;
 
   constructor(readonly source: string) {
     const parsed = parsePattern(source);
@@ -101,6 +106,7 @@ export class PyRegex {
     this.lookaheadLiteral = lookaheadLiteral(parsed.root);
     this.alternatives = parsed.groupCount === 0 ? literalAlternatives(parsed.root) : null;
     this.longestAlternative = Math.max(0, ...(this.alternatives ?? []).map((l) => l.length));
+    this.resumable = this.lookaheadLiteral !== null || this.alternatives !== null;
     this.literals = leadingLiterals(parsed.root);
     this.longestLiteral = Math.max(0, ...(this.literals ?? []).map((l) => l.length));
     this.scratch = { caps: new Int32Array(this.slotCount), stack: [], lookMemo: new Map(), lookVisited: new Map(), literals: literalState() };
