@@ -14,6 +14,8 @@ export type HeaderResult =
       id?: string;
       /** The header is a call slot that names no function (a Kimi bare counter id): the only declared tool, if one. */
       anonymous?: boolean;
+      /** Header text read past without a use (DeepSeek-R1's type word when it is not `function`): a warning names it. */
+      warning?: string;
     };
 
 /** Reads a call header from `buf[pos..]`; pure, re-run on the same start until it decides (headers are short). */

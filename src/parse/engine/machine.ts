@@ -578,6 +578,7 @@ class GrammarMachine implements ParserCore, CallSink {
       this.failing('PARSE_BAD_CALL_SYNTAX', result.message);
       return true;
     }
+    if (result.warning !== undefined) this.warn('PARSE_BAD_HEADER', result.warning, this.pos);
     this.consume(result.end - this.pos);
     if (result.anonymous && !result.name && this.tools.declared && this.tools.names.length === 1) {
       // Unambiguous: the one declared tool is the only function the call can mean.

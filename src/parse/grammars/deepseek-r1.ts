@@ -8,6 +8,7 @@ import { deepseek } from './deepseek-markers.js';
 const FENCE = '```';
 const separator = new MarkerSet(deepseek.sep);
 const nameEnd = new MarkerSet(['\n', FENCE]);
+const callBegin = new MarkerSet(deepseek.callBegin);
 
 /** `function<｜tool▁sep｜>NAME\n```json\n`: the type word, the name, then an optional opening fence. */
 const r1Header: HeaderReader = (buf, pos, final) => {
@@ -27,8 +28,17 @@ const r1Header: HeaderReader = (buf, pos, final) => {
   } else if (!final && buf.length - end < FENCE.length && FENCE.startsWith(buf.slice(end))) {
     return { status: 'more' };
   }
-  return { status: 'ok', end, name: name.text.trim() };
+  const word = typeWord(type.text);
+  if (word === '' || word === 'function') return { status: 'ok', end, name: name.text.trim() };
+  return { status: 'ok', end, name: name.text.trim(), warning: `call type ${JSON.stringify(word)} before the tool separator is not "function"; read as a function call` };
 };
+
+/** The header text before the separator, less the call opener that may follow the short section opener. */
+function typeWord(text: string): string {
+  const word = text.trim();
+  const opener = callBegin.at(word, 0);
+  return opener ? word.slice(opener.length).trim() : word;
+}
 
 /** A fence's info string: a language word (`json`), nothing else on its line. */
 const INFO = /^[ \t]*[\w.+#-]*[ \t]*\r?$/;
