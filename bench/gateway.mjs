@@ -1,7 +1,7 @@
 // chatfmt serve: the latency the gateway adds to each streamed chunk against the backend itself, chunks per second
 // across 64 concurrent streams, and the gateway's memory across 10,000 requests. Backend, gateway and client run in
 // three processes on 127.0.0.1 (the replay backend stamps each piece with its send time).
-import { fork } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -129,7 +129,59 @@ async function memory(quick) {
   return samples;
 }
 
+const median = (values) => percentile(values, 50);
+
+/**
+ * `chatfmt serve` as users start it, with and without its warm-up (interleaved): wall ms from the spawn to the
+ * line that says it listens, then the first request and the median of the next five (not streamed, with a tool; the
+ * client's own HTTP stack is warmed beforehand so only the gateway's first-call costs show).
+ */
+async function firstRequest(quick) {
+  const backend = start(join(root, 'bench', 'gateway-replay.mjs'), ['--port', '0', '--reply', '<think>\nok\n</think>\n\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>']);
+  const { url: backendUrl } = await backend.ready;
+  await (await fetch(`${backendUrl}/health`)).arrayBuffer().catch(() => undefined);
+  const body = JSON.stringify({
+    model: 'm',
+    messages: [{ role: 'system', content: 'You are helpful.' }, { role: 'user', content: 'Weather in Paris?' }],
+    tools: [{ type: 'function', function: { name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }],
+  });
+  const modes = [['warm-up (default)', []], ['`--no-warm-up`', ['--no-warm-up']]];
+  const runs = new Map(modes.map(([name]) => [name, { ready: [], first: [], later: [] }]));
+  for (let round = 0; round < (quick ? 2 : 7); round++) {
+    for (const [name, extra] of modes) {
+      const started = performance.now();
+      const child = spawn(process.execPath, [join(root, 'bin', 'chatfmt.js'), 'serve', '--family', 'qwen3', '--backend', backendUrl, '--backend-kind', 'llama.cpp', '--port', '0', '--no-log', ...extra], { stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      const url = await new Promise((resolve, reject) => {
+        child.stderr.on('data', (data) => {
+          stderr += data;
+          const found = / on (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr);
+          if (found) resolve(found[1]);
+        });
+        child.once('exit', () => reject(new Error(`chatfmt serve exited: ${stderr}`)));
+      });
+      const run = runs.get(name);
+      run.ready.push(performance.now() - started);
+      const times = [];
+      for (let i = 0; i < 6; i++) {
+        const sent = performance.now();
+        const response = await fetch(`${url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+        const answer = await response.json();
+        if (answer.choices?.[0]?.message?.tool_calls?.length !== 1) throw new Error(`unexpected answer: ${JSON.stringify(answer).slice(0, 200)}`);
+        times.push(performance.now() - sent);
+      }
+      run.first.push(times[0]);
+      run.later.push(median(times.slice(1)));
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+  }
+  backend.child.kill();
+  return [...runs].map(([name, run]) => ({ name, ready: median(run.ready), first: median(run.first), later: median(run.later), runs: run.ready.length }));
+}
+
 export async function gatewaySection({ quick = false } = {}) {
+  const first = await firstRequest(quick);
   const { direct, through } = await latency(quick);
   const flow = await throughput(quick);
   const samples = await memory(quick);
@@ -162,6 +214,17 @@ export async function gatewaySection({ quick = false } = {}) {
     table(['requests served', 'heap after GC (MB)', 'RSS (MB)'], samples.map((sample) => [fmt(sample.after), mb(sample.heapUsed), mb(sample.rss)])),
     '',
     `Heap growth from the first sample after warm-up to the last: ${mb(growth)} MB over ${fmt(samples.at(-1).after - samples[1].after)} requests.`,
+    '',
+    '### The first request',
+    '',
+    '`chatfmt serve --family qwen3` started as users start it, with its warm-up (the default) and without, interleaved;',
+    'wall ms, medians of the runs: spawn to the line that says it listens, the first request (not streamed, one tool',
+    'call in the answer), and the median of the next five. The client\'s own HTTP stack was warmed beforehand.',
+    '',
+    table(
+      ['start-up', 'runs', 'to listening, ms', 'first request, ms', 'later requests, ms', 'first / later'],
+      first.map((row) => [row.name, fmt(row.runs), fmt(row.ready, 0), fmt(row.first, 1), fmt(row.later, 1), `${fmt(row.first / row.later, 1)}×`]),
+    ),
   ].join('\n');
 }
 

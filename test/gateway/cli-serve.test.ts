@@ -21,6 +21,7 @@ describe('chatfmt serve', async () => {
   it('serves until SIGTERM; the kind guess, the listening URL and access-log lines go to stderr', async () => {
     const io = memoryIO();
     io.env = { CHATFMT_BACKEND_KEY: 'from-env' };
+    const before = backend.received.length;
     const exit = run(['serve', '--backend', `${backend.url}/v1`, '--family', 'qwen3', '--port', '0'], io);
     const url = await until(() => /on (http:\/\/127\.0\.0\.1:\d+)/.exec(io.err())?.[1]);
     expect(io.err()).toContain('guessed "openai" from the URL');
@@ -34,6 +35,9 @@ describe('chatfmt serve', async () => {
     expect(JSON.parse(logLine)).toMatchObject({ method: 'POST', path: '/v1/chat/completions', status: 200, protocol: 'openai-chat', finish: 'stop' });
     process.emit('SIGTERM');
     expect(await exit).toBe(0);
+    // The warm-up before the listening line neither reached the backend nor the access log.
+    expect(backend.received.length).toBe(before + 1);
+    expect(io.err().split('\n').filter((line) => line.startsWith('{'))).toHaveLength(1);
   });
 
   it('--reasoning-field both writes reasoning under both names', async () => {

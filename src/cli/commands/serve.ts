@@ -21,6 +21,7 @@ interface ServeFlags {
   maxConcurrency: string;
   timeout: string;
   log: boolean;
+  warmUp: boolean;
 }
 
 const HELP = `
@@ -43,6 +44,10 @@ CHATFMT_BACKEND_KEY, never from the command line.
 Diagnostics (a malformed call kept as text, an unknown tool) are never dropped: streams carry them in
 "chatfmt_diagnostics" chunks, whole answers in "chatfmt_diagnostics" and the x-chatfmt-diagnostics header.
 One JSON access-log line per request goes to stderr (--no-log to silence).
+
+Before it says it is listening, the gateway runs one exchange against stand-ins (never the backend): the template's
+first render, the parser's first parse and Node's HTTP client load then, not on a client's first request
+(--no-warm-up to skip).
 
 Examples:
   chatfmt serve --backend http://127.0.0.1:8080 --backend-kind llama.cpp --family qwen3 --port 4000
@@ -72,6 +77,7 @@ export const register: CommandRegistrar = (program, io, state) => {
     .option('--max-concurrency <n>', 'requests served at once (429 beyond)', '64')
     .option('--timeout <seconds>', 'longest wait for the backend\'s first byte or next chunk', '120')
     .option('--no-log', 'no access-log lines on stderr')
+    .option('--no-warm-up', 'listen at once, without first running one exchange against stand-ins (the first request then pays for it)')
     .addHelpText('after', HELP)
     .action(async (flags: ServeFlags) => {
       state.exitCode = await runServe(flags, io);
@@ -127,6 +133,8 @@ async function runServe(flags: ServeFlags, io: IO): Promise<number> {
   } catch (error) {
     throw new UserError(error instanceof Error ? error.message : String(error));
   }
+  // Before the line that says it is ready: a client that waits for it gets a first answer as fast as later ones.
+  if (flags.warmUp) await gateway.warmUp();
   const target = repair ? `repair ${flags.backend}` : `${kind} ${flags.backend}`;
   io.stderr.write(`chatfmt serve: ${model.name} on ${listening.url} (OpenAI Chat: ${listening.url}/v1/chat/completions) → ${target}\n`);
   // Runs until SIGINT or SIGTERM; open streams are closed with the server.

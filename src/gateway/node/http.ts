@@ -1,6 +1,6 @@
 // node:http plumbing: bounded body reads, writes that wait for 'drain', and the loopback test for --host.
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isIP } from 'node:net';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { isIP, type AddressInfo } from 'node:net';
 
 export class BodyTooLargeError extends Error {}
 
@@ -44,4 +44,30 @@ export function isLoopback(host: string): boolean {
   if (bare === 'localhost' || bare === '::1') return true;
   if (isIP(bare) === 4) return bare.startsWith('127.');
   return bare.startsWith('::ffff:127.');
+}
+
+/**
+ * One POST through `fetch` to a throwaway server on a loopback port: Node loads its HTTP client (undici, ~25 ms of
+ * module loading on the first call) and the server side of node:http compiles, before any client is waiting.
+ * The backend is not contacted; failures are ignored.
+ */
+export async function warmUpHttp(fetchImpl: typeof fetch): Promise<void> {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => sendJson(res, 200, {}));
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => resolve());
+    });
+    const { port } = server.address() as AddressInfo;
+    const response = await fetchImpl(`http://127.0.0.1:${port}/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    await response.text();
+  } catch {
+    // An optimisation only.
+  } finally {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
 }

@@ -11,7 +11,8 @@ import type { GatewayError, GatewayEvent, GatewayRequest, Protocol, ResponseMeta
 import { anthropicMessagesProtocol, COUNT_TOKENS_PATH, protocolForPath, protocolRoutes } from '../protocols/index.js';
 import { GatewayFailure } from '../core/failure.js';
 import { encodeSse } from '../wire/sse.js';
-import { BodyTooLargeError, isLoopback, readBody, sendJson, write } from './http.js';
+import { warmUpModel } from '../core/warm-up.js';
+import { BodyTooLargeError, isLoopback, readBody, sendJson, warmUpHttp, write } from './http.js';
 
 export interface GatewayOptions {
   model: GatewayModel;
@@ -62,6 +63,12 @@ export interface Gateway {
   listen(port?: number, host?: string): Promise<{ server: Server; url: string; close(): Promise<void> }>;
   /** Requests being served now. */
   readonly active: number;
+  /**
+   * Runs once what a first request would pay for (the template's first render and the parser's first parse, the
+   * protocols' writers, Node's HTTP client) against stand-ins, so the first client waits no longer than later ones.
+   * The backend is not contacted. `chatfmt serve` calls it before it says it is listening.
+   */
+  warmUp(): Promise<void>;
 }
 
 const DEFAULTS = { maxBodyBytes: 4 * 1024 * 1024, maxConcurrency: 64, timeoutMs: 120_000 };
@@ -181,6 +188,11 @@ export function createGateway(options: GatewayOptions): Gateway {
   }) as Gateway;
   Object.defineProperty(handler, 'active', { get: () => active });
   handler.listen = (port = 4000, host = '127.0.0.1') => listen(handler, options, port, host);
+  handler.warmUp = async () => {
+    await warmUpModel(options.model, protocolRoutes.values());
+    // A caller's own fetch (a test double, a proxy agent) is not called with requests it did not ask for.
+    if (!options.fetch) await warmUpHttp(fetch);
+  };
   return handler;
 }
 
