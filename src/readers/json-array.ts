@@ -50,6 +50,14 @@ async function* elementsOf(texts: AsyncIterable<string>, maxRowBytes: number, cu
   let overflow = false;
   let depth = 0;
   const openers: number[] = [];
+  // How many of each opener `openers` holds: a closer with none of its kind open is stray at once, instead of a
+  // scan of the whole stack per closer (`[{{{…]]]…` was quadratic: 100k brackets took ~20 s).
+  let openBraces = 0;
+  let openBrackets = 0;
+  const track = (c: number, by: number): void => {
+    if (c === 0x7b) openBraces += by;
+    else openBrackets += by;
+  };
   let inString = false;
   let escaped = false;
   let trailingReported = false;
@@ -77,12 +85,14 @@ async function* elementsOf(texts: AsyncIterable<string>, maxRowBytes: number, cu
     const want = c === 0x7d ? 0x7b : 0x5b;
     if (depth > TRACKED_DEPTH || openers[openers.length - 1] === want) {
       depth--;
-      if (depth < TRACKED_DEPTH) openers.pop();
+      if (depth < TRACKED_DEPTH) track(openers.pop()!, -1);
       return;
     }
+    if ((want === 0x7b ? openBraces : openBrackets) === 0) return; // a stray closer: JSON.parse will name it
+    // The scan is as long as the openers it closes, each pushed once: linear over the element.
     const match = openers.lastIndexOf(want);
-    if (match === -1) return; // a stray closer: JSON.parse will name it
     depth -= openers.length - match;
+    for (let k = match; k < openers.length; k++) track(openers[k]!, -1);
     openers.length = match;
   };
 
@@ -108,7 +118,10 @@ async function* elementsOf(texts: AsyncIterable<string>, maxRowBytes: number, cu
         }
         if (c === 0x22) inString = true;
         else if (c === 0x7b || c === 0x5b) {
-          if (depth++ < TRACKED_DEPTH) openers.push(c);
+          if (depth++ < TRACKED_DEPTH) {
+            openers.push(c);
+            track(c, 1);
+          }
         } else if ((c === 0x7d || c === 0x5d) && depth > 0) close(c);
         else if ((c === 0x2c || c === 0x5d) && depth === 0) {
           keep(text, elementStart, i);
@@ -149,6 +162,8 @@ async function* elementsOf(texts: AsyncIterable<string>, maxRowBytes: number, cu
           elementStart = i;
           depth = 0;
           openers.length = 0;
+          openBraces = 0;
+          openBrackets = 0;
           inString = false;
           escaped = false;
           // Re-examine this character as the first one of the element.

@@ -54,6 +54,15 @@ describe('JSON arrays with a broken element', () => {
     ]);
   });
 
+  it('stray closers under a deep stack of the other kind are read in linear time (this took minutes)', async () => {
+    // Each `]` with only `{` open used to scan the whole stack (up to 65,536 tracked openers) for a `[`.
+    const depth = 65_536;
+    const broken = '{'.repeat(depth) + ']'.repeat(1_000_000) + '}'.repeat(depth);
+    const got = await read(Readable.from([Buffer.from(`[${broken},${good(2)}]`)]));
+    expect(got.map((r) => [r.row, r.text === broken])).toEqual([[1, true], [2, false]]);
+    expect(JSON.parse(got[1]!.text!)).toEqual({ n: 2, s: 'a, {b} [c]' });
+  });
+
   it('validate reports one issue for the broken element and checks the rows after it', async () => {
     const row = (content: string) => JSON.stringify({ messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content }] });
     const text = `[\n${row('one')},\n{"messages": [{"role": "user", "content": "cut},\n${row('')},\n${row('four')}\n]\n`;
