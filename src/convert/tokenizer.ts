@@ -1,7 +1,9 @@
-import { readFile, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { ChatfmtError } from '../errors.js';
 import { loadTokenizers } from '../node/dependencies.js';
+import { fileKind } from '../node/read-template.js';
 import { buildTokenizer, chatTokenizerFrom, type ChatTokenizer } from './tokenizer-offsets.js';
 import { TokenizerSandbox, type SandboxOptions } from './tokenizer-sandbox.js';
 
@@ -59,8 +61,9 @@ async function isFile(path: string): Promise<boolean> {
 async function readJson(path: string): Promise<object> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readRegularFile(path);
   } catch (error) {
+    if (error instanceof ChatfmtError) throw error;
     throw new ChatfmtError('INPUT_INVALID', `cannot read ${path}: ${(error as Error).message}`, { cause: error });
   }
   try {
@@ -70,3 +73,19 @@ async function readJson(path: string): Promise<object> {
   }
 }
 
+
+/**
+ * A tokenizer file's text. Only regular files are read: a FIFO with no writer would block the run forever and a
+ * device (a symlink to /dev/zero) would be read until memory runs out, as template files are refused.
+ */
+async function readRegularFile(path: string): Promise<string> {
+  // O_NONBLOCK: opening a FIFO with no writer would otherwise wait forever before the type check can refuse it.
+  const handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) throw new ChatfmtError('INPUT_INVALID', `cannot read ${path}: not a regular file (${stats.isDirectory() ? 'a folder' : fileKind(stats)})`);
+    return await handle.readFile('utf8');
+  } finally {
+    await handle.close();
+  }
+}

@@ -58,7 +58,8 @@ function decodeTemplateBytes(bytes: Uint8Array, path: string, what: string): str
   }
 }
 
-function fileKind(stats: Stats): string {
+/** What a path that is not a regular file is, for the error that refuses it. */
+export function fileKind(stats: Stats): string {
   if (stats.isFIFO()) return 'a FIFO';
   if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device';
   if (stats.isSocket()) return 'a socket';

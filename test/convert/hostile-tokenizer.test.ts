@@ -1,5 +1,9 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, symlinkSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { createTokenizer, toTrainingRecord, validateDataset } from '../../src/index.js';
+import { run } from '../../src/cli/main.js';
+import { memoryIO } from '../../src/cli/memory-io.js';
+import { createTokenizer, loadTokenizer, toTrainingRecord, validateDataset } from '../../src/index.js';
 import { tempDir } from '../helpers/tmp.js';
 import { collect } from '../validate/helpers.js';
 import { tinyChatTokenizerJson } from './tiny-tokenizer.js';
@@ -44,5 +48,36 @@ describe('a hostile tokenizer', () => {
     }
     const issues = await collect(validateDataset(lines(), { family: 'qwen3', tokenizer: `${tmp.path}/tok`, maxLength: 4096, roundTrip: false }));
     expect(issues.map((issue) => [issue.line, issue.code])).toEqual([[2, 'TOKENS_TIMEOUT']]);
+  });
+});
+
+describe('tokenizer files that are not regular files', () => {
+  const hasFifo = spawnSync('mkfifo', ['--version']).status === 0;
+  const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (error: { code?: string; message: string }) => ({ code: error.code, message: error.message }));
+
+  // Before: readFile waited for a writer forever (the run hung before reading a row).
+  it.skipIf(!hasFifo)('a FIFO as tokenizer.json or tokenizer_config.json is refused at once', async () => {
+    tmp.write('fifo-tok/.keep', '');
+    expect(spawnSync('mkfifo', [`${tmp.path}/fifo-tok/tokenizer.json`]).status).toBe(0);
+    expect(await failure(loadTokenizer(`${tmp.path}/fifo-tok`))).toEqual({
+      code: 'INPUT_INVALID',
+      message: `cannot read ${tmp.path}/fifo-tok/tokenizer.json: not a regular file (a FIFO)`,
+    });
+    tmp.write('fifo-config/tokenizer.json', JSON.stringify(tinyChatTokenizerJson()));
+    expect(spawnSync('mkfifo', [`${tmp.path}/fifo-config/tokenizer_config.json`]).status).toBe(0);
+    expect((await failure(loadTokenizer(`${tmp.path}/fifo-config`)))?.message).toBe(`cannot read ${tmp.path}/fifo-config/tokenizer_config.json: not a regular file (a FIFO)`);
+  });
+
+  it.skipIf(!hasFifo)('convert --tokenizer with a FIFO is one line and exit 2', async () => {
+    const io = memoryIO(JSON.stringify(conversation('hi')) + '\n', tmp.path);
+    const code = await run(['convert', '--from', 'openai', '--to', 'qwen3', '--tokenizer', 'fifo-tok', '--no-progress', '-'], io);
+    expect([code, io.err()]).toEqual([2, `chatfmt: cannot read ${tmp.path}/fifo-tok/tokenizer.json: not a regular file (a FIFO)\n`]);
+  });
+
+  // Before: /dev/zero was read until V8's string limit (~512 MB held) and then "Invalid string length".
+  it.skipIf(!existsSync('/dev/zero'))('a symlink to a device is refused without reading it', async () => {
+    tmp.write('zero-tok/.keep', '');
+    symlinkSync('/dev/zero', `${tmp.path}/zero-tok/tokenizer.json`);
+    expect((await failure(loadTokenizer(`${tmp.path}/zero-tok`)))?.message).toBe(`cannot read ${tmp.path}/zero-tok/tokenizer.json: not a regular file (a device)`);
   });
 });
