@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ChatfmtError } from '../errors.js';
@@ -7,7 +7,7 @@ import { parseConfig } from '../render/config.js';
 import { loadTemplate as loadCoreTemplate, loadTemplateFromSources } from '../render/load.js';
 import { renderLoadedBy } from '../render/render.js';
 import type { Conversation, LoadedTemplate, RenderOptions, RenderResult, TemplateSpec } from '../render/types.js';
-import { readTemplateText, statTemplatePath } from './read-template.js';
+import { readTemplateText, statTemplatePath, templatePathExists } from './read-template.js';
 
 const templatesDir = fileURLToPath(new URL('../../templates/', import.meta.url));
 
@@ -42,12 +42,12 @@ function fromPath(path: string, templateName: string | undefined): LoadedTemplat
 
 function fromModelFolder(dir: string, templateName: string | undefined): LoadedTemplate {
   const configPath = join(dir, 'tokenizer_config.json');
-  const config = existsSync(configPath) ? parseConfig(readTemplateText(configPath, 'tokenizer config'), configPath) : {};
+  const config = templatePathExists(configPath) ? parseConfig(readTemplateText(configPath, 'tokenizer config'), configPath) : {};
   const jinjaPath = join(dir, 'chat_template.jinja');
-  const chatTemplate = existsSync(jinjaPath) ? readTemplateText(jinjaPath, 'template') : undefined;
+  const chatTemplate = templatePathExists(jinjaPath) ? readTemplateText(jinjaPath, 'template') : undefined;
   const additionalTemplates: Record<string, string> = {};
   const extraDir = join(dir, 'additional_chat_templates');
-  if (existsSync(extraDir) && statTemplatePath(extraDir).isDirectory()) {
+  if (templatePathExists(extraDir) && statTemplatePath(extraDir).isDirectory()) {
     for (const file of readdirSync(extraDir)) {
       if (file.endsWith('.jinja')) {
         // Defined, not assigned: a file named __proto__.jinja is a template name like any other.

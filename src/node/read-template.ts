@@ -12,6 +12,19 @@ export function statTemplatePath(path: string): Stats {
 }
 
 /**
+ * Whether an optional file of a model folder is there. Only a missing one is absent: a symlink loop or a denied path
+ * is an error naming it (existsSync said false for both, so a looping tokenizer_config.json became "no chat template
+ * found").
+ */
+export function templatePathExists(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false }) !== undefined;
+  } catch (error) {
+    throw pathError(path, error);
+  }
+}
+
+/**
  * A template, config or tokenizer file as text. Only regular files are read: a FIFO or device would block or never
  * end. Bytes are counted as they arrive, so a file whose stat size lies (/proc, a file still growing) stops at the limit.
  */

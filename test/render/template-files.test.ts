@@ -66,6 +66,17 @@ describe('paths that lead nowhere', () => {
     expect((await cli(['detect', a])).err).toBe(`chatfmt: ${a}: symlink loop (too many levels of symbolic links)\n`);
   });
 
+  // Before: existsSync said false, so a looping tokenizer_config.json was skipped: "no chat template found" alone, and
+  // next to a chat_template.jinja the config's special tokens were silently dropped from the render.
+  it('names a symlink loop inside a model folder as such, not as a missing file', async () => {
+    const model = dir.path + '/loop-model';
+    dir.write('loop-model/chat_template.jinja', '{{ bos_token }}{{ messages[0].content }}');
+    symlinkSync(model + '/tokenizer_config.json', model + '/tokenizer_config.json');
+    const message = `${model}/tokenizer_config.json: symlink loop (too many levels of symbolic links)`;
+    expect(failure(() => loadTemplate({ template: model }))).toEqual({ code: 'TEMPLATE_SOURCE', message });
+    expect(await cli(['render', '--template', model, '-'])).toEqual({ code: 2, err: `chatfmt: ${message}\n` });
+  });
+
   it('still says "no such file or folder" for a missing path', () => {
     expect(failure(() => loadTemplate({ template: dir.path + '/missing.jinja' })).message).toBe(`${dir.path}/missing.jinja: no such file or folder`);
   });
