@@ -11,6 +11,15 @@ export function exactJson(value: unknown): string {
   return holdsPythonValues(value) ? writeExact(value) : (JSON.stringify(value) ?? 'null');
 }
 
+/**
+ * An untrusted row value quoted in an issue message. Importers read rows in render's number model, where JSON.stringify
+ * throws on an integer past 2^53 (a bigint): a row whose role was 9007199254740993 became an INTERNAL_ERROR instead of
+ * the importer's own issue. Written as the row wrote it; a missing value is `undefined`.
+ */
+export function quotedValue(value: unknown): string {
+  return value === undefined ? 'undefined' : exactJson(value);
+}
+
 function holdsPythonValues(value: unknown): boolean {
   const stack: unknown[] = [value];
   while (stack.length > 0) {

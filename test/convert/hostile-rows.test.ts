@@ -54,6 +54,26 @@ describe('convert survives hostile rows', () => {
   });
 });
 
+describe('integers past 2^53 where a string or a weight belongs', () => {
+  // Importers read rows in render's number model (bigints); JSON.stringify threw on them while quoting the value, so the
+  // row was an INTERNAL_ERROR ("Do not know how to serialize a BigInt") instead of the importer's own issue.
+  const lf = (second: string) => `{"messages":[{"role":"user","content":[{"type":"text","value":"Hi"}]},${second}]}`;
+  it.each([
+    ['role', lf('{"role":9007199254740993,"content":[{"type":"text","value":"Hello"}]}'), 'IMPORT_UNKNOWN_ROLE', 'unknown role 9007199254740993'],
+    ['loss_weight', lf('{"role":"assistant","content":[{"type":"text","value":"Hello"}],"loss_weight":18446744073709551616}'), 'IMPORT_LOSS_WEIGHT', 'loss_weight 18446744073709551616 on'],
+  ])('a LLaMA-Factory %s is quoted as written, in validate and convert alike', async (_, row, code, message) => {
+    const input = `${row}\n${JSON.stringify({ messages: [{ role: 'user', content: [{ type: 'text', value: 'a' }] }, { role: 'assistant', content: [{ type: 'text', value: 'b' }] }] })}\n`;
+    for (const argv of [['validate', '-', '--from', 'llamafactory', '--format', 'json'], ['convert', '-', '--from', 'llamafactory', '--to', 'openai']]) {
+      const io = memoryIO(input);
+      await run([...argv, '--no-progress'], io);
+      const said = io.out() + io.err();
+      expect(said).not.toContain('INTERNAL_ERROR');
+      expect(said).toContain(code);
+      expect(said).toContain(message);
+    }
+  });
+});
+
 describe('xLAM parameter names', () => {
   it('a parameter named __proto__ is kept in properties as in required', async () => {
     const row = JSON.stringify({

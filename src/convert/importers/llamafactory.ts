@@ -1,3 +1,4 @@
+import { quotedValue } from '../exact-json.js';
 import { issue, type ConvertIssue } from '../issues.js';
 import { isPlainObject } from '../../util/guards.js';
 import { decodeJsonField } from '../loose-json.js';
@@ -86,7 +87,7 @@ function openAiWeight(lossWeight: unknown, role: unknown, path: string, line: nu
   const trained = role === 'assistant';
   if (weight === (trained ? 1 : 0)) return undefined;
   if (weight === 0 && trained) return 0;
-  const what = typeof weight === 'number' ? String(weight) : JSON.stringify(weight);
+  const what = typeof weight === 'number' ? String(weight) : quotedValue(weight);
   issues.push(issue(line, 'IMPORT_LOSS_WEIGHT', path, `loss_weight ${what} on this ${String(role)} turn has no OpenAI equivalent (weight is 0 or 1, on assistant turns): it is ${trained ? 'trained' : 'not trained'}`));
   return undefined;
 }

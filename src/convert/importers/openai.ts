@@ -1,4 +1,5 @@
 import type { FunctionTool, Message, ToolCall } from '../../types.js';
+import { quotedValue } from '../exact-json.js';
 import { issue, type ConvertIssue } from '../issues.js';
 import { isPlainObject } from '../../util/guards.js';
 import { importTools } from '../tool-schema.js';
@@ -38,7 +39,7 @@ function importMessage(value: unknown, path: string, ledger: CallLedger, line: n
     return undefined;
   }
   if (typeof value.role !== 'string' || !roles.has(value.role)) {
-    issues.push(issue(line, 'IMPORT_UNKNOWN_ROLE', `${path}.role`, `unknown role ${JSON.stringify(value.role)}`));
+    issues.push(issue(line, 'IMPORT_UNKNOWN_ROLE', `${path}.role`, `unknown role ${quotedValue(value.role)}`));
     return undefined;
   }
   const content = value.content;
