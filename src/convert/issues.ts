@@ -3,7 +3,8 @@ import type { Severity } from '../types.js';
 
 /**
  * Import codes (rows an importer could not map, or mapped with a caveat):
- * - IMPORT_BAD_ROW: not an object, or a required field (conversations, query, messages, …) missing or mistyped.
+ * - IMPORT_BAD_ROW: not an object, or a required field (conversations, query, messages, …) missing or mistyped; a
+ *   Hermes result turn with text outside its `<tool_response>` blocks (the tool messages would lose it).
  * - IMPORT_BAD_JSON: a field that should hold JSON (tools, answers, a function_call) is neither JSON nor a Python literal.
  * - IMPORT_UNKNOWN_ROLE: a turn's role or tag is not one the shape defines.
  * - IMPORT_BAD_CALL: a call without a string name, with non-object arguments, or an unclosed `<tool_call>`.

@@ -119,6 +119,33 @@ describe('hermes-text specifics', () => {
     expect(conversation!.messages[3]).toEqual({ role: 'assistant', content: 'Sunny in P.', reasoning_content: 'It is sunny.' });
   });
 
+  // Before: only the inside of each block became a tool message; the rest of the turn was dropped without an issue.
+  it('keeps a row out, with an issue, when a result turn holds text the tool messages would lose', () => {
+    const row = (result: string) => ({
+      conversations: [
+        { from: 'human', value: 'weather?' },
+        { from: 'gpt', value: '<tool_call>\n{"name": "w", "arguments": {}}\n</tool_call>' },
+        { from: 'tool', value: result },
+        { from: 'gpt', value: 'Sunny.' },
+      ],
+    });
+    const outcome = (result: string) => {
+      const { conversation, issues } = importRow(row(result), 'hermes-text');
+      return [conversation === null, issues.map((i) => `${i.code} ${i.path}: ${i.message}`)];
+    };
+    expect(outcome('Note: cached.\n<tool_response>sunny</tool_response>\nSource: met office')).toEqual([
+      true,
+      ['IMPORT_BAD_ROW conversations[2].value: text outside the <tool_response> blocks ("Note: cached.\\n\\nSource: met office") would be lost: a tool result is the inside of one block'],
+    ]);
+    expect(outcome('<tool_response>sunny</tool_response>\n<tool_response>and windy')).toEqual([
+      true,
+      ['IMPORT_BAD_ROW conversations[2].value: <tool_response> at offset 37 is never closed'],
+    ]);
+    // Nothing is lost: white space around the blocks, or a turn with no block at all (the whole text is the result).
+    expect(outcome('\n <tool_response>sunny</tool_response>\n')).toEqual([false, []]);
+    expect(importRow(row('sunny <tool_response> unclosed'), 'hermes-text').conversation!.messages[2]).toMatchObject({ role: 'tool', content: 'sunny <tool_response> unclosed' });
+  });
+
   it('leaves <think> that does not open the turn, or is never closed, in content', () => {
     const late = importRow({ conversations: [{ from: 'gpt', value: 'Answer <think>x</think>' }] }, 'hermes-text').conversation!;
     expect(late.messages[0]).toEqual({ role: 'assistant', content: 'Answer <think>x</think>' });

@@ -1,6 +1,6 @@
 import type { FunctionTool, Message, ToolCall } from '../../types.js';
 import { issue, type ConvertIssue } from '../issues.js';
-import { parseLooseJson } from '../loose-json.js';
+import { parseLooseJson, preview } from '../loose-json.js';
 import { importTools } from '../tool-schema.js';
 import { CallLedger, readCall, toolMessage } from './calls.js';
 import { readShareGptTurns, type ShareGptTurn } from './sharegpt.js';
@@ -180,6 +180,18 @@ function readAssistant(turn: ShareGptTurn, whole: string, ledger: CallLedger, li
 
 function readResults(turn: ShareGptTurn, text: string, ledger: CallLedger, line: number, issues: ConvertIssue[]): Message[] {
   const found = findBlocks(text, 'tool_response');
+  // With blocks, only the blocks become tool messages: text around them, or after an unclosed opener, has no place
+  // to go and was dropped without a word. The row is refused instead, as an unclosed <tool_call> refuses it. (With
+  // none, the whole text is the one result and nothing is lost.)
+  if (found.blocks.length && found.unclosed !== undefined) {
+    issues.push(issue(line, 'IMPORT_BAD_ROW', turn.path, `<tool_response> at offset ${found.unclosed} is never closed`));
+    return [];
+  }
+  const outside = found.blocks.length ? withoutBlocks(text, found.blocks) : '';
+  if (outside !== '') {
+    issues.push(issue(line, 'IMPORT_BAD_ROW', turn.path, `text outside the <tool_response> blocks (${preview(outside)}) would be lost: a tool result is the inside of one block`));
+    return [];
+  }
   const results = found.blocks.length ? found.blocks.map((b) => b.inner.trim()) : [text];
   const messages: Message[] = [];
   for (const result of results) {
