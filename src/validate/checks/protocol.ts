@@ -6,7 +6,47 @@ interface CallGroup {
   answered: boolean[];
   results: number;
   outOfOrderReported: boolean;
+  /**
+   * Indexes that keep matching linear in the turn's size: each result used to scan the calls from the start (by id,
+   * for the first unanswered one and for an earlier unanswered one), so 32,000 parallel calls and their results took
+   * 7 s. `firstOpen` only moves forward past answered calls; `byId` keeps the first call of each id, as findIndex did;
+   * `byName` keeps each name's calls in order with a cursor past the answered ones.
+   */
+  firstOpen: number;
+  byId: Map<string, number>;
+  byName: Map<string, { at: number[]; next: number }>;
+  allAnswered: boolean;
 }
+
+function openGroup(calls: CallView[]): CallGroup {
+  const byId = new Map<string, number>();
+  const byName = new Map<string, { at: number[]; next: number }>();
+  calls.forEach((call, k) => {
+    if (hasId(call.id) && !byId.has(call.id)) byId.set(call.id, k);
+    if (typeof call.name !== 'string') return;
+    const named = byName.get(call.name);
+    if (named) named.at.push(k);
+    else byName.set(call.name, { at: [k], next: 0 });
+  });
+  return { calls, answered: calls.map(() => false), results: 0, outOfOrderReported: false, firstOpen: 0, byId, byName, allAnswered: false };
+}
+
+/** The first unanswered call, or -1. */
+function firstUnanswered(group: CallGroup): number {
+  while (group.firstOpen < group.calls.length && group.answered[group.firstOpen]) group.firstOpen++;
+  return group.firstOpen < group.calls.length ? group.firstOpen : -1;
+}
+
+/** The first unanswered call with this name, or -1. */
+function firstUnansweredNamed(group: CallGroup, name: string): number {
+  const named = group.byName.get(name);
+  if (!named) return -1;
+  while (named.next < named.at.length && group.answered[named.at[named.next]!]) named.next++;
+  return named.next < named.at.length ? named.at[named.next]! : -1;
+}
+
+/** Declared tool names quoted in a TOOL_UNDECLARED message: a few, so a row of thousands of tools and calls does not write each list again per call. */
+const NAMES_SHOWN = 10;
 
 const hasId = (id: unknown): id is string => typeof id === 'string' && id !== '';
 
@@ -49,7 +89,7 @@ export function checkProtocol(view: RowView, line: number): DatasetIssue[] {
   for (const turn of view.turns) {
     if (turn.kind === 'calls') {
       closeGroup(true);
-      group = { calls: turn.calls, answered: turn.calls.map(() => false), results: 0, outOfOrderReported: false };
+      group = openGroup(turn.calls);
     } else if (turn.kind === 'result') {
       if (!group) push('TOOL_RESULT_ORPHAN', turn.result.path, 'tool result does not follow an assistant turn with tool calls');
       else matchResult(view, group, turn.result, usesIds, earlierIds, push);
@@ -71,24 +111,32 @@ function checkDeclared(view: RowView, calls: CallView[], push: Push): void {
     return;
   }
   const names = new Set(view.tools.map((tool) => tool.name));
+  let declared: string | undefined;
   for (const call of calls) {
     if (typeof call.name === 'string' && !names.has(call.name)) {
-      push('TOOL_UNDECLARED', call.namePath, `call to "${call.name}", which is not among the declared tools (${[...names].join(', ') || 'none'})`);
+      declared ??= declaredList(names);
+      push('TOOL_UNDECLARED', call.namePath, `call to "${call.name}", which is not among the declared tools (${declared})`);
     }
   }
+}
+
+function declaredList(names: Set<unknown>): string {
+  if (names.size === 0) return 'none';
+  const shown = [...names].slice(0, NAMES_SHOWN).join(', ');
+  return names.size > NAMES_SHOWN ? `${shown} and ${names.size - NAMES_SHOWN} more` : shown;
 }
 
 function matchResult(view: RowView, group: CallGroup, result: ResultView, usesIds: boolean, earlierIds: Set<string>, push: Push): void {
   group.results++;
   if (view.idsImplicit) {
     // ShareGPT: one observation answers the whole function_call turn.
-    group.answered.fill(true);
+    if (!group.allAnswered) group.answered.fill(true);
+    group.allAnswered = true;
     return;
   }
-  const unanswered = (k: number) => !group.answered[k];
   let k: number;
   if (usesIds && hasId(result.id)) {
-    k = group.calls.findIndex((call) => call.id === result.id);
+    k = group.byId.get(result.id) ?? -1;
     if (k === -1) {
       const why = earlierIds.has(result.id) ? 'answers a call of an earlier assistant turn; results must directly follow their call' : 'matches no call of the preceding assistant turn';
       push('TOOL_RESULT_UNMATCHED', result.idPath, `tool_call_id "${result.id}" ${why}`);
@@ -100,13 +148,13 @@ function matchResult(view: RowView, group: CallGroup, result: ResultView, usesId
     }
   } else {
     if (usesIds) push('TOOL_RESULT_ID_MISSING', result.path, 'tool result has no tool_call_id while calls in this row have ids');
-    k = group.calls.findIndex((_, j) => unanswered(j));
+    k = firstUnanswered(group);
     if (k === -1) {
       push('TOOL_RESULT_UNMATCHED', result.path, `more tool results than the ${group.calls.length} call(s) of the preceding assistant turn`);
       return;
     }
     if (typeof result.name === 'string' && group.calls[k]!.name !== result.name) {
-      const byName = group.calls.findIndex((call, j) => unanswered(j) && call.name === result.name);
+      const byName = firstUnansweredNamed(group, result.name);
       if (byName === -1) {
         push('TOOL_RESULT_UNMATCHED', result.idPath, `result names "${result.name}" but no pending call of the preceding assistant turn has that name`);
         return;
@@ -114,7 +162,7 @@ function matchResult(view: RowView, group: CallGroup, result: ResultView, usesId
       k = byName;
     }
   }
-  if (!group.outOfOrderReported && group.calls.some((_, j) => j < k && unanswered(j))) {
+  if (!group.outOfOrderReported && firstUnanswered(group) < k) {
     group.outOfOrderReported = true;
     push('TOOL_RESULT_OUT_OF_ORDER', result.path, 'tool results are not in the order of the calls; templates without ids pair them by position');
   }
