@@ -14,6 +14,7 @@ import { leastMessagesRendered, spanByDiff, type DiffSpan, type Span } from './s
 import { droppedCalls, droppedCallsMessage } from './dropped-calls.js';
 import { convertSpans, overlaps, type OffsetUnit } from './text-offsets.js';
 import type { ChatTokenizer } from './tokenizer.js';
+import { append } from '../util/append.js';
 
 export type TrainOn = 'all' | 'last';
 
@@ -128,14 +129,14 @@ function buildRecord(input: Conversation, options: TrainingRecordOptions, loaded
     prefixCheck?.check(index);
   }
   const spansByTurn = locateTurns(diffed, assistantIndices, text, generationSpans, hasGenerationBlocks, line, issues);
-  issues.push(...droppedCallIssues(loaded, messages, diffed, spansByTurn, text, line));
+  append(issues, droppedCallIssues(loaded, messages, diffed, spansByTurn, text, line));
 
   const trained = selectTurns(messages, assistantIndices, options.trainOn ?? 'all');
   if (trained.length === 0) issues.push(issue(line, 'CONVERT_NO_ASSISTANT', 'messages', 'no assistant turn carries loss'));
   const spans: Span[] = [];
   for (const index of trained) {
     const found = spansByTurn.get(index) ?? [];
-    if (found.length) spans.push(...found);
+    if (found.length) append(spans, found);
     else if (!issues.some((i) => i.code === 'TEMPLATE_DROPS_TOOL_CALLS' && i.path === `messages[${index}].tool_calls`)) issues.push(issue(line, 'CONVERT_SPAN_NOT_FOUND', `messages[${index}]`, `cannot locate assistant turn ${index} in the rendered text`));
   }
   spans.sort((a, b) => a[0] - b[0]);

@@ -10,6 +10,7 @@ import type { OffsetUnit } from '../convert/text-offsets.js';
 import { loadTokenizer } from '../convert/tokenizer.js';
 import { toTrainingRecord, type TrainOn } from '../convert/training-record.js';
 import { createRowValidator } from './row.js';
+import { append } from '../util/append.js';
 
 /** How to convert rows; plain data, so worker threads can be given it. */
 export interface ConvertRowsOptions {
@@ -68,7 +69,7 @@ export async function createRowConverter(options: ConvertRowsOptions): Promise<(
         if (checked.conversation && !loaded) out = checked.conversation;
         else if (checked.conversation) {
           const result = toTrainingRecord(checked.conversation, { ...recordOptions, line: record.line });
-          issues.push(...result.issues.map((issue) => ({ ...issue, row })));
+          append(issues, result.issues.map((issue) => ({ ...issue, row })));
           out = result.record;
         }
       } catch (error) {

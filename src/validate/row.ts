@@ -15,6 +15,7 @@ import { importableValue } from '../convert/import-dataset.js';
 import { exactJson } from '../convert/exact-json.js';
 import { rowPathOf } from '../convert/source-paths.js';
 import { foreignShapeHint } from './foreign-shapes.js';
+import { append } from '../util/append.js';
 
 export type { RowShape };
 
@@ -121,16 +122,16 @@ function validateRow(row: Record<string, unknown>, line: number, shape: RowShape
   let view: RowView;
   if (shape === 'sharegpt') {
     const converted = viewShareGPTRow(row, line);
-    issues.push(...converted.issues);
+    append(issues, converted.issues);
     view = converted.view;
   } else {
     view = viewOpenAIRow(row);
   }
-  issues.push(...tools.declarationIssues(view, line));
-  issues.push(...checkProtocol(view, line));
+  append(issues, tools.declarationIssues(view, line));
+  append(issues, checkProtocol(view, line));
   const args = tools.argumentIssues(view, line);
-  issues.push(...args.issues);
+  append(issues, args.issues);
   // Rendering a row that is already broken only repeats its problems in template words.
-  if (template && !issues.some((issue) => issue.severity === 'error')) issues.push(...template.check(view, row, line));
+  if (template && !issues.some((issue) => issue.severity === 'error')) append(issues, template.check(view, row, line));
   return { issues, forms: shape === 'openai' ? args.forms : 0 };
 }

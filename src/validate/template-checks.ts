@@ -15,6 +15,7 @@ import { canonicalJson } from './checks/tool-schemas.js';
 import { isPlainObject } from '../util/guards.js';
 import type { CallView, RowView, TurnView } from './checks/view.js';
 import { createTokenCheck } from './token-checks.js';
+import { append } from '../util/append.js';
 
 /** Options for the checks that need a template (and optionally a tokenizer). Plain data (sent to workers). */
 export interface TemplateCheckOptions {
@@ -71,9 +72,9 @@ export async function createTemplateChecker(options: TemplateCheckOptions): Prom
       const cuts = cutCallTurns(loaded, conversation, callTurns, view, rendered, renderOptions, errorText);
       const shown = cuts.filter((turn) => !droppedCallsIssue(loaded, turn, line, issues));
       if (rendered.readsClock && options.now === undefined) issues.push(makeIssue(line, 'TEMPLATE_READS_CLOCK', '', readsClockMessage(loaded.name)));
-      if (roundTrip) issues.push(...roundTripIssues(family!, conversation, shown, line));
+      if (roundTrip) append(issues, roundTripIssues(family!, conversation, shown, line));
       else if (shown.length > 0 && options.roundTrip !== false) issues.push(makeIssue(line, 'ROUNDTRIP_SKIPPED', '', roundTripSkipped(loaded)));
-      if (tokens) issues.push(...tokens.check(rendered, () => assistantSpans(loaded, conversation, rendered, renderOptions), line));
+      if (tokens) append(issues, tokens.check(rendered, () => assistantSpans(loaded, conversation, rendered, renderOptions), line));
       return issues;
     },
   };

@@ -1,7 +1,11 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { memoryIO } from '../../src/cli/memory-io.js';
 import { run } from '../../src/cli/main.js';
 import { importDataset, toTrainingRecord, type Conversation } from '../../src/index.js';
+import { repoRoot } from '../helpers/shared.js';
 
 // Issue 17: nothing one row holds may end a convert run.
 
@@ -71,6 +75,36 @@ describe('integers past 2^53 where a string or a weight belongs', () => {
       expect(said).toContain(code);
       expect(said).toContain(message);
     }
+  });
+});
+
+describe('a turn of 300,000 parallel calls, in a chatfmt process', () => {
+  // list.push(...calls) passed every call as an argument: past ~120,000, V8's RangeError on the main thread's stack made
+  // the row an INTERNAL_ERROR (vitest's worker threads have a larger stack, hence a real process). Pairing results then
+  // took each call off the front of an array (shift): quadratic, 9 s for this row, now about 1 s.
+  const built = existsSync(join(repoRoot, 'dist', 'bin'));
+  const chatfmt = (args: string[], input: string) => spawnSync(process.execPath, [join(repoRoot, 'bin', 'chatfmt.js'), ...args, '--no-progress', '--workers', '1', '-'], { input, encoding: 'utf8', maxBuffer: 1 << 26 });
+  it.skipIf(!built)('is read, converted and reported like a small one (validate and convert --from sharegpt)', () => {
+    const calls = JSON.stringify(Array.from({ length: 300_000 }, () => ({ name: 'f', arguments: {} })));
+    const tools = JSON.stringify([{ name: 'f', parameters: { type: 'object', properties: {} } }]);
+    const row = JSON.stringify({ conversations: [{ from: 'human', value: 'q' }, { from: 'function_call', value: calls }, { from: 'observation', value: 'r' }, { from: 'gpt', value: 'x' }], tools });
+    const validated = chatfmt(['validate', '--from', 'sharegpt', '--format', 'json'], row);
+    expect(validated.status).toBe(0);
+    expect(JSON.parse(validated.stdout)).toMatchObject({ errors: 0, warnings: 1, byCode: { IMPORT_RESULT_COUNT: { severity: 'warning', count: 1 } } });
+    const converted = chatfmt(['convert', '--from', 'sharegpt', '--to', 'openai'], row);
+    expect(converted.status).toBe(0);
+    expect(converted.stderr).toContain('299999 call(s) got no result');
+    expect((JSON.parse(converted.stdout) as { messages: Array<{ tool_calls?: unknown[] }> }).messages[1]!.tool_calls).toHaveLength(300_000);
+  });
+
+  // row.ts collected each check's issues with issues.push(...list): the row was one INTERNAL_ERROR instead.
+  it.skipIf(!built)('150,000 calls to an undeclared tool are 150,000 TOOL_UNDECLARED issues', () => {
+    const calls = Array.from({ length: 150_000 }, (_, k) => ({ id: `c${k}`, type: 'function', function: { name: 'f', arguments: '{}' } }));
+    const results = calls.map((call) => ({ role: 'tool', tool_call_id: call.id, content: 'r' }));
+    const tools = [{ type: 'function', function: { name: 'g', parameters: { type: 'object' } } }];
+    const row = JSON.stringify({ messages: [{ role: 'user', content: 'q' }, { role: 'assistant', tool_calls: calls }, ...results, { role: 'assistant', content: 'x' }], tools });
+    const validated = chatfmt(['validate', '--format', 'json'], row);
+    expect(JSON.parse(validated.stdout)).toMatchObject({ errors: 150_000, byCode: { TOOL_UNDECLARED: { severity: 'error', count: 150_000 } } });
   });
 });
 

@@ -6,6 +6,7 @@ import { CallLedger, readCall, toolMessage } from './calls.js';
 import { readShareGptTurns, type ShareGptTurn } from './sharegpt.js';
 import { finish, type ImportResult } from './types.js';
 import { recordSourcePaths, type SourcePaths } from '../source-paths.js';
+import { append } from '../../util/append.js';
 
 interface Block {
   inner: string;
@@ -111,7 +112,7 @@ export function importHermesText(row: unknown, line: number): ImportResult {
       const found = { blocks: findBlocks(turn.value, 'tools').blocks.filter((b) => b.inner.trim() !== '') };
       if (found.blocks.length) {
         const read = importTools(readToolsBlock(found.blocks.map((b) => b.inner).join('\n')), line, turn.path);
-        issues.push(...read.issues);
+        append(issues, read.issues);
         tools = [...tools, ...read.tools];
         sources.tools = turn.path;
       }
@@ -121,7 +122,7 @@ export function importHermesText(row: unknown, line: number): ImportResult {
       const message = readAssistant(turn, turn.value, ledger, line, issues);
       if (message) messages.push(message);
     } else if (turn.kind === 'result') {
-      messages.push(...readResults(turn, turn.value, ledger, line, issues));
+      append(messages, readResults(turn, turn.value, ledger, line, issues));
     } else {
       messages.push({ role: 'user', content: turn.value });
     }
@@ -130,7 +131,7 @@ export function importHermesText(row: unknown, line: number): ImportResult {
   const rowTools = (row as Record<string, unknown>).tools;
   if (tools.length === 0 && rowTools !== undefined) {
     const read = importTools(rowTools, line, 'tools');
-    issues.push(...read.issues);
+    append(issues, read.issues);
     tools = read.tools;
   }
   const result = finish(messages, tools, issues, line, ledger.minted);

@@ -5,6 +5,7 @@ import { decodeJsonField } from '../loose-json.js';
 import { PyFloat } from '../../jinja/index.js';
 import { importOpenAi } from './openai.js';
 import { finish, type ImportResult } from './types.js';
+import { append } from '../../util/append.js';
 
 /**
  * Imports LLaMA-Factory v1's standard rows: `{messages: [{role, content: [{type, value}], loss_weight}], tools}`, where a
@@ -70,7 +71,7 @@ function readParts(content: unknown, path: string, line: number, issues: Convert
         issues.push(issue(line, 'IMPORT_BAD_JSON', `${at}.value`, `tool_call is not JSON: ${decoded.error}`));
         return undefined;
       }
-      parts.calls.push(...(Array.isArray(decoded.value) ? decoded.value : [decoded.value]));
+      append(parts.calls, Array.isArray(decoded.value) ? decoded.value : [decoded.value]);
     } else {
       issues.push(issue(line, 'IMPORT_BAD_ROW', `${at}.type`, `part type ${JSON.stringify(part.type)} is not text, reasoning or tool_call`));
       return undefined;

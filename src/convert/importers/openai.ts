@@ -5,6 +5,7 @@ import { isPlainObject } from '../../util/guards.js';
 import { importTools } from '../tool-schema.js';
 import { CallLedger, readCall } from './calls.js';
 import { finish, type ImportResult } from './types.js';
+import { append } from '../../util/append.js';
 
 const roles = new Set(['system', 'developer', 'user', 'assistant', 'tool', 'function']);
 
@@ -20,7 +21,7 @@ export function importOpenAi(row: unknown, line: number): ImportResult {
   if (!Array.isArray(row.messages)) return finish([], [], [issue(line, 'IMPORT_BAD_ROW', 'messages', 'an OpenAI row needs a "messages" list')]);
   const toolsField = row.tools ?? row.functions;
   const { tools, issues: toolIssues } = importTools(toolsField, line, row.tools !== undefined ? 'tools' : 'functions');
-  issues.push(...toolIssues);
+  append(issues, toolIssues);
   const ledger = new CallLedger();
   const messages: Message[] = [];
   row.messages.forEach((value, index) => {

@@ -5,6 +5,7 @@ import { decodeJsonField, preview } from '../loose-json.js';
 import { importTools } from '../tool-schema.js';
 import { CallLedger, readCall, resultText, toolMessage } from './calls.js';
 import { finish, type ImportResult } from './types.js';
+import { append } from '../../util/append.js';
 
 /** The ShareGPT turn kinds LLaMA-Factory defines, plus the OpenAI role names some datasets use as tags. */
 type TurnKind = 'user' | 'assistant' | 'system' | 'call' | 'result';
@@ -75,7 +76,7 @@ export function importShareGpt(row: unknown, line: number): ImportResult {
   if (!turns) return finish([], [], issues);
   const record = row as Record<string, unknown>;
   const { tools, issues: toolIssues } = importTools(record.tools, line, 'tools');
-  issues.push(...toolIssues);
+  append(issues, toolIssues);
   // Only worth a warning on a row that converts: a broken row already says what is wrong with it.
   if (!issues.some((i) => i.severity === 'error')) checkPositions(turns, line, issues);
 
@@ -94,7 +95,7 @@ export function importShareGpt(row: unknown, line: number): ImportResult {
         messages.push({ role: 'assistant', content: null, tool_calls: calls });
       }
     } else if (turn.kind === 'result') {
-      messages.push(...readResults(turn, ledger, line, issues));
+      append(messages, readResults(turn, ledger, line, issues));
     } else if (typeof turn.value !== 'string') {
       issues.push(issue(line, 'IMPORT_BAD_ROW', turn.path, 'a turn value must be a string'));
     } else {

@@ -2,6 +2,7 @@ import type { Conversation, FunctionTool, Message } from '../../types.js';
 import { makeIssue } from '../../readers/issues.js';
 import type { ConvertIssue } from '../issues.js';
 import { recordMintedIds } from '../minted-ids.js';
+import { append } from '../../util/append.js';
 
 export const importShapes = ['openai', 'sharegpt', 'hermes-text', 'xlam', 'llamafactory'] as const;
 export type ImportShape = (typeof importShapes)[number];
@@ -25,7 +26,7 @@ export interface ImportResult {
 export type RowImporter = (row: unknown, line: number) => ImportResult;
 
 export function finish(messages: Message[], tools: FunctionTool[], issues: ConvertIssue[], line = 0, mintedIds?: ReadonlySet<string>): ImportResult {
-  issues.push(...undeclaredCalls(messages, tools, line));
+  append(issues, undeclaredCalls(messages, tools, line));
   const failed = issues.some((i) => i.severity === 'error');
   const conversation = failed ? null : { messages, tools };
   if (conversation && mintedIds) recordMintedIds(conversation, mintedIds);

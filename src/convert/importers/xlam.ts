@@ -6,6 +6,7 @@ import { importTools } from '../tool-schema.js';
 import { CallLedger, readCall } from './calls.js';
 import { finish, type ImportResult } from './types.js';
 import { recordSourcePaths } from '../source-paths.js';
+import { append } from '../../util/append.js';
 
 /**
  * Imports an xLAM / APIGen row: `query`, and `tools` / `answers` as JSON strings. The result is one user turn and
@@ -19,7 +20,7 @@ export function importXlam(row: unknown, line: number): ImportResult {
     return finish([], [], [issue(line, 'IMPORT_BAD_ROW', 'query', 'an xLAM row needs a non-empty "query" string')]);
   }
   const { tools, issues: toolIssues } = importTools(row.tools, line, 'tools');
-  issues.push(...toolIssues);
+  append(issues, toolIssues);
   const calls = readAnswers(row.answers, line, issues);
   const messages = [{ role: 'user', content: row.query }, ...(calls ? [{ role: 'assistant', content: null, tool_calls: calls }] : [])];
   // xLAM has no call ids: every one is made up.
