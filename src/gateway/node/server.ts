@@ -10,6 +10,7 @@ import { backendModel, preparePrompt, runSession, type GatewayModel, type Sessio
 import type { GatewayError, GatewayEvent, GatewayRequest, Protocol, ResponseMeta } from '../core/types.js';
 import { anthropicMessagesProtocol, COUNT_TOKENS_PATH, protocolForPath, protocolRoutes } from '../protocols/index.js';
 import { GatewayFailure } from '../core/failure.js';
+import { MAX_BODY_DEPTH, nestsDeeperThan } from '../protocols/request-fields.js';
 import { encodeSse } from '../wire/sse.js';
 import { warmUpModel } from '../core/warm-up.js';
 import { BodyTooLargeError, isLoopback, readBody, sendJson, warmUpHttp, write } from './http.js';
@@ -102,7 +103,7 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
-    const path = new URL(req.url ?? '/', 'http://gateway').pathname;
+    const path = requestPath(req.url ?? '/');
     const entry: AccessLogEntry = { time: new Date().toISOString(), method: req.method ?? '', path, status: 0, ms: 0 };
     res.on('close', () => {
       entry.status = res.statusCode;
@@ -140,6 +141,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         if (error instanceof BodyTooLargeError) return fail({ code: 'BODY_TOO_LARGE', message: `${error.message} (--max-body-bytes)` });
         return fail({ code: 'INVALID_REQUEST', message: `the body is not JSON: ${error instanceof Error ? error.message : String(error)}` });
       }
+      if (nestsDeeperThan(body, MAX_BODY_DEPTH)) return fail({ code: 'INVALID_REQUEST', message: `the body nests arrays and objects deeper than ${MAX_BODY_DEPTH} levels` });
       const controller = new AbortController();
       // The one abort path: the client's socket closing ends the session, which aborts the backend's fetch.
       res.on('close', () => {
@@ -262,6 +264,15 @@ function summarise(entry: AccessLogEntry): (event: GatewayEvent) => void {
       if (event.usage) [entry.promptTokens, entry.completionTokens] = [event.usage.promptTokens, event.usage.completionTokens];
     }
   };
+}
+
+/** A request target's path. Node passes on targets no URL parser takes (`//%%`): those are kept as sent, and match no route. */
+function requestPath(target: string): string {
+  try {
+    return new URL(target, 'http://gateway').pathname;
+  } catch {
+    return target;
+  }
 }
 
 function authorised(req: IncomingMessage, key: string): boolean {

@@ -10,6 +10,26 @@ export function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * How deep a request body may nest. V8's JSON.parse takes any depth, but JSON.stringify (backend request bodies,
+ * echoed settings, tool arguments) overflows the stack a few thousand levels down, as do recursive readers. 1,024
+ * leaves room for the request's own envelope around tool arguments nested as deep as `--args auto` reads them
+ * (MAX_JSON_DEPTH, 1,000 levels), so those still get that check's message.
+ */
+export const MAX_BODY_DEPTH = 1024;
+
+/** Does `value` nest arrays and objects deeper than `limit`? Counted with an explicit stack: no recursion of its own. */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [item, depth] = top;
+    if (typeof item !== 'object' || item === null) continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(item)) if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 export function invalid(param: string, message: string): never {
   throw fail('INVALID_REQUEST', `${param}: ${message}`, { param });
 }
