@@ -1,9 +1,11 @@
 // Valid JSON, hostile shape: each request gets one 4xx error line in its caller's protocol (never a 500, a hang or a
 // dropped socket), and the gateway serves the next request. Over loopback, with the official clients where they apply.
 import { connect } from 'node:net';
+import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { startHarness } from './helpers/harness.js';
+import { pieces } from './helpers/replay-backend.js';
 
 /** JSON text nesting `depth` arrays: built as text, since JSON.stringify itself overflows on such a value. */
 const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
@@ -31,6 +33,8 @@ function rawStatus(port: number, head: string): Promise<string> {
 
 describe('hostile request bodies', async () => {
   const h = await startHarness('qwen3');
+  const anthropic = new Anthropic({ baseURL: h.url, apiKey: 'unused', maxRetries: 0 });
+  const tool = { type: 'function' as const, function: { name: 'get', parameters: { type: 'object' } } };
 
   it('a body nested thousands of levels deep is a 400 in each protocol, wherever the nesting is', async () => {
     const deep = nested(5000);
@@ -53,6 +57,22 @@ describe('hostile request bodies', async () => {
   it('a request target no URL parser takes is a 404, not a 500', async () => {
     const port = Number(new URL(h.url).port);
     expect(await rawStatus(port, 'POST //%%% HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}')).toBe('HTTP/1.1 404 Not Found');
+  });
+
+  it('a named tool_choice must name a declared tool, in every protocol', async () => {
+    h.backend.script({ pieces: pieces('Hello.') });
+    const chat = await h.openai.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'Hi' }], tools: [tool], tool_choice: { type: 'function', function: { name: 'nope' } } }).catch((error: unknown) => error);
+    expect(chat).toBeInstanceOf(OpenAI.BadRequestError);
+    const messages = await anthropic.messages
+      .create({ model: 'm', max_tokens: 5, messages: [{ role: 'user', content: 'Hi' }], tools: [{ name: 'get', input_schema: { type: 'object' } }], tool_choice: { type: 'tool', name: 'nope' } })
+      .catch((error: unknown) => error);
+    expect(messages).toBeInstanceOf(Anthropic.BadRequestError);
+    expect((messages as InstanceType<typeof Anthropic.BadRequestError>).error).toMatchObject({ type: 'error', error: { type: 'invalid_request_error', message: 'tool_choice.name: "nope" is not one of the declared tools' } });
+    const responses = await h.openai.responses
+      .create({ model: 'm', input: 'Hi', tools: [{ type: 'function', name: 'get', parameters: { type: 'object' }, strict: false }], tool_choice: { type: 'function', name: 'nope' } })
+      .catch((error: unknown) => error);
+    expect(responses).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((responses as InstanceType<typeof OpenAI.BadRequestError>).param).toBe('tool_choice.name');
   });
 });
 

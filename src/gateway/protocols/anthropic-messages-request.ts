@@ -3,7 +3,7 @@
 import type { ContentPart, Message, Tool, ToolCall } from '../../types.js';
 import type { GatewayError, GatewayRequest, Result, SamplingOptions, ToolChoice } from '../core/types.js';
 import {
-  arrayAt, invalid, normaliseContent, numericSampling, objectAt, optionalBoolean, optionalString, readRequest, stopStrings,
+  arrayAt, invalid, namedToolChoice, normaliseContent, numericSampling, objectAt, optionalBoolean, optionalString, readRequest, stopStrings,
   stringAt, type Json,
 } from './request-fields.js';
 
@@ -29,11 +29,12 @@ export function parseAnthropicRequest(body: unknown): Result<GatewayRequest, Gat
     if (continueFinalMessage && messages[messages.length - 1]?.tool_calls) {
       invalid(`messages[${turns.length - 1}]`, 'a final assistant message (prefill) cannot contain tool_use blocks');
     }
-    const { toolChoice, parallelToolCalls } = translateToolChoice(request.tool_choice);
+    const tools = translateTools(request.tools);
+    const { toolChoice, parallelToolCalls } = translateToolChoice(request.tool_choice, tools);
     return {
       model: optionalString(request, 'model') ?? '',
       messages,
-      tools: translateTools(request.tools),
+      tools,
       toolChoice,
       parallelToolCalls,
       stream: optionalBoolean(request, 'stream') ?? false,
@@ -154,7 +155,7 @@ function translateTools(value: unknown): Tool[] {
   });
 }
 
-function translateToolChoice(value: unknown): { toolChoice: ToolChoice; parallelToolCalls: boolean } {
+function translateToolChoice(value: unknown, tools: Tool[]): { toolChoice: ToolChoice; parallelToolCalls: boolean } {
   if (value === undefined || value === null) return { toolChoice: 'auto', parallelToolCalls: true };
   const choice = objectAt(value, 'tool_choice');
   const parallelToolCalls = optionalBoolean(choice, 'disable_parallel_tool_use', 'tool_choice.disable_parallel_tool_use') !== true;
@@ -166,7 +167,7 @@ function translateToolChoice(value: unknown): { toolChoice: ToolChoice; parallel
     case 'none':
       return { toolChoice: 'none', parallelToolCalls };
     case 'tool':
-      return { toolChoice: { type: 'function', name: stringAt(choice.name, 'tool_choice.name') }, parallelToolCalls };
+      return { toolChoice: namedToolChoice(stringAt(choice.name, 'tool_choice.name'), tools, 'tool_choice.name'), parallelToolCalls };
     default:
       return invalid('tool_choice.type', "must be 'auto', 'any', 'tool' or 'none'");
   }

@@ -3,7 +3,7 @@
 import { GatewayFailure } from '../core/failure.js';
 import type { GatewayError, GatewayRequest, Result, SamplingOptions, ToolChoice } from '../core/types.js';
 import type { Message, Tool, ToolCall } from '../../types.js';
-import { invalid, isObject, normaliseContent, numericSampling, optionalBoolean, optionalNumber, stopStrings, type Json } from './request-fields.js';
+import { invalid, isObject, namedToolChoice, normaliseContent, numericSampling, optionalBoolean, optionalNumber, stopStrings, type Json } from './request-fields.js';
 
 export function parseChatRequest(body: unknown): Result<GatewayRequest, GatewayError> {
   try {
@@ -87,9 +87,7 @@ function readToolChoice(value: unknown, tools: Tool[]): ToolChoice {
   if (value === undefined || value === null) return 'auto';
   if (value === 'auto' || value === 'none' || value === 'required') return value;
   if (isObject(value) && value.type === 'function' && isObject(value.function) && typeof value.function.name === 'string') {
-    const name = value.function.name;
-    if (!tools.some((tool) => isObject(tool.function) && tool.function.name === name)) invalid('tool_choice.function.name', `"${name}" is not one of the declared tools`);
-    return { type: 'function', name };
+    return namedToolChoice(value.function.name, tools, 'tool_choice.function.name');
   }
   return invalid('tool_choice', 'expected "auto", "none", "required" or {type: "function", function: {name}}');
 }

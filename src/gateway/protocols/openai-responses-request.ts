@@ -4,7 +4,7 @@
 import type { Message, Tool, ToolCall } from '../../types.js';
 import type { GatewayError, GatewayRequest, Result, SamplingOptions, ToolChoice } from '../core/types.js';
 import {
-  argumentsText, arrayAt, invalid, normaliseContent, numericSampling, objectAt, optionalBoolean, optionalString, readRequest,
+  argumentsText, arrayAt, invalid, namedToolChoice, normaliseContent, numericSampling, objectAt, optionalBoolean, optionalString, readRequest,
   stringAt, type Json,
 } from './request-fields.js';
 
@@ -22,11 +22,12 @@ export function parseResponsesRequest(body: unknown): Result<GatewayRequest, Gat
     if (instructions !== undefined) messages.push({ role: 'system', content: instructions });
     if (typeof request.input === 'string') messages.push({ role: 'user', content: request.input });
     else new InputFolder(messages).addAll(arrayAt(request.input, 'input'));
+    const tools = translateTools(request.tools);
     return {
       model: optionalString(request, 'model') ?? '',
       messages,
-      tools: translateTools(request.tools),
-      toolChoice: translateToolChoice(request.tool_choice),
+      tools,
+      toolChoice: translateToolChoice(request.tool_choice, tools),
       parallelToolCalls: optionalBoolean(request, 'parallel_tool_calls') ?? true,
       stream: optionalBoolean(request, 'stream') ?? false,
       sampling: sampling(request),
@@ -151,11 +152,11 @@ function translateTools(value: unknown): Tool[] {
   });
 }
 
-function translateToolChoice(value: unknown): ToolChoice {
+function translateToolChoice(value: unknown, tools: Tool[]): ToolChoice {
   if (value === undefined || value === null) return 'auto';
   if (value === 'auto' || value === 'none' || value === 'required') return value;
   const choice = objectAt(value, 'tool_choice');
-  if (choice.type === 'function') return { type: 'function', name: stringAt(choice.name, 'tool_choice.name') };
+  if (choice.type === 'function') return namedToolChoice(stringAt(choice.name, 'tool_choice.name'), tools, 'tool_choice.name');
   // allowed_tools and hosted-tool choices narrow what OpenAI may run; for a local model they mean "auto".
   if (typeof choice.type === 'string') return 'auto';
   return invalid('tool_choice', "must be 'auto', 'none', 'required' or {type: 'function', name}");

@@ -1,8 +1,8 @@
 // Small readers for request bodies: each returns the value or throws a GatewayFailure naming the JSON path, so a
 // protocol's parseRequest reads like the request's shape. Shared by every client protocol.
 import { fail, GatewayFailure } from '../core/failure.js';
-import type { GatewayError, Result, SamplingOptions } from '../core/types.js';
-import type { ContentPart } from '../../types.js';
+import type { GatewayError, Result, SamplingOptions, ToolChoice } from '../core/types.js';
+import type { ContentPart, Tool } from '../../types.js';
 
 export type Json = Record<string, unknown>;
 
@@ -121,6 +121,15 @@ export function arrayAt(value: unknown, path: string): unknown[] {
 export function stringAt(value: unknown, path: string): string {
   if (typeof value !== 'string') invalid(path, 'expected a string');
   return value;
+}
+
+/**
+ * A tool choice naming one tool, which must be declared: the gateway pre-fills a call to it, and the parser would then
+ * withdraw that call as undeclared, so the client would get text where it demanded a call.
+ */
+export function namedToolChoice(name: string, tools: readonly Tool[], path: string): ToolChoice {
+  if (!tools.some((tool) => isObject(tool.function) && tool.function.name === name)) invalid(path, `${JSON.stringify(name)} is not one of the declared tools`);
+  return { type: 'function', name };
 }
 
 /** Tool-call arguments as JSON text: clients send a JSON string (the OpenAI wire form) or, against the spec, an object. */
