@@ -40,6 +40,18 @@ export function usageOf(promptTokens: unknown, completionTokens: unknown): Usage
 }
 
 /**
+ * An error the backend reported in place of a chunk, after its 200: llama.cpp and vLLM send `{error: {message, ...}}`,
+ * Ollama `{error: "..."}`, and servers copy each other's shape, so every kind takes both. Read as a chunk it would
+ * have no text, and the answer would end as if complete.
+ */
+export function throwReportedError(chunk: Record<string, unknown>): void {
+  const error = chunk.error;
+  if (error === undefined || error === null) return;
+  const message = typeof error === 'string' ? error : isRecord(error) && typeof error.message === 'string' ? error.message : 'unknown';
+  throw new MalformedChunkError(`the backend reported an error mid-stream: ${message}`);
+}
+
+/**
  * The JSON objects of an OpenAI-style SSE stream up to `[DONE]`, with the first choice picked out. An event that is
  * not an object, or an `error` object mid-stream, ends the stream as malformed (`what` names the event in the message).
  */
@@ -48,7 +60,7 @@ export async function* openaiEvents(body: AsyncIterable<Uint8Array>, what: strin
     if (event.data.trim() === '[DONE]') return;
     const chunk = parseJsonLine(event.data);
     if (!isRecord(chunk)) throw new MalformedChunkError(`${what} that is not a JSON object`);
-    if (isRecord(chunk.error)) throw new MalformedChunkError(`the backend reported an error mid-stream: ${String(chunk.error.message ?? 'unknown')}`);
+    throwReportedError(chunk);
     const choice = Array.isArray(chunk.choices) && isRecord(chunk.choices[0]) ? chunk.choices[0] : undefined;
     yield { chunk, choice };
   }

@@ -2,7 +2,7 @@
 // `stop_type` and the token counts.
 import { parseJsonLine } from '../wire/ndjson.js';
 import { readSse } from '../wire/sse.js';
-import { backendStop, samplingFields, usageOf } from './fields.js';
+import { backendStop, samplingFields, throwReportedError, usageOf } from './fields.js';
 import { isRecord, MalformedChunkError, type BackendChunk, type BackendProtocol, type CompletionInput } from './types.js';
 
 export const llamacppBackend: BackendProtocol = {
@@ -28,6 +28,7 @@ export const llamacppBackend: BackendProtocol = {
     for await (const event of readSse(body)) {
       const chunk = parseJsonLine(event.data);
       if (!isRecord(chunk)) throw new MalformedChunkError('a /completion event that is not a JSON object');
+      throwReportedError(chunk);
       const out: BackendChunk = {};
       if (typeof chunk.content === 'string' && chunk.content !== '') out.text = chunk.content;
       if (chunk.stop === true) {

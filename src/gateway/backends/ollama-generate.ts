@@ -1,7 +1,7 @@
 // Ollama's `POST /api/generate` with `raw: true` (the prompt is used as is, no Ollama template): NDJSON of
 // `{response, done}`; the last line has `done: true`, `done_reason` and the token counts.
 import { readNdjson } from '../wire/ndjson.js';
-import { backendStop, samplingFields, usageOf } from './fields.js';
+import { backendStop, samplingFields, throwReportedError, usageOf } from './fields.js';
 import { isRecord, MalformedChunkError, type BackendChunk, type BackendProtocol, type CompletionInput } from './types.js';
 
 export const ollamaGenerateBackend: BackendProtocol = {
@@ -18,7 +18,7 @@ export const ollamaGenerateBackend: BackendProtocol = {
   async *decodeStream(body) {
     for await (const line of readNdjson(body)) {
       if (!isRecord(line)) throw new MalformedChunkError('an /api/generate line that is not a JSON object');
-      if (typeof line.error === 'string') throw new MalformedChunkError(`the backend reported an error mid-stream: ${line.error}`);
+      throwReportedError(line);
       const out: BackendChunk = {};
       if (typeof line.response === 'string' && line.response !== '') out.text = line.response;
       if (line.done === true) {

@@ -12,7 +12,11 @@ export type Fault =
   /** A line that is not JSON after `after` pieces. */
   | { kind: 'malformed'; after: number }
   /** Nothing more after `after` pieces; the connection stays open. */
-  | { kind: 'stall'; after: number };
+  | { kind: 'stall'; after: number }
+  /** After `after` pieces, one event (SSE) or line (NDJSON) holding `error`, as servers report a failure mid-stream; then the end. */
+  | { kind: 'error-event'; after: number; error: unknown }
+  /** HTTP 200 with this body and content type in place of the stream (a proxy's HTML page, a JSON answer). */
+  | { kind: 'raw-200'; contentType: string; body: string };
 
 export interface Replay {
   /** The completion, already cut into the pieces the backend sends one per event. */
@@ -93,6 +97,10 @@ export async function startReplayBackend(): Promise<ReplayBackend> {
         res.end(JSON.stringify(tokenizeAnswer(request.body)));
         return;
       }
+      if (replay.fault?.kind === 'raw-200') {
+        res.writeHead(200, { 'content-type': replay.fault.contentType }).end(replay.fault.body);
+        return;
+      }
       res.writeHead(200, { 'content-type': dialect.contentType });
       const fault = replay.fault;
       const sent: unknown[] = request.path === '/v1/chat/completions' ? (replay.deltas ?? replay.pieces.map((content) => ({ content }))) : replay.pieces;
@@ -102,6 +110,10 @@ export async function startReplayBackend(): Promise<ReplayBackend> {
             // What was sent reaches the gateway first; then the connection drops without an end.
             await new Promise((resolve) => res.write('', resolve));
             res.socket?.destroy();
+            return;
+          }
+          if (fault.kind === 'error-event') {
+            res.end(dialect.kind === 'ndjson' ? `${JSON.stringify({ error: fault.error })}\n` : sse({ error: fault.error }));
             return;
           }
           if (fault.kind === 'malformed') {

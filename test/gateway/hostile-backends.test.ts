@@ -1,0 +1,38 @@
+// Backends that answer 200 and then fail: an error reported in place of a chunk, or a body that is no stream at all.
+// Each kind's real server shape, through the official openai client on loopback: the client gets the backend's
+// failure (502 upstream_protocol_error, or an APIError once streaming) and the text sent before it, never a
+// complete-looking answer.
+import OpenAI from 'openai';
+import { describe, expect, it } from 'vitest';
+import { startHarness } from './helpers/harness.js';
+import { pieces, type Fault } from './helpers/replay-backend.js';
+
+const messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [{ role: 'user', content: 'Hi' }];
+
+async function collect(stream: AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>): Promise<{ text: string; error?: unknown }> {
+  let text = '';
+  try {
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+  } catch (error) {
+    return { text, error };
+  }
+  return { text };
+}
+
+describe.each(['llama.cpp', 'openai', 'ollama'] as const)('a %s backend that fails after its 200', async (kind) => {
+  const h = await startHarness('qwen3', kind);
+
+  // llama.cpp and vLLM send {error: {message}}, Ollama {error: "..."}; servers copy each other's shape.
+  it.each([{ message: 'out of memory', code: 500 }, 'out of memory'])('an error event mid-stream (%j) is an error, after the text before it', async (error) => {
+    const fault: Fault = { kind: 'error-event', after: 2, error };
+    h.backend.script({ pieces: pieces('Partial answer'), fault });
+    const whole = await h.openai.chat.completions.create({ model: 'm', messages }).catch((failure: unknown) => failure);
+    expect(whole).toBeInstanceOf(OpenAI.APIError);
+    expect((whole as InstanceType<typeof OpenAI.APIError>).status).toBe(502);
+    expect((whole as Error).message).toContain('the backend reported an error mid-stream: out of memory');
+    h.backend.script({ pieces: pieces('Partial answer'), fault });
+    const streamed = await collect(await h.openai.chat.completions.create({ model: 'm', messages, stream: true }));
+    expect(streamed.text).toBe('Partia'); // the two pieces sent before the error
+    expect(streamed.error).toBeInstanceOf(OpenAI.APIError);
+  });
+});
