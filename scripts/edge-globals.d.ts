@@ -70,6 +70,7 @@ declare var URL: { prototype: URL; new (url: string, base?: string): URL };
 interface Response {
   readonly ok: boolean;
   readonly status: number;
+  readonly headers: { get(name: string): string | null };
   readonly body: ReadableStream<Uint8Array> | null;
 }
 interface RequestInit {

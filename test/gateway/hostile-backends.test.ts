@@ -35,4 +35,15 @@ describe.each(['llama.cpp', 'openai', 'ollama'] as const)('a %s backend that fai
     expect(streamed.text).toBe('Partia'); // the two pieces sent before the error
     expect(streamed.error).toBeInstanceOf(OpenAI.APIError);
   });
+
+  it.each([
+    ['an HTML page', 'text/html', '<!doctype html><html><body>Sign in</body></html>'],
+    ['an empty body', kind === 'ollama' ? 'application/x-ndjson' : 'text/event-stream', ''],
+  ])('a 200 carrying %s is 502 upstream_protocol_error, not an empty answer', async (_, contentType, body) => {
+    h.backend.script({ pieces: [], fault: { kind: 'raw-200', contentType, body } });
+    const whole = await h.openai.chat.completions.create({ model: 'm', messages }).catch((failure: unknown) => failure);
+    expect(whole).toBeInstanceOf(OpenAI.APIError);
+    expect((whole as InstanceType<typeof OpenAI.APIError>).status).toBe(502);
+    expect((whole as InstanceType<typeof OpenAI.APIError>).code).toBe('upstream_protocol_error');
+  });
 });

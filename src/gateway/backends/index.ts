@@ -45,7 +45,14 @@ export async function openCompletion<Input = CompletionInput, Chunk = BackendChu
   return (async function* chunks() {
     try {
       call.arm();
-      for await (const chunk of target.protocol.decodeStream(readBody(stream, () => call.arm()))) yield chunk;
+      let decoded = 0;
+      for await (const chunk of target.protocol.decodeStream(readBody(stream, () => call.arm()))) {
+        decoded++;
+        yield chunk;
+      }
+      // SSE readers skip lines that are not SSE fields, so a 200 carrying an HTML page (a proxy's login or error
+      // page), one JSON answer or nothing would otherwise read as an empty completion that ended normally.
+      if (decoded === 0) throw fail('UPSTREAM_PROTOCOL', `the backend answered ${response.status} (${response.headers.get('content-type') ?? 'no content-type'}) with no ${target.protocol.kind} events`);
     } catch (error) {
       throw call.explain(error, 'stream');
     } finally {
