@@ -32,18 +32,7 @@ export function chatfmtMiddleware(settings: ChatfmtMiddlewareSettings): Language
     specificationVersion: 'v4',
     async wrapStream({ doStream, params }) {
       const result = await doStream();
-      const rewrite = rewriter(params);
-      const stream = result.stream.pipeThrough(
-        new TransformStream<LanguageModelV4StreamPart, LanguageModelV4StreamPart>({
-          transform(part, controller) {
-            for (const out of rewrite.push(part)) controller.enqueue(out);
-          },
-          flush(controller) {
-            for (const out of rewrite.end()) controller.enqueue(out);
-          },
-        }),
-      );
-      return { ...result, stream };
+      return { ...result, stream: rewritten(result.stream, rewriter(params)) };
     },
     async wrapGenerate({ doGenerate, params }) {
       const result = await doGenerate();
@@ -61,6 +50,42 @@ export function chatfmtMiddleware(settings: ChatfmtMiddlewareSettings): Language
       };
     },
   };
+}
+
+/**
+ * The wrapped stream's parts through the rewriter. Not a TransformStream: when the wrapped stream fails (the network
+ * dropped, the call was aborted), the text the parser still holds back as a possible marker is the model's text too,
+ * and goes out first; the failure follows on the next read, since erroring a stream discards what is queued in it.
+ */
+function rewritten(source: ReadableStream<LanguageModelV4StreamPart>, rewrite: MarkupRewriter): ReadableStream<LanguageModelV4StreamPart> {
+  const reader = source.getReader();
+  let failure: { error: unknown } | undefined;
+  return new ReadableStream<LanguageModelV4StreamPart>({
+    // Reads until there is a part to hand out: a pull that enqueues nothing is not called again.
+    async pull(controller) {
+      if (failure) return controller.error(failure.error);
+      for (;;) {
+        let next: ReadableStreamReadResult<LanguageModelV4StreamPart>;
+        try {
+          next = await reader.read();
+        } catch (error) {
+          failure = { error };
+          const held = rewrite.end();
+          for (const out of held) controller.enqueue(out);
+          if (held.length === 0) controller.error(error);
+          return;
+        }
+        if (next.done) {
+          for (const out of rewrite.end()) controller.enqueue(out);
+          return controller.close();
+        }
+        const out = rewrite.push(next.value);
+        for (const part of out) controller.enqueue(part);
+        if (out.length > 0) return;
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
 }
 
 /**
@@ -83,6 +108,8 @@ class MarkupRewriter {
   }
 
   push(part: LanguageModelV4StreamPart): LanguageModelV4StreamPart[] {
+    // The parser is done once `finish` went out; a server that still sends parts has them passed on as they are.
+    if (this.finished) return [part];
     switch (part.type) {
       case 'text-start':
       case 'text-end':
