@@ -1,4 +1,5 @@
-// Backends that answer 200 and then fail: an error reported in place of a chunk, or a body that is no stream at all.
+// Backends that answer 200 and then fail or bend their wire format: an error reported in place of a chunk, a body that
+// is no stream at all, a chat server (--repair) that sends call arguments as an object.
 // Each kind's real server shape, through the official openai client on loopback: the client gets the backend's
 // failure (502 upstream_protocol_error, or an APIError once streaming) and the text sent before it, never a
 // complete-looking answer.
@@ -45,5 +46,17 @@ describe.each(['llama.cpp', 'openai', 'ollama'] as const)('a %s backend that fai
     expect(whole).toBeInstanceOf(OpenAI.APIError);
     expect((whole as InstanceType<typeof OpenAI.APIError>).status).toBe(502);
     expect((whole as InstanceType<typeof OpenAI.APIError>).code).toBe('upstream_protocol_error');
+  });
+});
+
+describe('a chat server behind --repair that sends a call\'s arguments as an object', async () => {
+  const h = await startHarness('qwen3', 'openai', { repair: 'strict' });
+  const tools: OpenAI.Chat.Completions.ChatCompletionTool[] = [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object' } } }];
+
+  it('keeps those arguments, as JSON text', async () => {
+    const deltas = [{ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: { city: 'Paris' } } }] }];
+    h.backend.script({ pieces: [], deltas });
+    const whole = await h.openai.chat.completions.create({ model: 'm', messages, tools });
+    expect(whole.choices[0]!.message.tool_calls?.[0]).toMatchObject({ id: 'call_1', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } });
   });
 });

@@ -60,6 +60,8 @@ function readCallPart(part: Record<string, unknown>): NonNullable<ChatUpstreamCh
     index: typeof part.index === 'number' ? part.index : 0,
     ...(typeof part.id === 'string' ? { id: part.id } : {}),
     ...(typeof fn.name === 'string' ? { name: fn.name } : {}),
-    ...(typeof fn.arguments === 'string' ? { arguments: fn.arguments } : {}),
+    // Arguments are JSON text on the wire; a server that sends the object itself (as Ollama's native API does) still
+    // means those arguments, which would otherwise be dropped.
+    ...(typeof fn.arguments === 'string' ? { arguments: fn.arguments } : isRecord(fn.arguments) ? { arguments: JSON.stringify(fn.arguments) } : {}),
   };
 }
