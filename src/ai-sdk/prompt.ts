@@ -53,7 +53,7 @@ export function toGatewayRequest(options: LanguageModelV4CallOptions, modelId: s
   return {
     request: {
       model: modelId,
-      messages: toMessages(options.prompt),
+      messages: toMessages(options.prompt, warnings),
       tools,
       ...(options.tools !== undefined ? { toolsSent: true } : {}),
       toolChoice: toolChoiceOf(options.toolChoice),
@@ -94,13 +94,21 @@ function samplingOf(options: LanguageModelV4CallOptions): SamplingOptions {
  * The AI SDK prompt as chatfmt messages: assistant text, reasoning (`reasoning_content`) and calls (`tool_calls`,
  * arguments as JSON text) in one message; each tool result its own `role: 'tool'` message, as OpenAI sends them.
  */
-export function toMessages(prompt: LanguageModelV4Prompt): Message[] {
+export function toMessages(prompt: LanguageModelV4Prompt, warnings: SharedV4Warning[] = []): Message[] {
   const messages: Message[] = [];
-  prompt.forEach((message, index) => messages.push(...convertMessage(message, index)));
+  prompt.forEach((message, index) => messages.push(...convertMessage(message, index, warnings)));
   return messages;
 }
 
-function convertMessage(message: LanguageModelV4Message, index: number): Message[] {
+/**
+ * History a template cannot show (an assistant's files, a tool result's media) is left out with a warning, so the
+ * caller learns the model did not see it; a user's file is refused instead, as it is the question itself.
+ */
+function leftOut(warnings: SharedV4Warning[], feature: string, where: string): void {
+  warnings.push({ type: 'unsupported', feature, details: `a raw completion endpoint takes text only: ${where} is left out of the prompt` });
+}
+
+function convertMessage(message: LanguageModelV4Message, index: number, warnings: SharedV4Warning[]): Message[] {
   switch (message.role) {
     case 'system':
       return [{ role: 'system', content: message.content }];
@@ -116,19 +124,20 @@ function convertMessage(message: LanguageModelV4Message, index: number): Message
       let reasoning = '';
       const calls: ToolCall[] = [];
       const results: Message[] = [];
-      for (const part of message.content) {
+      message.content.forEach((part, k) => {
         if (part.type === 'text') text += part.text;
         else if (part.type === 'reasoning') reasoning += part.text;
         else if (part.type === 'tool-call') calls.push({ id: part.toolCallId, type: 'function', function: { name: part.toolName, arguments: argumentsText(part.input, part.providerOptions) } });
-        else if (part.type === 'tool-result') results.push(toolMessage(part.toolCallId, part.toolName, part.output));
-      }
+        else if (part.type === 'tool-result') results.push(toolMessage(part.toolCallId, part.toolName, part.output, `prompt[${index}].content[${k}]`, warnings));
+        else leftOut(warnings, `${part.type} parts in assistant messages`, `prompt[${index}].content[${k}]`);
+      });
       const assistant: Message = { role: 'assistant', content: text };
       if (reasoning !== '') assistant.reasoning_content = reasoning;
       if (calls.length > 0) assistant.tool_calls = calls;
       return [assistant, ...results];
     }
     case 'tool':
-      return message.content.flatMap((part) => (part.type === 'tool-result' ? [toolMessage(part.toolCallId, part.toolName, part.output)] : []));
+      return message.content.flatMap((part, k) => (part.type === 'tool-result' ? [toolMessage(part.toolCallId, part.toolName, part.output, `prompt[${index}].content[${k}]`, warnings)] : []));
   }
 }
 
@@ -153,7 +162,12 @@ function sameInput(text: string, input: unknown): boolean {
   }
 }
 
-function toolMessage(toolCallId: string, name: string, output: LanguageModelV4ToolResultOutput): Message {
+function toolMessage(toolCallId: string, name: string, output: LanguageModelV4ToolResultOutput, where: string, warnings: SharedV4Warning[]): Message {
+  if (output.type === 'content') {
+    output.value.forEach((part, k) => {
+      if (part.type !== 'text') leftOut(warnings, `${part.type} parts in tool results`, `${where}.output.value[${k}]`);
+    });
+  }
   return { role: 'tool', tool_call_id: toolCallId, name, content: outputText(output) };
 }
 
