@@ -79,3 +79,15 @@ describe('hostile request bodies', async () => {
 function answer(completion: OpenAI.Chat.Completions.ChatCompletion): string | null | undefined {
   return completion.choices[0]?.message.content;
 }
+
+describe('choices', async () => {
+  const h = await startHarness('qwen3');
+
+  it('n other than 1 is a 400 naming n, not one choice where several were asked for', async () => {
+    const several = await h.openai.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'Hi' }], n: 3 }).catch((error: unknown) => error);
+    expect(several).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((several as InstanceType<typeof OpenAI.BadRequestError>).param).toBe('n');
+    const one = await h.openai.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'Hi' }], n: 1 });
+    expect(one.choices).toHaveLength(1);
+  });
+});

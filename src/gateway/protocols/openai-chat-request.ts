@@ -17,6 +17,9 @@ export function parseChatRequest(body: unknown): Result<GatewayRequest, GatewayE
 function readChatRequest(body: unknown): GatewayRequest {
   if (!isObject(body)) invalid('body', 'expected a JSON object');
   if (!Array.isArray(body.messages) || body.messages.length === 0) invalid('messages', 'expected a non-empty array of messages');
+  // One completion per request: answering `n: 3` with one choice would break a client that reads choices[1].
+  const choices = optionalNumber(body, 'n');
+  if (choices !== undefined && choices !== 1) invalid('n', 'only one choice per request is served (n: 1)');
   const tools = readTools(body.tools);
   const streamOptions = body.stream_options;
   if (streamOptions !== undefined && streamOptions !== null && !isObject(streamOptions)) invalid('stream_options', 'expected an object');
