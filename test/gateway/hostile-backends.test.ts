@@ -60,3 +60,16 @@ describe('a chat server behind --repair that sends a call\'s arguments as an obj
     expect(whole.choices[0]!.message.tool_calls?.[0]).toMatchObject({ id: 'call_1', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } });
   });
 });
+
+describe.each(['llama.cpp', 'ollama'] as const)('a %s backend that sends only keep-alives', async (kind) => {
+  const h = await startHarness('qwen3', kind, { timeoutMs: 300 });
+
+  it('is silent: past --timeout the request ends 504 upstream_timeout and the backend request is aborted', async () => {
+    h.backend.script({ pieces: pieces('Some text.'), fault: { kind: 'keep-alive', after: 1, everyMs: 20 } });
+    const whole = await h.openai.chat.completions.create({ model: 'm', messages }).catch((failure: unknown) => failure);
+    expect(whole).toBeInstanceOf(OpenAI.APIError);
+    expect((whole as InstanceType<typeof OpenAI.APIError>).code).toBe('upstream_timeout');
+    await h.backend.received.at(-1)!.finished;
+    expect(h.backend.received.at(-1)!.hungUp).toBe(true);
+  });
+});

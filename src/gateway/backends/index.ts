@@ -46,7 +46,10 @@ export async function openCompletion<Input = CompletionInput, Chunk = BackendChu
     try {
       call.arm();
       let decoded = 0;
-      for await (const chunk of target.protocol.decodeStream(readBody(stream, () => call.arm()))) {
+      // The idle timer waits for the next decoded chunk, not the next bytes: a backend (or a proxy before it) that
+      // sends only keep-alive comments or blank lines is silent, and would otherwise hold the request forever.
+      for await (const chunk of target.protocol.decodeStream(readBody(stream))) {
+        call.arm();
         decoded++;
         yield chunk;
       }
@@ -94,14 +97,13 @@ export async function countTokens(target: BackendTarget & { protocol: BackendPro
   }
 }
 
-/** A body's bytes via its reader (not every browser can iterate a ReadableStream); `onChunk` re-arms the idle timer. */
-async function* readBody(stream: ReadableStream<Uint8Array>, onChunk: () => void): AsyncGenerator<Uint8Array> {
+/** A body's bytes via its reader (not every browser can iterate a ReadableStream). */
+async function* readBody(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
   const reader = stream.getReader();
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return;
-      onChunk();
       yield value;
     }
   } finally {

@@ -15,7 +15,9 @@ export type Fault =
   | { kind: 'stall'; after: number }
   /** After `after` pieces, one event (SSE) or line (NDJSON) holding `error`, as servers report a failure mid-stream; then the end. */
   | { kind: 'error-event'; after: number; error: unknown }
-  /** HTTP 200 with this body and content type in place of the stream (a proxy's HTML page, a JSON answer). */
+  /** After `after` pieces, only keep-alives (an SSE comment, an NDJSON blank line) every `everyMs`, until the client gives up. */
+  | { kind: 'keep-alive'; after: number; everyMs: number }
+    /** HTTP 200 with this body and content type in place of the stream (a proxy's HTML page, a JSON answer). */
   | { kind: 'raw-200'; contentType: string; body: string };
 
 export interface Replay {
@@ -112,7 +114,14 @@ export async function startReplayBackend(): Promise<ReplayBackend> {
             res.socket?.destroy();
             return;
           }
-          if (fault.kind === 'error-event') {
+          if (fault.kind === 'keep-alive') {
+            while (!closedEarly) {
+              res.write(dialect.kind === 'ndjson' ? '\n' : ': keep-alive\n\n');
+              await sleep(fault.everyMs);
+            }
+            return;
+          }
+                    if (fault.kind === 'error-event') {
             res.end(dialect.kind === 'ndjson' ? `${JSON.stringify({ error: fault.error })}\n` : sse({ error: fault.error }));
             return;
           }
