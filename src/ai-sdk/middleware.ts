@@ -65,7 +65,7 @@ function rewritten(source: ReadableStream<LanguageModelV4StreamPart>, rewrite: M
     async pull(controller) {
       if (failure) return controller.error(failure.error);
       for (;;) {
-        let next: ReadableStreamReadResult<LanguageModelV4StreamPart>;
+        let next: Awaited<ReturnType<typeof reader.read>>;
         try {
           next = await reader.read();
         } catch (error) {
