@@ -20,6 +20,7 @@ interface ServeFlags {
   maxBodyBytes: string;
   maxConcurrency: string;
   timeout: string;
+  bodyTimeout: string;
   log: boolean;
   warmUp: boolean;
 }
@@ -76,6 +77,7 @@ export const register: CommandRegistrar = (program, io, state) => {
     .option('--max-body-bytes <n>', 'largest request body (413 beyond)', String(4 * 1024 * 1024))
     .option('--max-concurrency <n>', 'requests served at once (429 beyond)', '64')
     .option('--timeout <seconds>', 'longest wait for the backend\'s first byte or next chunk', '120')
+    .option('--body-timeout <seconds>', 'longest wait for a request\'s whole body after its headers (408 beyond; 0: no limit)', '30')
     .option('--no-log', 'no access-log lines on stderr')
     .option('--no-warm-up', 'listen at once, without first running one exchange against stand-ins (the first request then pays for it)')
     .addHelpText('after', HELP)
@@ -125,6 +127,7 @@ async function runServe(flags: ServeFlags, io: IO): Promise<number> {
     maxBodyBytes: positiveInteger(flags.maxBodyBytes, '--max-body-bytes'),
     maxConcurrency: positiveInteger(flags.maxConcurrency, '--max-concurrency'),
     timeoutMs: positiveInteger(flags.timeout, '--timeout') * 1000,
+    bodyTimeoutMs: positiveInteger(flags.bodyTimeout, '--body-timeout') * 1000 || Infinity,
     ...(flags.log ? { log: (entry) => io.stderr.write(`${JSON.stringify(entry)}\n`) } : {}),
   });
   let listening: Awaited<ReturnType<typeof gateway.listen>>;

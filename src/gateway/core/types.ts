@@ -90,6 +90,8 @@ export type GatewayErrorCode =
   | 'UNAUTHORIZED'
   | 'NOT_FOUND'
   | 'BODY_TOO_LARGE'
+  /** The request body did not arrive in time (a client that sends its body slowly, or less than it announced). */
+  | 'REQUEST_TIMEOUT'
   | 'TOO_MANY_REQUESTS'
   | 'CONTEXT_OVERFLOW'
   | 'TEMPLATE_REJECTED'

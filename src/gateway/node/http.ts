@@ -3,17 +3,34 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { isIP, type AddressInfo } from 'node:net';
 
 export class BodyTooLargeError extends Error {}
+export class BodyTimeoutError extends Error {}
 
-/** The request body, refused past `limit` bytes (by Content-Length when given, else while reading). */
-export async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+/**
+ * The request body, refused past `limit` bytes (by Content-Length when given, else while reading) and past
+ * `timeoutMs` from the first read. A request holds a --max-concurrency slot from its headers on, so without the
+ * deadline 64 clients sending their bodies a byte a minute (or announcing more than they send) would turn every
+ * other client away with 429 until Node's own 300 s request timeout.
+ */
+export async function readBody(req: IncomingMessage, limit: number, timeoutMs = Infinity): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) throw new BodyTooLargeError(`the request body is ${declared} bytes; the limit is ${limit}`);
   const parts: Buffer[] = [];
   let size = 0;
-  for await (const part of req as AsyncIterable<Buffer>) {
-    size += part.length;
-    if (size > limit) throw new BodyTooLargeError(`the request body is over the limit of ${limit} bytes`);
-    parts.push(part);
+  const chunks = (req as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    if (Number.isFinite(timeoutMs)) timer = setTimeout(() => reject(new BodyTimeoutError(`the request body did not arrive within ${timeoutMs / 1000} s`)), timeoutMs);
+  });
+  try {
+    for (;;) {
+      const next = await Promise.race([chunks.next(), expired]);
+      if (next.done) break;
+      size += next.value.length;
+      if (size > limit) throw new BodyTooLargeError(`the request body is over the limit of ${limit} bytes`);
+      parts.push(next.value);
+    }
+  } finally {
+    clearTimeout(timer);
   }
   return Buffer.concat(parts);
 }

@@ -13,7 +13,7 @@ import { GatewayFailure } from '../core/failure.js';
 import { MAX_BODY_DEPTH, nestsDeeperThan } from '../protocols/request-fields.js';
 import { encodeSse } from '../wire/sse.js';
 import { warmUpModel } from '../core/warm-up.js';
-import { BodyTooLargeError, isLoopback, readBody, sendJson, warmUpHttp, write } from './http.js';
+import { BodyTimeoutError, BodyTooLargeError, isLoopback, readBody, sendJson, warmUpHttp, write } from './http.js';
 
 export interface GatewayOptions {
   model: GatewayModel;
@@ -35,6 +35,8 @@ export interface GatewayOptions {
   maxConcurrency?: number;
   /** Longest wait for the backend's headers or its next chunk, in ms. Default 120 s. */
   timeoutMs?: number;
+  /** Longest wait for a request's whole body once its headers arrived, in ms (408 past it). Default 30 s. */
+  bodyTimeoutMs?: number;
   /** One structured entry per request (the CLI writes them to stderr as JSON lines). */
   log?: (entry: AccessLogEntry) => void;
   fetch?: typeof fetch;
@@ -72,11 +74,12 @@ export interface Gateway {
   warmUp(): Promise<void>;
 }
 
-const DEFAULTS = { maxBodyBytes: 4 * 1024 * 1024, maxConcurrency: 64, timeoutMs: 120_000 };
+const DEFAULTS = { maxBodyBytes: 4 * 1024 * 1024, maxConcurrency: 64, timeoutMs: 120_000, bodyTimeoutMs: 30_000 };
 
 export function createGateway(options: GatewayOptions): Gateway {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULTS.maxBodyBytes;
   const maxConcurrency = options.maxConcurrency ?? DEFAULTS.maxConcurrency;
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULTS.bodyTimeoutMs;
   const reasoningField = options.reasoningField ?? 'reasoning_content';
   const base = options.backend.url.replace(/\/+$/, '');
   const fetchImpl = options.fetch ?? fetch;
@@ -136,9 +139,14 @@ export function createGateway(options: GatewayOptions): Gateway {
     try {
       let body: unknown;
       try {
-        body = JSON.parse((await readBody(req, maxBodyBytes)).toString('utf8'));
+        body = JSON.parse((await readBody(req, maxBodyBytes, bodyTimeoutMs)).toString('utf8'));
       } catch (error) {
         if (error instanceof BodyTooLargeError) return fail({ code: 'BODY_TOO_LARGE', message: `${error.message} (--max-body-bytes)` });
+        if (error instanceof BodyTimeoutError) {
+          // The rest of the body may never come: answer, then close the connection instead of reading on.
+          res.setHeader('connection', 'close');
+          return fail({ code: 'REQUEST_TIMEOUT', message: `${error.message} (--body-timeout)` });
+        }
         return fail({ code: 'INVALID_REQUEST', message: `the body is not JSON: ${error instanceof Error ? error.message : String(error)}` });
       }
       if (nestsDeeperThan(body, MAX_BODY_DEPTH)) return fail({ code: 'INVALID_REQUEST', message: `the body nests arrays and objects deeper than ${MAX_BODY_DEPTH} levels` });

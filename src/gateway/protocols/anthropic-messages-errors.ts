@@ -14,6 +14,8 @@ const BY_CODE: Record<GatewayErrorCode, [number, AnthropicErrorType]> = {
   UNAUTHORIZED: [401, 'authentication_error'],
   NOT_FOUND: [404, 'not_found_error'],
   BODY_TOO_LARGE: [413, 'request_too_large'],
+  // Anthropic's table has no 408; the request is what was wrong, so its type is the request error's.
+  REQUEST_TIMEOUT: [408, 'invalid_request_error'],
   TOO_MANY_REQUESTS: [429, 'rate_limit_error'],
   // A backend that cannot be reached is a model that is not available right now: Anthropic's answer to that is
   // 529, which clients (the SDK, Claude Code) retry with backoff.

@@ -109,6 +109,7 @@ const OPENAI_ERROR: Record<GatewayError['code'], { type: string; code: string | 
   UNAUTHORIZED: { type: 'invalid_request_error', code: 'invalid_api_key' },
   NOT_FOUND: { type: 'invalid_request_error', code: 'not_found' },
   BODY_TOO_LARGE: { type: 'invalid_request_error', code: 'request_too_large' },
+  REQUEST_TIMEOUT: { type: 'invalid_request_error', code: 'request_timeout' },
   TOO_MANY_REQUESTS: { type: 'rate_limit_error', code: 'rate_limit_exceeded' },
   CONTEXT_OVERFLOW: { type: 'invalid_request_error', code: 'context_length_exceeded' },
   TEMPLATE_REJECTED: { type: 'invalid_request_error', code: 'template_rejected' },
