@@ -1,3 +1,4 @@
+import { ChatfmtError } from '../errors.js';
 import { familyIds, familyVariants, type FamilyId } from '../families/info.js';
 import { loadTemplate } from '../render/load.js';
 import { renderConversation } from '../render/render.js';
@@ -93,7 +94,8 @@ export function detectFamily(
 function detectByRendering(template: LoadedTemplate, options: ProbeOptions): FamilyMatch[] {
   const matches: FamilyMatch[] = [];
   const ownTokens = Object.keys(template.specialTokens).length > 0;
-  const candidateOutputs = ownTokens ? probeOutputs(template, options) : undefined;
+  const exhausted: Exhausted = { limit: false };
+  const candidateOutputs = ownTokens ? probeOutputs(template, options, exhausted) : undefined;
   const candidates = [
     ...familyIds.map((id) => ({ family: id, name: id, variant: undefined as string | undefined })),
     ...familyVariants.map((variant) => ({ family: variant.of, name: variant.id, variant: variant.id })),
@@ -105,7 +107,9 @@ function detectByRendering(template: LoadedTemplate, options: ProbeOptions): Fam
     // Both sides render with the same special tokens: the candidate's own (a model folder or config),
     // or, for a bare .jinja file that brings none, the family's.
     const tokens = ownTokens ? template.specialTokens : family.specialTokens;
-    const candidate = candidateOutputs ?? probeOutputs({ ...template, specialTokens: tokens }, options);
+    // Its own tokens: rendered once above. Otherwise once per family's tokens, which a limit ends.
+    if (exhausted.limit && !candidateOutputs) break;
+    const candidate = candidateOutputs ?? probeOutputs({ ...template, specialTokens: tokens }, options, exhausted);
     const reference = probeOutputs({ ...family, specialTokens: tokens }, options);
     const evidence: string[] = [];
     const differs: string[] = [];
@@ -147,14 +151,23 @@ function detectByRendering(template: LoadedTemplate, options: ProbeOptions): Fam
  */
 const GENERATION_PROMPT = 'generation-prompt';
 
-function probeOutputs(template: LoadedTemplate, options: ProbeOptions): Map<string, string> {
+/**
+ * Set once a probe render of the template being detected ran into a sandbox limit. Such a template is not rendered
+ * again: each render spends the whole budget, and a bare .jinja file is rendered for every candidate family's special
+ * tokens (a template looping 10,000 × 10,000 times took 14.5 s to detect, then failed anyway).
+ */
+interface Exhausted { limit: boolean }
+
+function probeOutputs(template: LoadedTemplate, options: ProbeOptions, exhausted: Exhausted = { limit: false }): Map<string, string> {
   const clock = { now: options.now ?? DETECT_NOW, ...(options.variables ? { variables: options.variables } : {}) };
   const outputs = new Map<string, string>();
   const attempt = (name: string, render: () => string) => {
+    if (exhausted.limit) return;
     try {
       outputs.set(name, render());
-    } catch {
-      // A template that rejects a probe simply gives no evidence for it.
+    } catch (error) {
+      // A template that rejects a probe simply gives no evidence for it; one past a sandbox limit gives none at all.
+      if (error instanceof ChatfmtError && error.code === 'TEMPLATE_LIMIT') exhausted.limit = true;
     }
   };
   for (const probe of probeConversations) {
