@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { ChatfmtError } from '../errors.js';
 import { familyInfo, resolveFamilyId, unknownFamilyMessage } from '../families/info.js';
 import { parseConfig } from '../render/config.js';
-import { loadTemplate as loadCoreTemplate, loadTemplateFromSources } from '../render/load.js';
+import { loadTemplate as loadCoreTemplate, loadTemplateFromSources, MAX_TEMPLATE_BYTES } from '../render/load.js';
 import { renderLoadedBy } from '../render/render.js';
 import type { Conversation, LoadedTemplate, RenderOptions, RenderResult, TemplateSpec } from '../render/types.js';
 import { readTemplateText, statTemplatePath, templatePathExists } from './read-template.js';
@@ -40,6 +40,13 @@ function fromPath(path: string, templateName: string | undefined): LoadedTemplat
   return loadTemplateFromSources({ name: path, chatTemplate: readTemplateText(path, 'template'), templateName });
 }
 
+/**
+ * Named templates a model folder may bring in additional_chat_templates/ (published repos have a few: `tool_use`,
+ * `rag`). Each file is capped like any template; without caps on their number and their sum, a folder of thousands
+ * of 4 MiB files would be read whole into memory.
+ */
+const MAX_ADDITIONAL_TEMPLATES = 256;
+
 function fromModelFolder(dir: string, templateName: string | undefined): LoadedTemplate {
   const configPath = join(dir, 'tokenizer_config.json');
   const config = templatePathExists(configPath) ? parseConfig(readTemplateText(configPath, 'tokenizer config'), configPath) : {};
@@ -48,14 +55,17 @@ function fromModelFolder(dir: string, templateName: string | undefined): LoadedT
   const additionalTemplates: Record<string, string> = {};
   const extraDir = join(dir, 'additional_chat_templates');
   if (templatePathExists(extraDir) && statTemplatePath(extraDir).isDirectory()) {
-    for (const file of readdirSync(extraDir)) {
-      if (file.endsWith('.jinja')) {
-        // Defined, not assigned: a file named __proto__.jinja is a template name like any other.
-        Object.defineProperty(additionalTemplates, basename(file, '.jinja'), {
-          value: readTemplateText(join(extraDir, file), 'template'),
-          enumerable: true,
-        });
-      }
+    const files = readdirSync(extraDir).filter((file) => file.endsWith('.jinja'));
+    if (files.length > MAX_ADDITIONAL_TEMPLATES) {
+      throw new ChatfmtError('INPUT_TOO_LARGE', `${extraDir}: ${files.length} templates, over the limit of ${MAX_ADDITIONAL_TEMPLATES}`);
+    }
+    let bytes = 0;
+    for (const file of files) {
+      const text = readTemplateText(join(extraDir, file), 'template');
+      bytes += Buffer.byteLength(text);
+      if (bytes > MAX_TEMPLATE_BYTES) throw new ChatfmtError('INPUT_TOO_LARGE', `${extraDir}: its templates together are over ${MAX_TEMPLATE_BYTES} bytes, the limit for one template`);
+      // Defined, not assigned: a file named __proto__.jinja is a template name like any other.
+      Object.defineProperty(additionalTemplates, basename(file, '.jinja'), { value: text, enumerable: true });
     }
   }
   if (config.chat_template === undefined && chatTemplate === undefined && Object.keys(additionalTemplates).length === 0) {

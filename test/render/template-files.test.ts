@@ -130,4 +130,23 @@ describe('template names that are Object.prototype names', () => {
     dir.write('proto-model/additional_chat_templates/__proto__.jinja', 'EXTRA');
     expect(renderConversation(loadTemplate({ template: dir.path + '/proto-model', templateName: '__proto__' }), chat).text).toBe('EXTRA');
   });
+
+  // Each file was capped at 4 MiB, their number and sum not: a folder of thousands of such files was read whole.
+  it('additional_chat_templates/ past 256 templates, or past 4 MiB together, is one INPUT_TOO_LARGE line', async () => {
+    dir.write('many-model/chat_template.jinja', 'MAIN');
+    for (let k = 0; k < 257; k++) dir.write(`many-model/additional_chat_templates/t${k}.jinja`, `T${k}`);
+    expect(failure(() => loadTemplate({ template: dir.path + '/many-model' }))).toEqual({
+      code: 'INPUT_TOO_LARGE',
+      message: `${dir.path}/many-model/additional_chat_templates: 257 templates, over the limit of 256`,
+    });
+    dir.write('big-model/chat_template.jinja', 'MAIN');
+    for (const name of ['a', 'b', 'c']) dir.write(`big-model/additional_chat_templates/${name}.jinja`, 'x'.repeat(2 * 1024 * 1024));
+    const { code, err } = await cli(['render', '--template', dir.path + '/big-model', '-']);
+    expect(code).toBe(2);
+    expect(err).toBe(`chatfmt: ${dir.path}/big-model/additional_chat_templates: its templates together are over 4194304 bytes, the limit for one template\n`);
+    // 256 small ones are a folder like any other.
+    dir.write('ok-model/chat_template.jinja', 'MAIN');
+    for (let k = 0; k < 256; k++) dir.write(`ok-model/additional_chat_templates/t${k}.jinja`, `T${k}`);
+    expect(renderConversation(loadTemplate({ template: dir.path + '/ok-model', templateName: 't255' }), chat).text).toBe('T255');
+  });
 });
