@@ -10,7 +10,8 @@ import { backendModel, preparePrompt, runSession, type GatewayModel, type Sessio
 import type { GatewayError, GatewayEvent, GatewayRequest, Protocol, ResponseMeta } from '../core/types.js';
 import { anthropicMessagesProtocol, COUNT_TOKENS_PATH, protocolForPath, protocolRoutes } from '../protocols/index.js';
 import { GatewayFailure } from '../core/failure.js';
-import { MAX_BODY_DEPTH, nestsDeeperThan } from '../protocols/request-fields.js';
+import { MAX_BODY_DEPTH } from '../protocols/request-fields.js';
+import { nestingDepth } from '../../readers/limits.js';
 import { encodeSse } from '../wire/sse.js';
 import { warmUpModel } from '../core/warm-up.js';
 import { BodyTimeoutError, BodyTooLargeError, isLoopback, readBody, sendJson, warmUpHttp, write } from './http.js';
@@ -149,7 +150,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         }
         return fail({ code: 'INVALID_REQUEST', message: `the body is not JSON: ${error instanceof Error ? error.message : String(error)}` });
       }
-      if (nestsDeeperThan(body, MAX_BODY_DEPTH)) return fail({ code: 'INVALID_REQUEST', message: `the body nests arrays and objects deeper than ${MAX_BODY_DEPTH} levels` });
+      if (nestingDepth(body, MAX_BODY_DEPTH) > MAX_BODY_DEPTH) return fail({ code: 'INVALID_REQUEST', message: `the body nests arrays and objects deeper than ${MAX_BODY_DEPTH} levels` });
       const controller = new AbortController();
       // The one abort path: the client's socket closing ends the session, which aborts the backend's fetch.
       res.on('close', () => {

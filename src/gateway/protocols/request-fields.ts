@@ -18,18 +18,6 @@ export function isObject(value: unknown): value is Json {
  */
 export const MAX_BODY_DEPTH = 1024;
 
-/** Does `value` nest arrays and objects deeper than `limit`? Counted with an explicit stack: no recursion of its own. */
-export function nestsDeeperThan(value: unknown, limit: number): boolean {
-  const stack: Array<[unknown, number]> = [[value, 1]];
-  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
-    const [item, depth] = top;
-    if (typeof item !== 'object' || item === null) continue;
-    if (depth > limit) return true;
-    for (const child of Object.values(item)) if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
-  }
-  return false;
-}
-
 export function invalid(param: string, message: string): never {
   throw fail('INVALID_REQUEST', `${param}: ${message}`, { param });
 }
