@@ -103,12 +103,12 @@ function detectByRendering(template: LoadedTemplate, options: ProbeOptions): Fam
   const source = template.select(false).source;
   const marked = new Set(matchFingerprints(source));
   for (const { family: id, name, variant } of candidates) {
+    // Its own tokens: rendered once above. Otherwise once per family's tokens, which a limit ends.
+    if (exhausted.limit && !candidateOutputs) break;
     const family = loadTemplate({ family: name });
     // Both sides render with the same special tokens: the candidate's own (a model folder or config),
     // or, for a bare .jinja file that brings none, the family's.
     const tokens = ownTokens ? template.specialTokens : family.specialTokens;
-    // Its own tokens: rendered once above. Otherwise once per family's tokens, which a limit ends.
-    if (exhausted.limit && !candidateOutputs) break;
     const candidate = candidateOutputs ?? probeOutputs({ ...template, specialTokens: tokens }, options, exhausted);
     const reference = probeOutputs({ ...family, specialTokens: tokens }, options);
     const evidence: string[] = [];
