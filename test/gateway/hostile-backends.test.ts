@@ -73,3 +73,51 @@ describe.each(['llama.cpp', 'ollama'] as const)('a %s backend that sends only ke
     expect(h.backend.received.at(-1)!.hungUp).toBe(true);
   });
 });
+
+describe.each(['llama.cpp', 'openai', 'ollama'] as const)('a %s backend whose stream does not end as its protocol ends it', async (kind) => {
+  const h = await startHarness('qwen3', kind);
+  const endEvent = { 'llama.cpp': '`stop: true`', openai: '`finish_reason` or `[DONE]`', ollama: '`done: true`' }[kind];
+
+  it('a body that ends before the end event is an error after the text sent, not a complete answer', async () => {
+    h.backend.script({ pieces: pieces('Partial answer'), fault: { kind: 'cut', after: 2 } });
+    const whole = await h.openai.chat.completions.create({ model: 'm', messages }).catch((failure: unknown) => failure);
+    expect(whole).toBeInstanceOf(OpenAI.APIError);
+    expect((whole as InstanceType<typeof OpenAI.APIError>).status).toBe(502);
+    expect((whole as InstanceType<typeof OpenAI.APIError>).code).toBe('upstream_protocol_error');
+    expect((whole as Error).message).toContain(`the stream ended before`);
+    expect((whole as Error).message).toContain(endEvent);
+    expect((whole as Error).message).toContain('cut off');
+    h.backend.script({ pieces: pieces('Partial answer'), fault: { kind: 'cut', after: 2 } });
+    const streamed = await collect(await h.openai.chat.completions.create({ model: 'm', messages, stream: true }));
+    expect(streamed.text).toBe('Partia');
+    expect(streamed.error).toBeInstanceOf(OpenAI.APIError);
+    expect((streamed.error as Error).message).toContain('cut off');
+  });
+
+  it('a body cut before its first event says no events came', async () => {
+    h.backend.script({ pieces: pieces('Partial answer'), fault: { kind: 'cut', after: 0 } });
+    const whole = await h.openai.chat.completions.create({ model: 'm', messages }).catch((failure: unknown) => failure);
+    expect((whole as InstanceType<typeof OpenAI.APIError>).status).toBe(502);
+    expect((whole as Error).message).toMatch(/answered 200 \(.+\) with no .+ events/);
+  });
+
+  it('pieces after the end event are not part of the answer', async () => {
+    h.backend.script({ pieces: pieces('Done.'), fault: { kind: 'after-end', pieces: [' And more.'] } });
+    const whole = await h.openai.chat.completions.create({ model: 'm', messages });
+    expect(whole.choices[0]).toMatchObject({ message: { content: 'Done.' }, finish_reason: 'stop' });
+    h.backend.script({ pieces: pieces('Done.'), fault: { kind: 'after-end', pieces: [' And more.'] } });
+    const streamed = await collect(await h.openai.chat.completions.create({ model: 'm', messages, stream: true }));
+    expect(streamed).toEqual({ text: 'Done.' });
+  });
+});
+
+describe('a chat server behind --repair whose stream is cut', async () => {
+  const h = await startHarness('qwen3', 'openai', { repair: 'strict' });
+
+  it('is an error after the text sent, not a complete answer', async () => {
+    h.backend.script({ pieces: pieces('Partial answer'), fault: { kind: 'cut', after: 2 } });
+    const streamed = await collect(await h.openai.chat.completions.create({ model: 'm', messages, stream: true }));
+    expect(streamed.text).toBe('Partia');
+    expect((streamed.error as Error).message).toContain('cut off');
+  });
+});

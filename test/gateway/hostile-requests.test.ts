@@ -31,6 +31,74 @@ function rawStatus(port: number, head: string): Promise<string> {
   });
 }
 
+/** Sends `bytes` as written and reads the one answer until the server closes: status, lower-cased headers, body. */
+function rawExchange(port: number, bytes: string): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(bytes));
+    let text = '';
+    socket.on('data', (data: Buffer) => (text += data.toString('utf8')));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const [head = '', body = ''] = text.split('\r\n\r\n', 2);
+      const [statusLine = '', ...lines] = head.split('\r\n');
+      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      resolve({ status: Number(statusLine.split(' ')[1]), headers, body });
+    });
+  });
+}
+
+/** A `fetch` for the official clients that sends `bytes` in place of the request they built, and answers with the reply. */
+function fetchSending(port: number, bytes: string): typeof fetch {
+  return async () => {
+    const reply = await rawExchange(port, bytes);
+    return new Response(reply.body, { status: reply.status, headers: reply.headers });
+  };
+}
+
+describe('requests that are not valid HTTP', async () => {
+  const h = await startHarness('qwen3');
+  const port = Number(new URL(h.url).port);
+  const brokenChunks = (path: string) => `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n`;
+  const twoLengths = 'POST /v1/messages HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}';
+
+  it('a body with broken chunk framing gets its route\'s own error, and the connection is closed', async () => {
+    const messages = await rawExchange(port, brokenChunks('/v1/messages'));
+    expect(messages.status).toBe(400);
+    expect(messages.headers.connection).toBe('close');
+    expect(JSON.parse(messages.body)).toEqual({
+      type: 'error',
+      error: { type: 'invalid_request_error', message: 'the request is not valid HTTP/1.1 (Invalid character in chunk size); the connection is closed' },
+    });
+    const chat = await rawExchange(port, brokenChunks('/v1/chat/completions'));
+    expect(chat.status).toBe(400);
+    expect(JSON.parse(chat.body)).toMatchObject({ error: { type: 'invalid_request_error', message: expect.stringContaining('(Invalid character in chunk size)') } });
+  });
+
+  it('headers that are not valid HTTP get an error both official clients read', async () => {
+    const openai = new OpenAI({ baseURL: `${h.url}/v1`, apiKey: 'unused', maxRetries: 0, fetch: fetchSending(port, twoLengths) });
+    const chat = await openai.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'Hi' }] }).catch((error: unknown) => error);
+    expect(chat).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((chat as Error).message).toBe('400 the request is not valid HTTP/1.1 (Duplicate Content-Length); the connection is closed');
+    expect((chat as InstanceType<typeof OpenAI.BadRequestError>).type).toBe('invalid_request_error');
+    const anthropic = new Anthropic({ baseURL: h.url, apiKey: 'unused', maxRetries: 0, fetch: fetchSending(port, twoLengths) });
+    const messages = await anthropic.messages.create({ model: 'm', max_tokens: 5, messages: [{ role: 'user', content: 'Hi' }] }).catch((error: unknown) => error);
+    expect(messages).toBeInstanceOf(Anthropic.BadRequestError);
+    expect((messages as InstanceType<typeof Anthropic.BadRequestError>).error).toMatchObject({
+      type: 'error',
+      error: { type: 'invalid_request_error', message: 'the request is not valid HTTP/1.1 (Duplicate Content-Length); the connection is closed' },
+    });
+  });
+
+  it('headers over Node\'s limit are a 431 with a JSON error; the gateway serves the next request', async () => {
+    const reply = await rawExchange(port, `POST /v1/messages HTTP/1.1\r\nHost: x\r\nX-Padding: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(reply.status).toBe(431);
+    expect(reply.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(reply.body)).toMatchObject({ type: 'error', error: { type: 'invalid_request_error', message: expect.stringContaining('headers are larger') } });
+    h.backend.script({ pieces: pieces('Hello.') });
+    expect(answer(await h.openai.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'Hi' }] }))).toBe('Hello.');
+  });
+});
+
 describe('hostile request bodies', async () => {
   const h = await startHarness('qwen3');
   const anthropic = new Anthropic({ baseURL: h.url, apiKey: 'unused', maxRetries: 0 });

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hasShared, sharedDir } from '../helpers/shared.js';
-import { encodeSse, readNdjson, readSse, backendProtocols } from '../../src/gateway/index.js';
+import { encodeSse, readNdjson, readSse, backendProtocols, type BackendChunk } from '../../src/gateway/index.js';
 
 const encoder = new TextEncoder();
 
@@ -76,23 +76,35 @@ describe('backend stream decoding', () => {
 });
 
 describe.skipIf(!hasShared)('recorded backend streams (../shared/wire/backends)', () => {
-  it('decode into text and a stop, every chunk a JSON object of the protocol', async () => {
+  it('decode into text and a stop (or the cut, where the recording is cut), every chunk a JSON object of the protocol', async () => {
     const root = join(sharedDir, 'wire', 'backends');
-    const cases: Array<{ kind: keyof typeof backendProtocols; file: string; asSse: boolean }> = [
-      { kind: 'llama.cpp', file: 'llamacpp-completion/02-ngxson-pr10720-completion-stop-word.sse', asSse: false },
+    const cases: Array<{ kind: keyof typeof backendProtocols; file: string; asSse: boolean; truncated?: true }> = [
+      // This transcript's last event is cut short in the recording (its source says so), so the stream ends before
+      // llama.cpp's `stop: true`: its text decodes, then the decoder reports the cut.
+      { kind: 'llama.cpp', file: 'llamacpp-completion/02-ngxson-pr10720-completion-stop-word.sse', asSse: false, truncated: true },
       // The recorder kept each SSE payload as one line: rewrap as SSE.
       { kind: 'llama.cpp', file: 'llamacpp-completion/01-llama-server-completion-fim-qwen25coder.ndjson', asSse: true },
       { kind: 'openai', file: 'openai-completions/02-vllm-v1-completions-chunks.ndjson', asSse: true },
       { kind: 'ollama', file: 'ollama-generate/02-ollama-generate-deepseek-r1-num_predict10-length.ndjson', asSse: false },
     ];
-    for (const { kind, file, asSse } of cases) {
-      // The stop-word transcript's last event is cut short in the recording (its source says so): whole lines only.
+    for (const { kind, file, asSse, truncated } of cases) {
+      // Whole lines only (the stop-word transcript's cut-short last event is not JSON).
       const raw = readFileSync(join(root, file), 'utf8')
         .split('\n')
         .filter((line) => line.trim() === '' || parses(line.replace(/^data: /, '')))
         .join('\n');
       const text = asSse ? raw.split('\n').filter((line) => line.trim() !== '').map((line) => `data: ${line}\n\n`).join('') : raw;
-      const chunks = await collect(backendProtocols[kind].decodeStream(cut(encoder.encode(text), [17, 301])));
+      const chunks: BackendChunk[] = [];
+      let failure: unknown;
+      try {
+        for await (const chunk of backendProtocols[kind].decodeStream(cut(encoder.encode(text), [17, 301]))) chunks.push(chunk);
+      } catch (error) {
+        failure = error;
+      }
+      if (truncated) expect(String(failure), file).toMatch(/the stream ended before its last event \(`stop: true`\): the answer was cut off/);
+      else expect(failure, file).toBeUndefined();
+      // Each complete transcript ends with its stop.
+      if (!truncated) expect(chunks.at(-1)?.stop, file).toBeDefined();
       const expectedText = raw
         .split('\n')
         .map((line) => line.replace(/^data: /, ''))

@@ -3,7 +3,7 @@
 import type { SamplingOptions, Usage } from '../core/types.js';
 import { parseJsonLine } from '../wire/ndjson.js';
 import { readSse } from '../wire/sse.js';
-import { isRecord, MalformedChunkError, numberOr, type BackendStop } from './types.js';
+import { isRecord, MalformedChunkError, numberOr, TruncatedStreamError, type BackendStop } from './types.js';
 
 /** Where a backend's API names the sampling fields it takes; a field without a name here is not sent. */
 export interface SamplingNames {
@@ -54,14 +54,20 @@ export function throwReportedError(chunk: Record<string, unknown>): void {
 /**
  * The JSON objects of an OpenAI-style SSE stream up to `[DONE]`, with the first choice picked out. An event that is
  * not an object, or an `error` object mid-stream, ends the stream as malformed (`what` names the event in the message).
+ * A body that ends without `[DONE]` is complete when a `finish_reason` came (some servers omit `[DONE]`; the usage
+ * chunk follows the finish), and cut off when none did. Choices after the finish are not read.
  */
 export async function* openaiEvents(body: AsyncIterable<Uint8Array>, what: string): AsyncGenerator<{ chunk: Record<string, unknown>; choice?: Record<string, unknown> }> {
+  let finished = false;
   for await (const event of readSse(body)) {
     if (event.data.trim() === '[DONE]') return;
     const chunk = parseJsonLine(event.data);
     if (!isRecord(chunk)) throw new MalformedChunkError(`${what} that is not a JSON object`);
     throwReportedError(chunk);
-    const choice = Array.isArray(chunk.choices) && isRecord(chunk.choices[0]) ? chunk.choices[0] : undefined;
+    // After its finish the choice has said all it will: a later chunk counts only for its usage.
+    const choice = !finished && Array.isArray(chunk.choices) && isRecord(chunk.choices[0]) ? chunk.choices[0] : undefined;
+    if (typeof choice?.finish_reason === 'string') finished = true;
     yield { chunk, choice };
   }
+  if (!finished) throw new TruncatedStreamError('a `finish_reason` or `[DONE]`');
 }

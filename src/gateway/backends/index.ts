@@ -4,7 +4,7 @@ import { fail } from '../core/failure.js';
 import { llamacppBackend } from './llamacpp.js';
 import { ollamaGenerateBackend } from './ollama-generate.js';
 import { openaiCompletionsBackend } from './openai-completions.js';
-import type { BackendChunk, BackendKind, BackendProtocol, BackendTarget, CompletionInput } from './types.js';
+import { TruncatedStreamError, type BackendChunk, type BackendKind, type BackendProtocol, type BackendTarget, type CompletionInput } from './types.js';
 import { boundedText, UpstreamCall } from './upstream-call.js';
 
 export * from './types.js';
@@ -43,9 +43,12 @@ export async function openCompletion<Input = CompletionInput, Chunk = BackendChu
   }
   const stream = response.body;
   return (async function* chunks() {
+    let decoded = 0;
+    // SSE readers skip lines that are not SSE fields, so a 200 carrying an HTML page (a proxy's login or error page),
+    // one JSON answer or nothing decodes to no events: said as such, not as a cut-off or empty answer.
+    const noEvents = () => fail('UPSTREAM_PROTOCOL', `the backend answered ${response.status} (${response.headers.get('content-type') ?? 'no content-type'}) with no ${target.protocol.kind} events`);
     try {
       call.arm();
-      let decoded = 0;
       // The idle timer waits for the next decoded chunk, not the next bytes: a backend (or a proxy before it) that
       // sends only keep-alive comments or blank lines is silent, and would otherwise hold the request forever.
       for await (const chunk of target.protocol.decodeStream(readBody(stream))) {
@@ -53,10 +56,9 @@ export async function openCompletion<Input = CompletionInput, Chunk = BackendChu
         decoded++;
         yield chunk;
       }
-      // SSE readers skip lines that are not SSE fields, so a 200 carrying an HTML page (a proxy's login or error
-      // page), one JSON answer or nothing would otherwise read as an empty completion that ended normally.
-      if (decoded === 0) throw fail('UPSTREAM_PROTOCOL', `the backend answered ${response.status} (${response.headers.get('content-type') ?? 'no content-type'}) with no ${target.protocol.kind} events`);
+      if (decoded === 0) throw noEvents();
     } catch (error) {
+      if (decoded === 0 && error instanceof TruncatedStreamError) throw noEvents();
       throw call.explain(error, 'stream');
     } finally {
       call.release();

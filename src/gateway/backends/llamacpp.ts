@@ -3,7 +3,7 @@
 import { parseJsonLine } from '../wire/ndjson.js';
 import { readSse } from '../wire/sse.js';
 import { backendStop, samplingFields, throwReportedError, usageOf } from './fields.js';
-import { isRecord, MalformedChunkError, type BackendChunk, type BackendProtocol, type CompletionInput } from './types.js';
+import { isRecord, MalformedChunkError, TruncatedStreamError, type BackendChunk, type BackendProtocol, type CompletionInput } from './types.js';
 
 export const llamacppBackend: BackendProtocol = {
   kind: 'llama.cpp',
@@ -35,8 +35,12 @@ export const llamacppBackend: BackendProtocol = {
         // `limit` is the token budget; `eos`, `word` (a stop string, named in `stopping_word`) and `none` are a natural end.
         out.stop = backendStop(chunk.stop_type, 'eos', 'limit', chunk.stop_type === 'word' ? chunk.stopping_word : undefined);
         out.usage = usageOf(chunk.tokens_evaluated, chunk.tokens_predicted);
+        // The last event: anything after it is not this answer's text.
+        yield out;
+        return;
       }
       yield out;
     }
+    throw new TruncatedStreamError('its last event (`stop: true`)');
   },
 };

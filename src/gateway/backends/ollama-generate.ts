@@ -2,7 +2,7 @@
 // `{response, done}`; the last line has `done: true`, `done_reason` and the token counts.
 import { readNdjson } from '../wire/ndjson.js';
 import { backendStop, samplingFields, throwReportedError, usageOf } from './fields.js';
-import { isRecord, MalformedChunkError, type BackendChunk, type BackendProtocol, type CompletionInput } from './types.js';
+import { isRecord, MalformedChunkError, TruncatedStreamError, type BackendChunk, type BackendProtocol, type CompletionInput } from './types.js';
 
 export const ollamaGenerateBackend: BackendProtocol = {
   kind: 'ollama',
@@ -24,8 +24,12 @@ export const ollamaGenerateBackend: BackendProtocol = {
       if (line.done === true) {
         out.stop = backendStop(line.done_reason, 'stop', 'length');
         out.usage = usageOf(line.prompt_eval_count, line.eval_count);
+        // The last line: anything after it is not this answer's text.
+        yield out;
+        return;
       }
       yield out;
     }
+    throw new TruncatedStreamError('its last line (`done: true`)');
   },
 };

@@ -73,6 +73,17 @@ export interface BackendTarget<Input = CompletionInput, Chunk = BackendChunk> {
 
 export class MalformedChunkError extends Error {}
 
+/**
+ * The body ended cleanly before the protocol's end event (llama.cpp's `stop: true`, Ollama's `done: true`, an
+ * OpenAI-style `finish_reason` or `[DONE]`). A server that stops mid-answer (killed, restarted, a proxy's timeout)
+ * can end its chunked body so; read as the end it would be a cut-off answer reported as complete.
+ */
+export class TruncatedStreamError extends MalformedChunkError {
+  constructor(endEvent: string) {
+    super(`the stream ended before ${endEvent}: the answer was cut off`);
+  }
+}
+
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -2,7 +2,7 @@
 // and 'close' events, and nothing a router would add). Routes POST /v1/chat/completions (and the other protocols
 // registered in protocols/index.ts), POST /v1/messages/count_tokens, GET /v1/models and GET /health.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { backendProtocols, countTokens, guessBackendKind, openCompletion, type BackendKind, type BackendProtocol, type BackendTarget } from '../backends/index.js';
 import { openaiChatUpstream } from '../backends/openai-chat-upstream.js';
 import { runRepairSession, type RepairDeps } from '../core/repair-session.js';
@@ -14,6 +14,7 @@ import { MAX_BODY_DEPTH } from '../protocols/request-fields.js';
 import { nestingDepth } from '../../readers/limits.js';
 import { encodeSse } from '../wire/sse.js';
 import { warmUpModel } from '../core/warm-up.js';
+import { answerClientError, type InFlight } from './client-errors.js';
 import { BodyTimeoutError, BodyTooLargeError, isLoopback, readBody, sendJson, warmUpHttp, write } from './http.js';
 
 export interface GatewayOptions {
@@ -68,6 +69,11 @@ export interface Gateway {
   /** Requests being served now. */
   readonly active: number;
   /**
+   * The server's 'clientError' listener (`listen` attaches it): a request that is not valid HTTP gets a one-line
+   * error its client reads, in the route's protocol when the route is known, instead of Node's bare 400.
+   */
+  clientError(error: Error, socket: Socket): void;
+  /**
    * Runs once what a first request would pay for (the template's first render and the parser's first parse, the
    * protocols' writers, Node's HTTP client) against stand-ins, so the first client waits no longer than later ones.
    * The backend is not contacted. `chatfmt serve` calls it before it says it is listening.
@@ -104,6 +110,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   };
   const session = (request: GatewayRequest, signal: AbortSignal) => (options.repair ? runRepairSession(request, repairDeps, signal) : runSession(request, deps, signal));
   let active = 0;
+  const inFlight = new WeakMap<Socket, InFlight>();
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
@@ -122,6 +129,11 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (!res.headersSent) sendJson(res, status, body);
       else res.end();
     };
+    const current: InFlight = { res, fail };
+    inFlight.set(req.socket, current);
+    res.on('close', () => {
+      if (inFlight.get(req.socket) === current) inFlight.delete(req.socket);
+    });
     if (req.method === 'GET' && path === '/health') return sendJson(res, 200, { status: 'ok' });
     if (options.apiKey !== undefined && !authorised(req, options.apiKey)) {
       return fail({ code: 'UNAUTHORIZED', message: 'missing or wrong API key: send it as "Authorization: Bearer <key>" or "x-api-key: <key>"' });
@@ -198,6 +210,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     });
   }) as Gateway;
   Object.defineProperty(handler, 'active', { get: () => active });
+  handler.clientError = (error, socket) => answerClientError(error, socket, inFlight.get(socket));
   handler.listen = (port = 4000, host = '127.0.0.1') => listen(handler, options, port, host);
   handler.warmUp = async () => {
     await warmUpModel(options.model, protocolRoutes.values());
@@ -295,6 +308,7 @@ async function listen(handler: Gateway, options: GatewayOptions, port: number, h
     throw new Error(`refusing to listen on ${host} without an API key: anyone who can reach it could use the backend (set --api-key, or listen on 127.0.0.1)`);
   }
   const server = createServer(handler);
+  server.on('clientError', handler.clientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

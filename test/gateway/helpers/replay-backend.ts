@@ -17,8 +17,12 @@ export type Fault =
   | { kind: 'error-event'; after: number; error: unknown }
   /** After `after` pieces, only keep-alives (an SSE comment, an NDJSON blank line) every `everyMs`, until the client gives up. */
   | { kind: 'keep-alive'; after: number; everyMs: number }
-    /** HTTP 200 with this body and content type in place of the stream (a proxy's HTML page, a JSON answer). */
-  | { kind: 'raw-200'; contentType: string; body: string };
+  /** HTTP 200 with this body and content type in place of the stream (a proxy's HTML page, a JSON answer). */
+  | { kind: 'raw-200'; contentType: string; body: string }
+  /** After `after` pieces the body ends cleanly, without the end event (a server stopped mid-answer). */
+  | { kind: 'cut'; after: number }
+  /** The whole replay, then these pieces after the end event (OpenAI-style: after the finish, with no `[DONE]`). */
+  | { kind: 'after-end'; pieces: string[] };
 
 export interface Replay {
   /** The completion, already cut into the pieces the backend sends one per event. */
@@ -125,6 +129,10 @@ export async function startReplayBackend(): Promise<ReplayBackend> {
             res.end(dialect.kind === 'ndjson' ? `${JSON.stringify({ error: fault.error })}\n` : sse({ error: fault.error }));
             return;
           }
+          if (fault.kind === 'cut') {
+            res.end();
+            return;
+          }
           if (fault.kind === 'malformed') {
             res.write(dialect.kind === 'ndjson' ? '{"response": "oops\n' : 'data: {"content": oops\n\n');
             res.end();
@@ -137,6 +145,11 @@ export async function startReplayBackend(): Promise<ReplayBackend> {
         if (replay.delayMs) await sleep(replay.delayMs);
         if (closedEarly) return;
         if (!res.write(dialect.piece(sent[i] as never))) await new Promise((resolve) => res.once('drain', resolve));
+      }
+      if (fault?.kind === 'after-end') {
+        // The end event without `[DONE]`, then the extra pieces: what a server that omits `[DONE]` would send more.
+        res.end(dialect.end(replay).replace('data: [DONE]\n\n', '') + fault.pieces.map((piece) => dialect.piece(piece as never)).join(''));
+        return;
       }
       res.end(dialect.end(replay));
     } finally {
