@@ -155,6 +155,18 @@ describe('generateText and streamText through the provider', async () => {
     expect((failure as Error).message).toContain('out of memory');
   });
 
+  it('a backend stream cut before its end event is an error part after the text, not a finished answer', async () => {
+    const chatfmt = createChatfmt({ baseURL: backend.url, family: 'qwen3' });
+    backend.script({ pieces: pieces('Partial answer'), fault: { kind: 'cut', after: 2 } });
+    const parts: Array<{ type: string; text?: string; error?: unknown }> = [];
+    for await (const part of streamText({ model: chatfmt('m'), prompt: 'x', maxRetries: 0, onError: () => undefined }).fullStream) parts.push(part as never);
+    expect(parts.filter((part) => part.type === 'text-delta').map((part) => part.text).join('')).toBe('Partia');
+    const error = parts.find((part) => part.type === 'error')?.error;
+    expect(error).toBeInstanceOf(GatewayFailure);
+    expect((error as GatewayFailure).error).toMatchObject({ code: 'UPSTREAM_PROTOCOL', message: expect.stringContaining('the answer was cut off') });
+    expect(parts.some((part) => part.type === 'finish' && (part as { finishReason?: string }).finishReason === 'stop')).toBe(false);
+  });
+
   it('aborting the call aborts the upstream request', async () => {
     const chatfmt = createChatfmt({ baseURL: backend.url, family: 'qwen3' });
     backend.script({ pieces: pieces('word '.repeat(400), 5), delayMs: 5 });
