@@ -87,7 +87,7 @@ export const register: CommandRegistrar = (program, io, state) => {
     .addOption(new Option('--offsets <unit>', 'how spans count: utf16 (JS), codepoint (Python str), byte (UTF-8)').choices([...offsetUnits]).default('utf16'))
     .option('--max-row-bytes <n>', 'longest row accepted (default 33554432)')
     .option('--max-prefix-render-chars <n>', "work to locate one row's assistant turns, in characters rendered (each turn renders the conversation up to it; a message counts 512 more); a row over it is not converted, CONVERT_TOO_LONG (default 4000000000)")
-    .option('--workers <n>', 'worker threads (default: number of cores); the output is the same, in the same order')
+    .option('--workers <n>', 'worker threads (default: number of cores for training records, 1 for --to openai); the output is the same, in the same order')
     .option('--no-progress', 'no progress bar on stderr')
     .addHelpText('after', HELP)
     .action(async (file: string, flags: ConvertFlags) => {
@@ -132,7 +132,7 @@ async function runConvert(file: string, flags: ConvertFlags, io: IO): Promise<nu
     variables: parseVariables(flags.var),
     now: parseNow(flags.now)?.toISOString(),
     offsets: flags.offsets,
-    workers: positiveInt(flags.workers, '--workers') ?? availableParallelism(),
+    workers: positiveInt(flags.workers, '--workers') ?? defaultWorkers(flags),
     ...stdinOption(source, io),
     ...(typeof source === 'string' ? {} : { name: file }),
     maxRowBytes: positiveInt(flags.maxRowBytes, '--max-row-bytes'),
@@ -163,6 +163,15 @@ async function runConvert(file: string, flags: ConvertFlags, io: IO): Promise<nu
     writeSummary(io, counts, summary);
     return summary.errors > 0 ? EXIT.ISSUES : EXIT.OK;
   });
+}
+
+/**
+ * A row converted to OpenAI messages is lighter work than handing it to a thread and back (2 cores: `--workers 2`
+ * took 0.84× the time of one thread on an idle machine, 0.7× under load; bench/RESULTS.md "chatfmt convert"), so that
+ * target runs on this thread; training records render the template per turn, which threads share well.
+ */
+function defaultWorkers(flags: ConvertFlags): number {
+  return flags.to === 'openai' ? 1 : availableParallelism();
 }
 
 /** Examples printed per issue code; --report has them all. */
