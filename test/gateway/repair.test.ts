@@ -56,6 +56,28 @@ describe('--repair', async () => {
     expect(fromCompletion(body, true)).toMatchObject({ content: 'On it.', calls: [{ name: 'get_weather', arguments: '{"city": "Paris"}', id: 'call_native1' }], finish: 'tool_calls' });
   });
 
+  it('takes a native call\'s name from a later part when its first part has only the id', async () => {
+    const deltas = [
+      { tool_calls: [{ index: 0, id: 'call_native2', type: 'function', function: { arguments: '' } }] },
+      { tool_calls: [{ index: 0, function: { name: 'get_weather' } }] },
+      { tool_calls: [{ index: 0, function: { arguments: '{"city": "Paris"}' } }] },
+    ];
+    h.backend.script({ pieces: [], deltas });
+    const body = await h.openai.chat.completions.create({ model: 'm', messages, tools });
+    expect(fromCompletion(body, true)).toMatchObject({ calls: [{ name: 'get_weather', arguments: '{"city": "Paris"}', id: 'call_native2' }], finish: 'tool_calls' });
+  });
+
+  it('drops a native call that never gets a name, with a diagnostic quoting its arguments', async () => {
+    const deltas = [{ content: 'Checking.' }, { tool_calls: [{ index: 0, id: 'call_x', type: 'function', function: { arguments: '{"city": "Paris"}' } }] }];
+    const answer = await both(h, { pieces: [], deltas });
+    expect(answer).toMatchObject({ content: 'Checking.', calls: [], finish: 'stop', diagnostics: ['PARSE_BAD_HEADER'] });
+    h.backend.script({ pieces: [], deltas });
+    const response = await h.openai.chat.completions.create({ model: 'm', messages, tools }).withResponse();
+    expect(response.response.headers.get('x-chatfmt-diagnostics')).toBe('PARSE_BAD_HEADER');
+    const extension = (response.data as unknown as { chatfmt_diagnostics: Array<{ message: string }> }).chatfmt_diagnostics;
+    expect(extension[0]!.message).toBe('the backend sent a tool call "call_x" with no name, dropped; its arguments: "{\\"city\\": \\"Paris\\"}"');
+  });
+
   it('leaves a bare JSON answer as text without lenient', async () => {
     expect(await both(h, { pieces: pieces(bareCall, 4) })).toMatchObject({ content: bareCall, calls: [] });
   });

@@ -5,6 +5,9 @@ import type { DeltaSink } from '../../parse/sink.js';
 import type { Delta, Diagnostic } from '../../types.js';
 import type { GatewayEvent } from './types.js';
 
+/** How much of a dropped call's arguments its diagnostic quotes. */
+const QUOTED_ARGS = 2000;
+
 /** Call indexes of one source stay below this. */
 const SOURCE_STRIDE = 1 << 24;
 
@@ -52,10 +55,17 @@ export class BlockWriter {
     };
   }
 
-  /** A call's part: the first makes it held (with its id and name), argument text joins it. */
+  /**
+   * A call's part: the first makes it held, argument text joins it. The id and name are taken from whichever part
+   * has them first: a chat server (--repair) may send the id alone before the name.
+   */
   private hold(key: number, args: string | undefined, callId?: string, name?: string): void {
     let call = this.held.get(key);
     if (!call) this.held.set(key, (call = { callId: callId ?? '', name: name ?? '', args: [] }));
+    else {
+      if (call.callId === '' && callId) call.callId = callId;
+      if (call.name === '' && name) call.name = name;
+    }
     if (args) call.args.push(args);
   }
 
@@ -92,6 +102,8 @@ export class BlockWriter {
     const call = this.held.get(key);
     if (!call) return;
     this.held.delete(key);
+    // Only a chat server's own call can lack a name (the parser never makes one): no client can run it.
+    if (call.name === '') return this.dropNameless(call, out);
     this.close(out);
     const id = this.nextId('call');
     const index = this.callCount++;
@@ -99,6 +111,13 @@ export class BlockWriter {
     out.push({ type: 'tool-call-start', id, index, callId: call.callId, name: call.name });
     if (args !== '') out.push({ type: 'tool-call-delta', id, index, delta: args });
     out.push({ type: 'tool-call-end', id, index, callId: call.callId, name: call.name, arguments: args });
+  }
+
+  private dropNameless(call: HeldCall, out: GatewayEvent[]): void {
+    const args = call.args.join('');
+    const shown = args.length > QUOTED_ARGS ? `${JSON.stringify(args.slice(0, QUOTED_ARGS))}… (${args.length} characters)` : JSON.stringify(args);
+    const id = call.callId === '' ? '' : ` ${JSON.stringify(call.callId)}`;
+    this.diagnostic({ code: 'PARSE_BAD_HEADER', severity: 'warning', message: `the backend sent a tool call${id} with no name, dropped; its arguments: ${shown}` }, out);
   }
 
   private nextId(kind: string): string {
