@@ -108,7 +108,7 @@ async function benchConvert(file, count) {
     if (!outputs[0].equals(outputs[1])) throw new Error(`convert --to ${target}: --workers 2 wrote other bytes than --workers 1`);
   }
   console.log('');
-  console.log('Same rows as validate (first N); outputs at 1 and 2 workers are checked byte-identical. Wall-clock time of the whole CLI process.');
+  console.log('Same rows as validate (first N); outputs at 1 and 2 workers are checked byte-identical. Wall-clock time of the whole CLI process. Without `--workers`, `--to openai` runs on one thread (a second one has not paid for itself here) and training records on one thread per core.');
   console.log('');
   console.log(LONG_CONVERSATIONS.join('\n'));
 }
