@@ -118,7 +118,7 @@ describe('render budget: hostile templates fail fast with TEMPLATE_LIMIT', () =>
   });
 
   it('keeps the defaults documented in the README', () => {
-    expect(DEFAULT_LIMITS).toEqual({ outputChars: 67108864, buildBytes: 268435456, loopIterations: 10_000_000, callDepth: 200, generationSpans: 100_000 });
+    expect(DEFAULT_LIMITS).toEqual({ outputChars: 67108864, buildBytes: 268435456, loopIterations: 10_000_000, callDepth: 200, calls: 10_000_000, generationSpans: 100_000 });
   });
 
   it('renderConversation takes the same limits', () => {
@@ -164,5 +164,20 @@ describe('unique stays linear', () => {
 
   it.each([["{{ [{'a': 1}, {'a': 1}]|unique|list }}", 'dict'], ['{{ [[1], [1]]|unique|list }}', 'list']])('%s: TypeError, as in jinja2', (source, type) => {
     expect(renderError(source)).toMatchObject({ code: 'TEMPLATE_RUNTIME', pythonType: 'TypeError', message: expect.stringContaining(`unhashable type: '${type}'`) });
+  });
+});
+
+describe('work that builds nothing is bounded too (found by fuzzing)', () => {
+  it('a macro calling itself twice at each of 40 levels stops at limits.calls instead of making 2^40 calls', () => {
+    // Within callDepth, no loop, no value built: before, nothing stopped it (2^22 calls took a second).
+    const doubling = '{% macro m(n) %}{% if n < 40 %}{{ m(n + 1) }}{{ m(n + 1) }}{% endif %}{% endmacro %}{{ m(0) }}';
+    const error = renderError(doubling, { calls: 100_000 });
+    expect(error.code).toBe('TEMPLATE_LIMIT');
+    expect(error.message).toContain('limits.calls');
+    expect(renderError(doubling.replace('40', '10'), { calls: 1000 }).message).toContain('limits.calls');
+    expect(render(doubling.replace('40', '9'), { calls: 1023 })).toBe('');
+    // caller() and a recursive loop's loop() are calls too.
+    expect(renderError('{% macro m() %}{{ caller() }}{{ caller() }}{% endmacro %}{% call m() %}x{% endcall %}', { calls: 2 }).message).toContain('limits.calls');
+    expect(renderError('{% for x in [[1], [2]] recursive %}{{ loop(x) if x is iterable }}{% endfor %}', { calls: 1 }).message).toContain('limits.calls');
   });
 });
