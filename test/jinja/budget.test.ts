@@ -180,4 +180,14 @@ describe('work that builds nothing is bounded too (found by fuzzing)', () => {
     expect(renderError('{% macro m() %}{{ caller() }}{{ caller() }}{% endmacro %}{% call m() %}x{% endcall %}', { calls: 2 }).message).toContain('limits.calls');
     expect(renderError('{% for x in [[1], [2]] recursive %}{{ loop(x) if x is iterable }}{% endfor %}', { calls: 1 }).message).toContain('limits.calls');
   });
+
+  it("a loop's inline test pays for every item it tests, kept or not", () => {
+    // 10^10 tests of a false condition, each of the outer loop's iterations walking the whole list for free (200 s).
+    const filtered = '{% set r = range(100000)|list %}{% for i in r %}{% for j in r if false %}{% endfor %}{% endfor %}';
+    expect(renderError(filtered).message).toContain('limits.loopIterations');
+    // The same with `loop` in the body, where the items are filtered before the first iteration.
+    expect(renderError(filtered.replace('{% endfor %}{% endfor %}', '{{ loop.index }}{% endfor %}{% endfor %}')).message).toContain('limits.loopIterations');
+    expect(render('{% for j in range(10) if j > 7 %}{{ j }}{% endfor %}', { loopIterations: 10 })).toBe('89');
+    expect(renderError('{% for j in range(11) if j > 7 %}{{ j }}{% endfor %}', { loopIterations: 10 }).code).toBe('TEMPLATE_LIMIT');
+  });
 });
