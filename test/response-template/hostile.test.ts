@@ -91,6 +91,23 @@ describe('hostile templates and completions stay bounded', () => {
     expect(p.stats.steps).toBeLessThan(1e8);
   });
 
+  // Found by fuzzing: the pattern parser recursed once per group level, so 100,000 `(` threw V8's RangeError out of
+  // createResponseParser instead of a load error.
+  it.each([['(', ')'], ['(?:', ')'], ['(?!', ')'], ['(?<=', ')']])('%s nested 100,000 deep: a load error, not a stack overflow', (open, close) => {
+    const pattern = `${open.repeat(100_000)}a${close.repeat(100_000)}`;
+    let caught: unknown;
+    try { createResponseParser(nested(pattern, '</x>'), { prefix: '' }); } catch (e) { caught = e; }
+    expect(caught).toBeInstanceOf(ResponseTemplateError);
+    expect((caught as ResponseTemplateError).code).toBe('RESPONSE_TEMPLATE_INVALID');
+    expect((caught as ResponseTemplateError).message).toMatch(/nested deeper than 256 levels/);
+  });
+
+  it('256 nested groups, lookarounds among them, still load and match', () => {
+    const p = createResponseParser(nested(`${'(?:'.repeat(255)}(?!<y>)<x>${')'.repeat(255)}`, '</x>'), { prefix: '' });
+    p.feed('say <x>hi</x>');
+    expect(p.finalize().message).toEqual({ content: 'say', x: 'hi' });
+  });
+
   it('a long lookbehind is refused at load rather than tried at every width', () => {
     expect(() => createResponseParser(nested('(?<=a{1,5000})<x>', '</x>'), { prefix: '' })).toThrow(/lookbehind/);
   });

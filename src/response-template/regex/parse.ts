@@ -13,6 +13,13 @@ const REFUSED_ESCAPES: Record<string, string> = {
   K: '\\K', G: '\\G', X: '\\X (grapheme)', N: '\\N{...}', L: '\\L (named lists)', m: '\\m', M: '\\M', h: '\\h',
 };
 
+/**
+ * Groups (of any kind: capture, non-capture, lookaround) nested deeper are refused. The parser and every walk over the
+ * tree (program, width and first-character analyses, the matcher's lookarounds) recurse once or more per level, so
+ * 100,000 `(` ran them out of stack; real patterns nest a few levels.
+ */
+export const MAX_GROUP_DEPTH = 256;
+
 /** Parses a Python `regex`-module pattern (V0, DOTALL, no inline flags) into a tree; refuses what it cannot run. */
 export function parsePattern(source: string): ParsedPattern {
   return new Parser(source).parse();
@@ -21,6 +28,7 @@ export function parsePattern(source: string): ParsedPattern {
 class Parser {
   private readonly cps: number[];
   private i = 0;
+  private depth = 0;
   private groupCount = 0;
   private readonly names = new Map<string, number>();
   private readonly backrefs: Array<{ node: Node & { t: 'backref' }; name?: string; at: number }> = [];
@@ -139,6 +147,14 @@ class Parser {
   }
 
   private group(): Node | null {
+    if (this.depth === MAX_GROUP_DEPTH) this.fail(`groups nested deeper than ${MAX_GROUP_DEPTH} levels are not supported`);
+    this.depth++;
+    const node = this.groupBody();
+    this.depth--;
+    return node;
+  }
+
+  private groupBody(): Node | null {
     const at = this.i;
     this.i++;
     if (!this.eat('?')) return this.capture(undefined);
