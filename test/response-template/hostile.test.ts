@@ -108,6 +108,13 @@ describe('hostile templates and completions stay bounded', () => {
     expect(p.finalize().message).toEqual({ content: 'say', x: 'hi' });
   });
 
+  // Found by fuzzing: each `{` (a possible {m,n}) and each `\g<` counted the pattern's code points up to it and copied
+  // the rest, so 100,000 braces took 38 s to refuse; 400,000 would take ten minutes.
+  it.each([['a{', 200_000], ['\\g<1>', 80_000]])('%s repeated %i times is parsed in linear time', (unit, n) => {
+    const pattern = `(a)${unit.repeat(n)}`;
+    expect(() => createResponseParser(nested(pattern, '</x>'), { prefix: '' })).toThrow(/pattern too large/);
+  });
+
   it('a long lookbehind is refused at load rather than tried at every width', () => {
     expect(() => createResponseParser(nested('(?<=a{1,5000})<x>', '</x>'), { prefix: '' })).toThrow(/lookbehind/);
   });
