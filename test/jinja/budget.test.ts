@@ -191,3 +191,16 @@ describe('work that builds nothing is bounded too (found by fuzzing)', () => {
     expect(renderError('{% for j in range(11) if j > 7 %}{{ j }}{% endfor %}', { loopIterations: 10 }).code).toBe('TEMPLATE_LIMIT');
   });
 });
+
+describe('dicts with numeric keys stay linear (found by fuzzing)', () => {
+  // 1, 1.0 and True are one key in Python and three in a JS Map, so finding a numeric key scanned every key: a dict of
+  // 50,000 integer keys took 8 s to build, and each lookup of a missing key read them all (this one took minutes).
+  it('50,000 integer keys built from pairs, then 100,000 lookups of a missing one', () => {
+    const source = '{% set d = dict(range(100000)|batch(2)) %}{% for i in range(100000) %}{{ d[-1] }}{% endfor %}{{ d|length }}|{{ d[99998] }}|{{ d[99998.0] }}|{{ 3 in d }}|{{ 4.0 in d }}';
+    expect(render(source)).toBe('50000|99999|99999|False|True');
+  });
+
+  it('keeps the first key of each value and the last value, as Python does', () => {
+    expect(render("{{ {1: 'a', 1.0: 'b', True: 'c', 2.0: 'd', 2: 'e', 'x': 1} }}{{ {0: 1, -0.0: 2, false: 3} }}{{ {1: 2}[True] }}{{ {2**70: 1}[2**70] }}")).toBe("{1: 'c', 2.0: 'e', 'x': 1}{0: 3}21");
+  });
+});
