@@ -16,6 +16,11 @@ export interface RenderLimits {
   loopIterations: number;
   /** Nested macro / caller / recursive-loop calls. */
   callDepth: number;
+  /**
+   * Macro / caller / recursive-loop calls, summed over the render: a macro calling itself twice at each of 40 levels
+   * stays within callDepth yet makes 2^40 calls, with no loop or value to pay for them.
+   */
+  calls: number;
   /** `{% generation %}` spans recorded. */
   generationSpans: number;
 }
@@ -25,6 +30,7 @@ export const DEFAULT_LIMITS: Readonly<RenderLimits> = Object.freeze({
   buildBytes: 256 * 1024 * 1024,
   loopIterations: 10_000_000,
   callDepth: 200,
+  calls: 10_000_000,
   generationSpans: 100_000,
 });
 

@@ -67,9 +67,11 @@ export function forLoop(parts: LoopParts): Ex {
       let ran = 0;
       let scope = inner.child();
       for (const item of items) {
+        // Every item tested is an iteration, kept or not: a test that is always false must not let an inner loop
+        // walk 100,000 items for each of the outer loop's iterations unpaid.
+        if (++s.iterations > s.limits.loopIterations) throw tooManyIterations(s);
         assign(inner, item);
         if (!truthy(test(s, inner))) continue;
-        if (++s.iterations > s.limits.loopIterations) throw tooManyIterations(s);
         if (ran > 0) scope = nextScope(inner, scope);
         ran++;
         assign(scope, item);
@@ -79,6 +81,8 @@ export function forLoop(parts: LoopParts): Ex {
       return;
     }
     if (test) {
+      // The items tested are paid for here; the kept ones once more below, as the body runs for each.
+      if ((s.iterations += items.length) > s.limits.loopIterations) throw tooManyIterations(s);
       const kept: unknown[] = [];
       for (const item of items) {
         assign(inner, item);

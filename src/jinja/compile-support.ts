@@ -58,7 +58,7 @@ export function capture(body: Ex[], s: RenderState, f: Frame): string {
 }
 
 export function enter(s: RenderState): void {
-  s.calls++;
+  if (++s.calls > s.limits.calls) throw new LimitError(`more than ${s.limits.calls} calls (limits.calls)`);
   if (++s.depth > s.limits.callDepth) throw new LimitError(`maximum recursion depth (${s.limits.callDepth}) exceeded (limits.callDepth)`, 'RecursionError');
 }
 

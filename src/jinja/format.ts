@@ -5,7 +5,22 @@ import { asFloat, truncInt } from './numbers.js';
 import { floatRepr, intStr, pyRepr, pyStr } from './repr.js';
 import { getAttr, getItem } from './ops.js';
 import { escapedFormatArg, htmlEscape } from './markup.js';
-import { MISSING, Markup, Undefined, dictGet, isDict, isTuple, pyTypeName } from './values.js';
+import { MISSING, Markup, Undefined, dictGet, isDict, isTuple, pyTypeName, strLength } from './values.js';
+
+/**
+ * `%c`: the character of an int code point, or a one-character str, refused as Python refuses the rest. Passing any
+ * number to String.fromCodePoint let V8's RangeError out for 1.5 or -1 (reported as a MemoryError limit).
+ */
+function percentChar(value: unknown): string {
+  const text = value instanceof Markup ? value.text : value;
+  if (typeof text === 'string' && strLength(text) === 1) return text;
+  const n = typeof value === 'boolean' ? Number(value) : value;
+  if ((typeof n === 'number' && Number.isInteger(n)) || typeof n === 'bigint') {
+    if (n < 0 || n >= 0x110000) throw new PyError('OverflowError', '%c arg not in range(0x110000)');
+    return String.fromCodePoint(Number(n));
+  }
+  throw typeError('%c requires int or char');
+}
 
 function pad(text: string, width: number, left: boolean, zero: boolean): string {
   if (text.length >= width) return text;
@@ -99,8 +114,7 @@ function formatOne(conv: string, value: unknown, flags: string, width: number, p
       break;
     }
     case 'c':
-      text = typeof value === 'number' ? String.fromCodePoint(value) : pyStr(value);
-      return pad(text, width, left, false);
+      return pad(percentChar(value), width, left, false);
     default:
       throw new PyError('ValueError', `unsupported format character '${conv}'`);
   }

@@ -228,11 +228,22 @@ function numericKeyValue(key: unknown): number {
   if (key instanceof PyFloat) return key.value;
   return Number(key);
 }
+/**
+ * The numeric keys of each Map that buildDict made, by value, the first key of each value (the one Python keeps). A JS
+ * Map tells 1, 1.0 and True apart where Python files them under one key, so finding a key by value scanned every key:
+ * building a dict of 50,000 integer keys took 8 s, and each lookup of a missing one read them all. Template dicts are
+ * immutable in the sandbox, so an index made with its Map stays true; a Map the caller passes in is scanned.
+ */
+const numericKeys = new WeakMap<Map<unknown, unknown>, Map<number, unknown>>();
+
 /** The stored key of a Map equal to key (Python hashing of numbers), or MISSING. */
 function findMapKey(map: Map<unknown, unknown>, key: unknown): unknown {
   if (map.has(key)) return key;
   if (!isNumericKey(key)) return MISSING;
   const want = numericKeyValue(key);
+  const index = numericKeys.get(map);
+  // NaN equals nothing (the scan's === agrees), though a Map would find it.
+  if (index !== undefined) return want === want ? (index.get(want) ?? MISSING) : MISSING;
   for (const k of map.keys()) if (isNumericKey(k) && numericKeyValue(k) === want) return k;
   return MISSING;
 }
@@ -288,9 +299,16 @@ export function buildDict(entries: Array<[unknown, unknown]>): Record<string, un
   }
   if (needsMap) {
     const map = new Map<unknown, unknown>();
+    const index = new Map<number, unknown>();
+    numericKeys.set(map, index);
     for (const [key, value] of entries) {
       const stored = findMapKey(map, key);
-      map.set(stored === MISSING ? key : stored, value);
+      if (stored !== MISSING) {
+        map.set(stored, value);
+        continue;
+      }
+      map.set(key, value);
+      if (isNumericKey(key)) index.set(numericKeyValue(key), key);
     }
     return map;
   }

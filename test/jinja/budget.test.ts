@@ -118,7 +118,7 @@ describe('render budget: hostile templates fail fast with TEMPLATE_LIMIT', () =>
   });
 
   it('keeps the defaults documented in the README', () => {
-    expect(DEFAULT_LIMITS).toEqual({ outputChars: 67108864, buildBytes: 268435456, loopIterations: 10_000_000, callDepth: 200, generationSpans: 100_000 });
+    expect(DEFAULT_LIMITS).toEqual({ outputChars: 67108864, buildBytes: 268435456, loopIterations: 10_000_000, callDepth: 200, calls: 10_000_000, generationSpans: 100_000 });
   });
 
   it('renderConversation takes the same limits', () => {
@@ -164,5 +164,43 @@ describe('unique stays linear', () => {
 
   it.each([["{{ [{'a': 1}, {'a': 1}]|unique|list }}", 'dict'], ['{{ [[1], [1]]|unique|list }}', 'list']])('%s: TypeError, as in jinja2', (source, type) => {
     expect(renderError(source)).toMatchObject({ code: 'TEMPLATE_RUNTIME', pythonType: 'TypeError', message: expect.stringContaining(`unhashable type: '${type}'`) });
+  });
+});
+
+describe('work that builds nothing is bounded too (found by fuzzing)', () => {
+  it('a macro calling itself twice at each of 40 levels stops at limits.calls instead of making 2^40 calls', () => {
+    // Within callDepth, no loop, no value built: before, nothing stopped it (2^22 calls took a second).
+    const doubling = '{% macro m(n) %}{% if n < 40 %}{{ m(n + 1) }}{{ m(n + 1) }}{% endif %}{% endmacro %}{{ m(0) }}';
+    const error = renderError(doubling, { calls: 100_000 });
+    expect(error.code).toBe('TEMPLATE_LIMIT');
+    expect(error.message).toContain('limits.calls');
+    expect(renderError(doubling.replace('40', '10'), { calls: 1000 }).message).toContain('limits.calls');
+    expect(render(doubling.replace('40', '9'), { calls: 1023 })).toBe('');
+    // caller() and a recursive loop's loop() are calls too.
+    expect(renderError('{% macro m() %}{{ caller() }}{{ caller() }}{% endmacro %}{% call m() %}x{% endcall %}', { calls: 2 }).message).toContain('limits.calls');
+    expect(renderError('{% for x in [[1], [2]] recursive %}{{ loop(x) if x is iterable }}{% endfor %}', { calls: 1 }).message).toContain('limits.calls');
+  });
+
+  it("a loop's inline test pays for every item it tests, kept or not", () => {
+    // 10^10 tests of a false condition, each of the outer loop's iterations walking the whole list for free (200 s).
+    const filtered = '{% set r = range(100000)|list %}{% for i in r %}{% for j in r if false %}{% endfor %}{% endfor %}';
+    expect(renderError(filtered).message).toContain('limits.loopIterations');
+    // The same with `loop` in the body, where the items are filtered before the first iteration.
+    expect(renderError(filtered.replace('{% endfor %}{% endfor %}', '{{ loop.index }}{% endfor %}{% endfor %}')).message).toContain('limits.loopIterations');
+    expect(render('{% for j in range(10) if j > 7 %}{{ j }}{% endfor %}', { loopIterations: 10 })).toBe('89');
+    expect(renderError('{% for j in range(11) if j > 7 %}{{ j }}{% endfor %}', { loopIterations: 10 }).code).toBe('TEMPLATE_LIMIT');
+  });
+});
+
+describe('dicts with numeric keys stay linear (found by fuzzing)', () => {
+  // 1, 1.0 and True are one key in Python and three in a JS Map, so finding a numeric key scanned every key: a dict of
+  // 50,000 integer keys took 8 s to build, and each lookup of a missing key read them all (this one took minutes).
+  it('50,000 integer keys built from pairs, then 100,000 lookups of a missing one', () => {
+    const source = '{% set d = dict(range(100000)|batch(2)) %}{% for i in range(100000) %}{{ d[-1] }}{% endfor %}{{ d|length }}|{{ d[99998] }}|{{ d[99998.0] }}|{{ 3 in d }}|{{ 4.0 in d }}';
+    expect(render(source)).toBe('50000|99999|99999|False|True');
+  });
+
+  it('keeps the first key of each value and the last value, as Python does', () => {
+    expect(render("{{ {1: 'a', 1.0: 'b', True: 'c', 2.0: 'd', 2: 'e', 'x': 1} }}{{ {0: 1, -0.0: 2, false: 3} }}{{ {1: 2}[True] }}{{ {2**70: 1}[2**70] }}")).toBe("{1: 'c', 2.0: 'e', 'x': 1}{0: 3}21");
   });
 });

@@ -213,3 +213,24 @@ describe('Python number model', () => {
     expect(() => parsePythonJson('{"a": 1} x')).toThrow(SyntaxError);
   });
 });
+
+describe("'%c' % value", () => {
+  // Found by fuzzing: any number went to String.fromCodePoint, whose RangeError for 1.5 or -1 came out as a
+  // TEMPLATE_LIMIT MemoryError; other values were printed. Each answer here is jinja2's.
+  it('gives the character of an int code point or a one-character str', () => {
+    expect(render("{{ '%c' % 65 }}|{{ '%c' % True }}|{{ '%c' % 'é' }}|{{ '%c' % '😀' }}|{{ '%c' % ('x'|safe) }}")).toBe('A|\u0001|é|😀|x');
+  });
+
+  it.each([
+    ["'%c' % 1.5", 'TypeError', '%c requires int or char'],
+    ["'%c' % 3.0", 'TypeError', '%c requires int or char'],
+    ["'%c' % 'ab'", 'TypeError', '%c requires int or char'],
+    ["'%c' % none", 'TypeError', '%c requires int or char'],
+    ["'%c' % -1", 'OverflowError', '%c arg not in range(0x110000)'],
+    ["'%c' % 1114112", 'OverflowError', '%c arg not in range(0x110000)'],
+    ["'%c' % 2**70", 'OverflowError', '%c arg not in range(0x110000)'],
+  ])('%s raises %s', (expression, pythonType, message) => {
+    const error = caught(() => render(`{{ ${expression} }}`));
+    expect([error.code, error.pythonType, error.message]).toEqual(['TEMPLATE_RUNTIME', pythonType, `unit: ${pythonType}: ${message}`]);
+  });
+});

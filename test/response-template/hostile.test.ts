@@ -91,6 +91,30 @@ describe('hostile templates and completions stay bounded', () => {
     expect(p.stats.steps).toBeLessThan(1e8);
   });
 
+  // Found by fuzzing: the pattern parser recursed once per group level, so 100,000 `(` threw V8's RangeError out of
+  // createResponseParser instead of a load error.
+  it.each([['(', ')'], ['(?:', ')'], ['(?!', ')'], ['(?<=', ')']])('%s nested 100,000 deep: a load error, not a stack overflow', (open, close) => {
+    const pattern = `${open.repeat(100_000)}a${close.repeat(100_000)}`;
+    let caught: unknown;
+    try { createResponseParser(nested(pattern, '</x>'), { prefix: '' }); } catch (e) { caught = e; }
+    expect(caught).toBeInstanceOf(ResponseTemplateError);
+    expect((caught as ResponseTemplateError).code).toBe('RESPONSE_TEMPLATE_INVALID');
+    expect((caught as ResponseTemplateError).message).toMatch(/nested deeper than 256 levels/);
+  });
+
+  it('256 nested groups, lookarounds among them, still load and match', () => {
+    const p = createResponseParser(nested(`${'(?:'.repeat(255)}(?!<y>)<x>${')'.repeat(255)}`, '</x>'), { prefix: '' });
+    p.feed('say <x>hi</x>');
+    expect(p.finalize().message).toEqual({ content: 'say', x: 'hi' });
+  });
+
+  // Found by fuzzing: each `{` (a possible {m,n}) and each `\g<` counted the pattern's code points up to it and copied
+  // the rest, so 100,000 braces took 38 s to refuse; 400,000 would take ten minutes.
+  it.each([['a{', 200_000], ['\\g<1>', 80_000]])('%s repeated %i times is parsed in linear time', (unit, n) => {
+    const pattern = `(a)${unit.repeat(n)}`;
+    expect(() => createResponseParser(nested(pattern, '</x>'), { prefix: '' })).toThrow(/pattern too large/);
+  });
+
   it('a long lookbehind is refused at load rather than tried at every width', () => {
     expect(() => createResponseParser(nested('(?<=a{1,5000})<x>', '</x>'), { prefix: '' })).toThrow(/lookbehind/);
   });

@@ -13,6 +13,13 @@ const REFUSED_ESCAPES: Record<string, string> = {
   K: '\\K', G: '\\G', X: '\\X (grapheme)', N: '\\N{...}', L: '\\L (named lists)', m: '\\m', M: '\\M', h: '\\h',
 };
 
+/**
+ * Groups (of any kind: capture, non-capture, lookaround) nested deeper are refused. The parser and every walk over the
+ * tree (program, width and first-character analyses, the matcher's lookarounds) recurse once or more per level, so
+ * 100,000 `(` ran them out of stack; real patterns nest a few levels.
+ */
+export const MAX_GROUP_DEPTH = 256;
+
 /** Parses a Python `regex`-module pattern (V0, DOTALL, no inline flags) into a tree; refuses what it cannot run. */
 export function parsePattern(source: string): ParsedPattern {
   return new Parser(source).parse();
@@ -20,13 +27,21 @@ export function parsePattern(source: string): ParsedPattern {
 
 class Parser {
   private readonly cps: number[];
+  /**
+   * The UTF-16 offset of each code point (and of the end): what the pattern's text from a code point on is read at.
+   * Counted once here; counted again at every `{` or `\g<`, a pattern of 100,000 braces took 38 s to refuse.
+   */
+  private readonly offsets: Uint32Array;
   private i = 0;
+  private depth = 0;
   private groupCount = 0;
   private readonly names = new Map<string, number>();
   private readonly backrefs: Array<{ node: Node & { t: 'backref' }; name?: string; at: number }> = [];
 
   constructor(private readonly source: string) {
     this.cps = Array.from(source, (ch) => ch.codePointAt(0)!);
+    this.offsets = new Uint32Array(this.cps.length + 1);
+    for (let k = 0; k < this.cps.length; k++) this.offsets[k + 1] = this.offsets[k]! + (this.cps[k]! > 0xffff ? 2 : 1);
   }
 
   parse(): ParsedPattern {
@@ -103,8 +118,7 @@ class Parser {
     if (ch === '+') { this.i++; return { min: 1, max: Infinity }; }
     if (ch === '?') { this.i++; return { min: 0, max: 1 }; }
     if (ch !== '{') return null;
-    const rest = this.source.slice(this.offsetOf(this.i));
-    const m = /^\{(\d*)(?:(,)(\d*))?\}/.exec(rest);
+    const m = /^\{(\d*)(?:(,)(\d*))?\}/.exec(this.text(this.i));
     if (!m || (m[1] === '' && m[2] === undefined)) return null;
     this.i += m[0].length;
     const min = m[1] === '' ? 0 : Number(m[1]);
@@ -113,10 +127,12 @@ class Parser {
     return { min, max };
   }
 
-  private offsetOf(cpIndex: number): number {
-    let off = 0;
-    for (let k = 0; k < cpIndex; k++) off += this.cps[k]! > 0xffff ? 2 : 1;
-    return off;
+  /**
+   * The pattern's text from code point `start` to `end` (default: to the end). A slice, not String.fromCodePoint(...):
+   * spreading a long group name or property as arguments overflows the stack.
+   */
+  private text(start: number, end = this.cps.length): string {
+    return this.source.slice(this.offsets[start], this.offsets[Math.min(end, this.cps.length)]);
   }
 
   private atom(): Node | null {
@@ -139,6 +155,14 @@ class Parser {
   }
 
   private group(): Node | null {
+    if (this.depth === MAX_GROUP_DEPTH) this.fail(`groups nested deeper than ${MAX_GROUP_DEPTH} levels are not supported`);
+    this.depth++;
+    const node = this.groupBody();
+    this.depth--;
+    return node;
+  }
+
+  private groupBody(): Node | null {
     const at = this.i;
     this.i++;
     if (!this.eat('?')) return this.capture(undefined);
@@ -201,7 +225,7 @@ class Parser {
     const start = this.i;
     while (this.i < this.cps.length && this.peekChar() !== terminator) this.i++;
     if (this.i >= this.cps.length) this.fail('missing group name terminator', start);
-    const name = String.fromCodePoint(...this.cps.slice(start, this.i));
+    const name = this.text(start, this.i);
     this.i++;
     if (!/^[\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]*$/u.test(name)) this.fail(`bad character in group name '${name}'`, start);
     return name;
@@ -237,8 +261,9 @@ class Parser {
   }
 
   private nameOrNumber(): string | number {
-    const name = this.source.slice(this.offsetOf(this.i)).split('>')[0]!;
-    if (/^\d+$/.test(name)) { this.i += name.length + 1; return Number(name); }
+    // Anchored, so it reads the digits only (splitting the rest of the pattern at '>' read all of it at every `\g<`).
+    const number = /^\d+(?=>)/.exec(this.text(this.i))?.[0];
+    if (number !== undefined) { this.i += number.length + 1; return Number(number); }
     return this.name('>');
   }
 
@@ -259,7 +284,7 @@ class Parser {
       const start = this.i;
       while (this.i < this.cps.length && this.peekChar() !== '}') this.i++;
       if (!this.eat('}')) this.fail('missing } in property escape', at);
-      prop = String.fromCodePoint(...this.cps.slice(start, this.i - 1));
+      prop = this.text(start, this.i - 1);
     } else {
       prop = this.peekChar() ?? '';
       this.i++;
@@ -291,7 +316,7 @@ class Parser {
   }
 
   private hex(count: number, at: number): number {
-    const digits = String.fromCodePoint(...this.cps.slice(this.i, this.i + count));
+    const digits = this.text(this.i, this.i + count);
     if (digits.length !== count || !/^[0-9a-fA-F]+$/.test(digits)) this.fail('incomplete escape', at);
     this.i += count;
     const cp = parseInt(digits, 16);
