@@ -18,7 +18,7 @@ type State = 'between' | 'key' | 'value-open' | 'value';
 export function taggedArgs(syntax: TaggedArgsSyntax): CodecFactory {
   const valueEnds = new MarkerSet([syntax.valueClose, ...syntax.valueImplicitEnds]);
   // What a declared string value may nest: levels opened by the value (or key) opener and the block opener, and
-  // the implicit ends it must weigh (see readDeclaredString).
+  // the implicit ends it must weigh (see tagged-nested-value.ts, readNestedValue).
   const nesting = new MarkerSet([syntax.valueOpen ?? syntax.keyOpen, syntax.valueClose, ...(syntax.blockOpen ? [syntax.blockOpen] : []), ...syntax.valueImplicitEnds]);
   const keyClose = new MarkerSet([syntax.keyClose]);
   const betweenMarkers = [syntax.keyOpen, ...syntax.argsEnd.map((e) => e.marker)];

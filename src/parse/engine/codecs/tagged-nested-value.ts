@@ -225,7 +225,7 @@ export abstract class NestedValueReader extends TaggedValueWriter {
 }
 
 /** How far past an undeclared key the value reader looks for that key's own close (nextParameterAt). */
-export const PROBE_LIMIT = 16 * 1024;
+const PROBE_LIMIT = 16 * 1024;
 
 /**
  * The first of `markers`, in their order, that `buf` holds at `at` (that marker), or of which the rest of `buf` is a
