@@ -15,6 +15,11 @@ import type { KeyTag, TaggedArgsSyntax } from './tagged-syntax.js';
  * fast lane). One object rather than parts that call each other: the lane's per-push test reads the value's state
  * with no indirection, and every call site sees one receiver shape.
  */
+/** White space as String.prototype.trim takes it (guessJsonLiteral trims the value before it looks). */
+const NOT_WHITESPACE = /\S/;
+/** What a JSON literal guessJsonLiteral takes may begin with: true, false, null, a number, an object, an array. */
+const JSON_LITERAL_START = 'tfn-0123456789{[';
+
 export abstract class TaggedValueWriter {
   private count = 0;
   protected readonly seen = new Set<string>();
@@ -24,6 +29,12 @@ export abstract class TaggedValueWriter {
   private wrapper = false;
   private admitted: AdmittedTypes | undefined;
   protected streamString = false;
+  /**
+   * A value no schema types, read as JSON when it is plainly a JSON literal (coerce.ts guessJsonLiteral): until its
+   * first character past white space shows whether it can be one, it is gathered; once that character cannot begin
+   * a literal, it streams as a string value does (the JSON text is the same as coercing it whole at its end).
+   */
+  private untypedPending = false;
   /** The value runs to its own close structure (readNestedValue): a string, or a value no schema types. */
   protected nestedRead = false;
   protected skipValue = false;
@@ -71,10 +82,31 @@ export abstract class TaggedValueWriter {
     this.admitted = types.admitted;
     this.wrapper = this.syntax.wrapperKeys !== undefined && this.mayWrap(key);
     const kind = declared === undefined ? types.kind : declaredKindOf(types.admitted, declared);
-    this.streamString = !this.wrapper && kind === 'string';
+    const untyped = !this.wrapper && kind === 'unknown' && declared === undefined;
+    // Without a schema, MiniMax-M2's values are all strings (untypedValues 'strings'): they stream from the start.
+    this.streamString = !this.wrapper && (kind === 'string' || (untyped && this.syntax.untypedValues === 'strings'));
+    this.untypedPending = untyped && !this.streamString;
     this.nestedRead = !this.wrapper && (kind === 'string' || kind === 'unknown');
-    if (this.streamString) this.argsText += `${this.count++ > 0 ? ',' : ''}${JSON.stringify(key)}:"`;
+    if (this.streamString) this.openStreamedString();
     return true;
+  }
+
+  private openStreamedString(): void {
+    this.argsText += `${this.count++ > 0 ? ',' : ''}${JSON.stringify(this.key)}:"`;
+  }
+
+  /** An untyped value's text so far decides it a string (see untypedPending): it streams from here on. */
+  private settleUntyped(): void {
+    const text = this.rawParts.join('');
+    const first = text.search(NOT_WHITESPACE);
+    if (first < 0) return;
+    this.untypedPending = false;
+    if (JSON_LITERAL_START.includes(text[first]!)) return;
+    this.streamString = true;
+    this.rawParts = [];
+    this.openStreamedString();
+    const fragment = this.streamedFragment(text);
+    if (fragment.length > 0) this.argsText += fragment;
   }
 
   private mayWrap(key: string): boolean {
@@ -109,6 +141,7 @@ export abstract class TaggedValueWriter {
     this.valueFresh = false;
     if (!this.streamString) {
       this.rawParts.push(text);
+      if (this.untypedPending) this.settleUntyped();
       return;
     }
     const fragment = this.streamedFragment(text);
