@@ -99,7 +99,6 @@ export abstract class TaggedValueWriter {
   private settleUntyped(): void {
     const text = this.rawParts.join('');
     const first = text.search(NOT_WHITESPACE);
-    if (first < 0) return;
     this.untypedPending = false;
     if (JSON_LITERAL_START.includes(text[first]!)) return;
     this.streamString = true;
@@ -141,7 +140,8 @@ export abstract class TaggedValueWriter {
     this.valueFresh = false;
     if (!this.streamString) {
       this.rawParts.push(text);
-      if (this.untypedPending) this.settleUntyped();
+      // Only the new text is searched: white space streamed a character a push must not be read again each time.
+      if (this.untypedPending && NOT_WHITESPACE.test(text)) this.settleUntyped();
       return;
     }
     const fragment = this.streamedFragment(text);
