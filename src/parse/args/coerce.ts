@@ -90,6 +90,23 @@ export function coerceAdmitted(raw: string, admitted: AdmittedTypes, declared?: 
   }
 }
 
+/** What guessJsonLiteral takes may begin with, past white space: true, false, null, a number, an object, an array. */
+const JSON_LITERAL_START = 'tfn-0123456789{[';
+/** White space as String.prototype.trim takes it, which guessJsonLiteral applies first. */
+const NOT_WHITESPACE = /\S/;
+
+/**
+ * Whether a value no schema types (and the wire does not declare) is a string whatever follows `text`, its start:
+ * true once that start shows it cannot be a JSON literal guessJsonLiteral would take (or when untyped values are
+ * all strings), false once it may be one, undefined while it is only white space. A streamed value decided true can
+ * be written as string fragments, and comes out as coerceAdmitted would write it whole.
+ */
+export function untypedIsString(text: string, untyped: UntypedValues = 'json-literals'): boolean | undefined {
+  if (untyped === 'strings') return true;
+  const first = text.search(NOT_WHITESPACE);
+  return first < 0 ? undefined : !JSON_LITERAL_START.includes(text[first]!);
+}
+
 /** JSON string escaping without the quotes: fragments of a streamed string value concatenate to its JSON. */
 export function jsonStringFragment(text: string): string {
   return JSON.stringify(text).slice(1, -1);

@@ -1,4 +1,4 @@
-import { coerceAdmitted, declaredKindOf, jsonStringFragment, type DeclaredType } from '../../args/coerce.js';
+import { coerceAdmitted, declaredKindOf, jsonStringFragment, untypedIsString, type DeclaredType } from '../../args/coerce.js';
 import type { AdmittedTypes } from '../../args/schema.js';
 import { minifyJson } from '../../args/json-text.js';
 import type { CallSink, CodecContext } from '../grammar.js';
@@ -15,11 +15,6 @@ import type { KeyTag, TaggedArgsSyntax } from './tagged-syntax.js';
  * fast lane). One object rather than parts that call each other: the lane's per-push test reads the value's state
  * with no indirection, and every call site sees one receiver shape.
  */
-/** White space as String.prototype.trim takes it (guessJsonLiteral trims the value before it looks). */
-const NOT_WHITESPACE = /\S/;
-/** What a JSON literal guessJsonLiteral takes may begin with: true, false, null, a number, an object, an array. */
-const JSON_LITERAL_START = 'tfn-0123456789{[';
-
 export abstract class TaggedValueWriter {
   private count = 0;
   protected readonly seen = new Set<string>();
@@ -82,12 +77,12 @@ export abstract class TaggedValueWriter {
     this.admitted = types.admitted;
     this.wrapper = this.syntax.wrapperKeys !== undefined && this.mayWrap(key);
     const kind = declared === undefined ? types.kind : declaredKindOf(types.admitted, declared);
-    const untyped = !this.wrapper && kind === 'unknown' && declared === undefined;
-    // Without a schema, MiniMax-M2's values are all strings (untypedValues 'strings'): they stream from the start.
-    this.streamString = !this.wrapper && (kind === 'string' || (untyped && this.syntax.untypedValues === 'strings'));
-    this.untypedPending = untyped && !this.streamString;
+    this.untypedPending = !this.wrapper && kind === 'unknown' && declared === undefined;
+    this.streamString = !this.wrapper && kind === 'string';
     this.nestedRead = !this.wrapper && (kind === 'string' || kind === 'unknown');
     if (this.streamString) this.openStreamedString();
+    // Untyped values that are all strings (MiniMax-M2) are decided before any text.
+    else if (this.untypedPending) this.settleUntyped('');
     return true;
   }
 
@@ -95,12 +90,16 @@ export abstract class TaggedValueWriter {
     this.argsText += `${this.count++ > 0 ? ',' : ''}${JSON.stringify(this.key)}:"`;
   }
 
-  /** An untyped value's text so far decides it a string (see untypedPending): it streams from here on. */
-  private settleUntyped(): void {
-    const text = this.rawParts.join('');
-    const first = text.search(NOT_WHITESPACE);
+  /**
+   * Whether the untyped value's start, `text` (the new text: all before it was white space), decides it (see
+   * untypedPending); a string streams from here on.
+   */
+  private settleUntyped(text: string): void {
+    const isString = untypedIsString(text, this.syntax.untypedValues);
+    if (isString === undefined) return;
     this.untypedPending = false;
-    if (JSON_LITERAL_START.includes(text[first]!)) return;
+    if (!isString) return;
+    text = this.rawParts.join('');
     this.streamString = true;
     this.rawParts = [];
     this.openStreamedString();
@@ -140,8 +139,8 @@ export abstract class TaggedValueWriter {
     this.valueFresh = false;
     if (!this.streamString) {
       this.rawParts.push(text);
-      // Only the new text is searched: white space streamed a character a push must not be read again each time.
-      if (this.untypedPending && NOT_WHITESPACE.test(text)) this.settleUntyped();
+      // Only the new text is read: white space streamed a character a push must not be read again each time.
+      if (this.untypedPending) this.settleUntyped(text);
       return;
     }
     const fragment = this.streamedFragment(text);
