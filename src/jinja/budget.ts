@@ -14,6 +14,13 @@ export interface RenderLimits {
   buildBytes: number;
   /** For-loop iterations, summed over the render. */
   loopIterations: number;
+  /**
+   * Items read by operations that visit a whole value without building one as large (`in`, `==` and ordering of
+   * lists and dicts, `sum`, `min`, `max`, `select`, `map`, `unique`, list `count` and `index`), summed over the
+   * render. A string read by native code (`in`, `==`, `length`, string methods) counts one item per 32 characters.
+   * Without it a loop could repeat such a read until the process hangs: it builds nothing for buildBytes to stop.
+   */
+  scanItems: number;
   /** Nested macro / caller / recursive-loop calls. */
   callDepth: number;
   /**
@@ -29,6 +36,7 @@ export const DEFAULT_LIMITS: Readonly<RenderLimits> = Object.freeze({
   outputChars: 64 * 1024 * 1024,
   buildBytes: 256 * 1024 * 1024,
   loopIterations: 10_000_000,
+  scanItems: 100_000_000,
   callDepth: 200,
   calls: 10_000_000,
   generationSpans: 100_000,
@@ -50,16 +58,29 @@ export function resolveLimits(overrides: Partial<RenderLimits> | undefined): Rea
   return limits;
 }
 
+/** Characters of a string read by native code that cost as much as one item read by the interpreter. */
+const CHARS_PER_SCAN_ITEM = 32;
+/** Strings shorter than this are read for free: the charge would cost more than the read. */
+export const FREE_SCAN_CHARS = 256;
+
 export class Budget {
   private left: number;
-  constructor(readonly limit: number) {
+  private scansLeft: number;
+  constructor(readonly limit: number, readonly scanLimit: number) {
     this.left = limit;
+    this.scansLeft = scanLimit;
   }
 
   charge(bytes: number): void {
     // NaN and Infinity (a width no engine could allocate) fail too.
     if (!((this.left -= bytes) >= 0)) {
       throw new LimitError(`the template builds more than ${this.limit} bytes of values (limits.buildBytes)`);
+    }
+  }
+
+  scan(items: number): void {
+    if (!((this.scansLeft -= items) >= 0)) {
+      throw new LimitError(`the template reads more than ${this.scanLimit} items of values (limits.scanItems)`);
     }
   }
 }
@@ -88,6 +109,16 @@ export function chargeChars(chars: number): void {
 
 export function chargeItems(items: number): void {
   if (active !== null) active.charge(items * BYTES_PER_ITEM);
+}
+
+/** Pays for reading `items` list or dict items (or a generator's) in one operation. */
+export function scanItems(items: number): void {
+  if (active !== null) active.scan(items);
+}
+
+/** Pays for native code reading a string of `chars` characters; short strings are free. */
+export function scanChars(chars: number): void {
+  if (chars >= FREE_SCAN_CHARS && active !== null) active.scan(Math.ceil(chars / CHARS_PER_SCAN_ITEM));
 }
 
 /** Pays for a string result after it was built, for operations whose result is a bounded multiple of their input. */

@@ -1,5 +1,6 @@
 // AST → closures: expressions.
 import type { Expr } from './ast.js';
+import { FREE_SCAN_CHARS } from './budget.js';
 import { typeError } from './errors.js';
 import { hasFilter } from './filters.js';
 import { Markup, unmark } from './markup.js';
@@ -175,7 +176,7 @@ export abstract class ExprCompiler extends CallCompiler {
         if (ops.length === 1) {
           const [op, right] = ops[0]!;
           const constant = node.ops[0]![1];
-          if ((op === '==' || op === '!=') && constant.k === 'const' && typeof constant.value === 'string') {
+          if ((op === '==' || op === '!=') && isShortText(constant)) {
             // `message.role == 'user'`: a string equals a string constant only when identical; pyEq for the rest.
             const text = constant.value;
             const equal = op === '==';
@@ -270,7 +271,7 @@ export abstract class ExprCompiler extends CallCompiler {
       case 'compare': {
         if (node.ops.length !== 1) break;
         const [op, constant] = node.ops[0]!;
-        if ((op === '==' || op === '!=') && constant.k === 'const' && typeof constant.value === 'string') {
+        if ((op === '==' || op === '!=') && isShortText(constant)) {
           return { k: 'equals', operand: this.expr(node.first), text: constant.value, equal: op === '==' };
         }
         break;
@@ -399,4 +400,12 @@ function evaluateAll(evs: readonly Ev[], s: RenderState, f: Frame): unknown[] {
       return out;
     }
   }
+}
+
+/**
+ * A string constant short enough to compare with `===` for free. A longer one goes through pyEq, which pays for
+ * reading it (budget.ts scanItems): two strings of its length are compared character by character.
+ */
+function isShortText(e: Expr): e is Extract<Expr, { k: 'const' }> & { value: string } {
+  return e.k === 'const' && typeof e.value === 'string' && e.value.length < FREE_SCAN_CHARS;
 }

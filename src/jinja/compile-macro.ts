@@ -50,8 +50,11 @@ export interface KeywordPlan {
 export function keywordPlan(params: readonly string[], keywords: readonly string[]): KeywordPlan | null {
   const keywordOf = new Int32Array(params.length).fill(-1);
   let firstFilled = params.length;
+  // A map, not a search of the parameters per keyword: both lists can be as long as the template allows.
+  const indexOf = new Map<string, number>();
+  for (let i = params.length - 1; i >= 0; i--) indexOf.set(params[i]!, i);
   for (let k = 0; k < keywords.length; k++) {
-    const i = params.indexOf(keywords[k]!);
+    const i = indexOf.get(keywords[k]!) ?? -1;
     if (i < 0) return null;
     keywordOf[i] = k;
     if (i < firstFilled) firstFilled = i;

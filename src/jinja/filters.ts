@@ -1,5 +1,5 @@
 // jinja2's builtin filters, with transformers' tojson.
-import { BYTES_PER_CHAR, BYTES_PER_ITEM, charge, charged, chargeChars, chargeItems } from './budget.js';
+import { BYTES_PER_CHAR, BYTES_PER_ITEM, charge, charged, chargeChars, chargeItems, scanChars, scanItems } from './budget.js';
 import { PyError, typeError } from './errors.js';
 import { percentFormat } from './format.js';
 import { dumpJson, type DumpOptions } from './json-write.js';
@@ -9,7 +9,7 @@ import { add, getAttr, getItem, iterate, pyCompare, pyEq, pyLen, undefinedError 
 import { pyRepr, pyStr } from './repr.js';
 import { TESTS, testBinder } from './tests.js';
 import {
-  MISSING, Markup, PyFloat, PyGenerator, Undefined, codePoints, dictEntries, hasSurrogates, isDict, isTuple, makeGroup, makeTuple, pyTypeName, truthy,
+  MISSING, Markup, PyFloat, PyGenerator, Undefined, codePoints, dictEntries, dictSize, hasSurrogates, isDict, isTuple, makeGroup, makeTuple, pyTypeName, truthy,
 } from './values.js';
 import { arg, type Kwargs } from './filter-args.js';
 import { pythonFilter } from './filter-signatures.js';
@@ -511,6 +511,16 @@ const REFUSES_UNDEFINED = new Set(['int', 'float', 'indent', 'dictsort', 'attr',
 const MARKUP_KEEPING = new Set(['upper', 'lower', 'trim', 'string', 'center', 'indent', 'capitalize', 'reverse', 'last', 'truncate']);
 const MARKUP_AWARE = new Set(['safe', 'e', 'escape', 'forceescape', 'format', 'default', 'd', 'pprint']);
 const PAYS_ITSELF = new Set(['tojson']);
+// The filters that visit every item of a list or dict they are given, and may build far less than they read (a
+// string given to any filter is read whole). The others take one item, or pay for what they build.
+const READS_ITEMS = new Set([
+  'sum', 'min', 'max', 'unique', 'map', 'select', 'reject', 'selectattr', 'rejectattr', 'groupby', 'sort', 'dictsort', 'join', 'batch', 'slice',
+]);
+
+function chargeItemsRead(value: unknown): void {
+  if (Array.isArray(value)) scanItems(value.length);
+  else if (isDict(value)) scanItems(dictSize(value));
+}
 
 function chargeResult(result: unknown): void {
   if (typeof result === 'string') charge(result.length * BYTES_PER_CHAR);
@@ -527,8 +537,12 @@ function wrapFilter(name: string, inner: FilterFn): FilterFn {
   const unwrapsMarkup = !MARKUP_AWARE.has(name);
   const keepsMarkup = MARKUP_KEEPING.has(name);
   const paysItself = PAYS_ITSELF.has(name);
+  const readsItems = READS_ITEMS.has(name);
   return (value, args, kwargs) => {
     if (kwargs !== null || args.length < fewest || args.length > most) check(args, kwargs);
+    if (typeof value === 'string') scanChars(value.length);
+    else if (value instanceof Markup) scanChars(value.text.length);
+    else if (readsItems) chargeItemsRead(value);
     let result: unknown;
     if (unwrapsMarkup && value instanceof Markup) {
       result = inner(value.text, args, kwargs);

@@ -1,5 +1,5 @@
 // The str / list / dict methods the sandbox exposes (ImmutableSandboxedEnvironment: no mutating methods).
-import { charged, chargeChars, chargeItems } from './budget.js';
+import { charged, chargeChars, chargeItems, scanChars, scanItems } from './budget.js';
 import { PyError, typeError } from './errors.js';
 import { strFormat } from './format.js';
 import { Markup, markupMethod, unmark } from './markup.js';
@@ -440,8 +440,13 @@ function checkingArity<Self>(
     const inner = methods[name]!;
     const { fewest, most, check } = methodArity(type, name);
     const unmarks = type === 'str';
+    // What a call may read without building as much (budget.ts scanItems): a str method reads its string, a
+    // sequence's count and index read its items; a dict's methods are O(1) or build what they read.
+    const reads = type === 'str' ? 'chars' : (type === 'list' || type === 'tuple') && (name === 'count' || name === 'index') ? 'items' : null;
     checked[name] = (self, args, kwargs) => {
       if (kwargs !== null || args.length < fewest || args.length > most) check(args, kwargs);
+      if (reads === 'chars') scanChars((self as string).length);
+      else if (reads === 'items') scanItems((self as unknown[]).length);
       return inner(self, unmarks && hasMarkup(args) ? args.map(unmark) : args, kwargs);
     };
   }

@@ -9,7 +9,7 @@ import {
   Callable, RuntimeObject, MISSING, Markup, Namespace, PyFloat, PyGenerator, Undefined, codePoints, dictGet, dictHas, dictKeys, dictSize,
   dictEntries, hasSurrogates, isDict, isGroup, isTuple, makeTuple, pyTypeName, strLength,
 } from './values.js';
-import { charged, chargeChars, chargeItems } from './budget.js';
+import { charged, chargeChars, chargeItems, scanChars, scanItems } from './budget.js';
 
 /** Objects with their own attribute table (the loop object, a cycler). */
 export abstract class AttrObject extends RuntimeObject {
@@ -266,8 +266,12 @@ function sliceValue(obj: unknown, s: SliceValue): unknown {
 export function iterate(value: unknown): unknown[] {
   if (Array.isArray(value)) return value;
   if (value instanceof PyGenerator) return value.drain();
-  if (value instanceof Markup) return codePoints(value.text);
-  if (typeof value === 'string') return codePoints(value);
+  if (value instanceof Markup) return iterate(value.text);
+  if (typeof value === 'string') {
+    // A list of one string per character: paid for before it is built (a 60 M character string is 480 MB of list).
+    chargeItems(value.length);
+    return codePoints(value);
+  }
   if (isDict(value)) return dictKeys(value);
   if (value instanceof Undefined) {
     if (value.exc === 'SecurityError') throw undefinedError(value);
@@ -277,24 +281,40 @@ export function iterate(value: unknown): unknown[] {
 }
 
 export function pyLen(value: unknown): number {
-  if (typeof value === 'string') return strLength(value);
-  if (value instanceof Markup) return strLength(value.text);
+  if (typeof value === 'string') {
+    scanChars(value.length);
+    return strLength(value);
+  }
+  if (value instanceof Markup) return pyLen(value.text);
   if (Array.isArray(value)) return value.length;
-  if (isDict(value)) return dictSize(value);
+  if (isDict(value)) {
+    const size = dictSize(value);
+    // A dict held as an object is counted key by key.
+    if (!(value instanceof Map)) scanItems(size);
+    return size;
+  }
   if (value instanceof Undefined) return 0;
   throw typeError(`object of type '${pyTypeName(value)}' has no len()`);
 }
 
 export function pyEq(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
+  if (a === b) {
+    // Two strings of one length are compared character by character (the same string object is free, but costs
+    // too little to tell apart).
+    if (typeof a === 'string') scanChars(a.length);
+    return true;
+  }
   if (a instanceof Markup || b instanceof Markup) return pyEq(unmark(a), unmark(b));
-  const ta = typeof a;
-  if (ta === 'string' || typeof b === 'string') return false;
+  if (typeof a === 'string' || typeof b === 'string') {
+    if (typeof a === 'string' && typeof b === 'string' && a.length === b.length) scanChars(a.length);
+    return false;
+  }
   const n = compareNumbers(a, b);
   if (n !== undefined) return n === 0;
   if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
   if (Array.isArray(a)) {
     if (!Array.isArray(b) || a.length !== b.length || isTuple(a) !== isTuple(b)) return false;
+    scanItems(a.length);
     for (let i = 0; i < a.length; i++) if (!pyEq(a[i], b[i])) return false;
     return true;
   }
@@ -302,6 +322,7 @@ export function pyEq(a: unknown, b: unknown): boolean {
     if (!isDict(b)) return false;
     if (!(a instanceof Map) && !(b instanceof Map)) return objectDictsEqual(a, b);
     if (dictSize(a) !== dictSize(b)) return false;
+    scanItems(dictSize(a));
     for (const [k, v] of dictEntries(a)) {
       const w = dictGet(b, k);
       if (w === MISSING || !pyEq(v, w)) return false;
@@ -325,7 +346,9 @@ function objectDictSize(dict: Record<string, unknown>): number {
  * first, as Python does, then each item; no key or entry lists are built.
  */
 function objectDictsEqual(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
-  if (objectDictSize(a) !== objectDictSize(b)) return false;
+  const size = objectDictSize(a);
+  scanItems(size);
+  if (size !== objectDictSize(b)) return false;
   for (const key in a) {
     if (!hasOwnProperty.call(a, key)) continue;
     const v = a[key];
@@ -338,6 +361,7 @@ function objectDictsEqual(a: Record<string, unknown>, b: Record<string, unknown>
 }
 
 function compareStrings(a: string, b: string): number {
+  scanChars(Math.min(a.length, b.length));
   if (a === b) return 0;
   if (!hasSurrogates(a) && !hasSurrogates(b)) return a < b ? -1 : 1;
   const x = codePoints(a);
@@ -358,6 +382,7 @@ export function pyCompare(a: unknown, b: unknown, op = '<'): number {
   if (a instanceof Undefined) throw undefinedError(a);
   if (b instanceof Undefined) throw undefinedError(b);
   if (Array.isArray(a) && Array.isArray(b) && isTuple(a) === isTuple(b)) {
+    scanItems(Math.min(a.length, b.length));
     for (let i = 0; i < Math.min(a.length, b.length); i++) {
       if (!pyEq(a[i], b[i])) return pyCompare(a[i], b[i], op);
     }
@@ -400,9 +425,11 @@ export function contains(container: unknown, item: unknown): boolean {
       if (item instanceof Undefined) throw undefinedError(item);
       throw typeError(`'in <string>' requires string as left operand, not ${pyTypeName(item)}`);
     }
+    scanChars(container.length);
     return container.includes(item);
   }
   if (Array.isArray(container) && typeof item === 'string') {
+    scanItems(container.length);
     // `key in ['name', 'type']`, per key of every tool: a str equals only a str (or a Markup) of the same text.
     for (let i = 0; i < container.length; i++) {
       const x = container[i];
@@ -411,7 +438,9 @@ export function contains(container: unknown, item: unknown): boolean {
     return false;
   }
   if (Array.isArray(container) || container instanceof PyGenerator) {
-    for (const x of iterate(container)) if (pyEq(x, item)) return true;
+    const items = iterate(container);
+    scanItems(items.length);
+    for (const x of items) if (pyEq(x, item)) return true;
     return false;
   }
   if (isDict(container)) {

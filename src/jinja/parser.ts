@@ -226,12 +226,14 @@ export class Parser extends ExprParser {
 
   private parseSignature(): Param[] {
     const params: Param[] = [];
+    let defaulted = false;
     this.expectOp('(');
     while (!this.isOp(')')) {
       if (params.length > 0) this.expectOp(',');
       const name = this.expectName();
       const def = this.skipOp('=') ? this.parseExpression() : null;
-      if (def === null && params.some((p) => p.default !== null)) this.fail('non-default argument follows default argument');
+      if (def === null && defaulted) this.fail('non-default argument follows default argument');
+      defaulted ||= def !== null;
       params.push({ name, default: def });
     }
     this.expectOp(')');

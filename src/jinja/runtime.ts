@@ -32,7 +32,7 @@ export class RenderState {
     /** Whether blocks may give the text an earlier render made from the same inputs (reuse.ts). */
     readonly reuse = true,
   ) {
-    this.budget = new Budget(limits.buildBytes);
+    this.budget = new Budget(limits.buildBytes, limits.scanItems);
     this.slots = root.slots!;
   }
 

@@ -118,7 +118,7 @@ describe('render budget: hostile templates fail fast with TEMPLATE_LIMIT', () =>
   });
 
   it('keeps the defaults documented in the README', () => {
-    expect(DEFAULT_LIMITS).toEqual({ outputChars: 67108864, buildBytes: 268435456, loopIterations: 10_000_000, callDepth: 200, calls: 10_000_000, generationSpans: 100_000 });
+    expect(DEFAULT_LIMITS).toEqual({ outputChars: 67108864, buildBytes: 268435456, loopIterations: 10_000_000, scanItems: 100_000_000, callDepth: 200, calls: 10_000_000, generationSpans: 100_000 });
   });
 
   it('renderConversation takes the same limits', () => {

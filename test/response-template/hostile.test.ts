@@ -115,6 +115,34 @@ describe('hostile templates and completions stay bounded', () => {
     expect(() => createResponseParser(nested(pattern, '</x>'), { prefix: '' })).toThrow(/pattern too large/);
   });
 
+  // Found by fuzzing: the load error quoted the whole pattern, a megabyte of message.
+  it('a megabyte pattern that does not compile is quoted in its first 200 characters, with its length', () => {
+    const pattern = `${'a'.repeat(1_000_000)}(`;
+    let caught: unknown;
+    try { createResponseParser(nested(pattern, '</x>'), { prefix: '' }); } catch (e) { caught = e; }
+    const err = caught as ResponseTemplateError;
+    expect(err.code).toBe('RESPONSE_TEMPLATE_INVALID');
+    expect(err.message).toContain(`'${'a'.repeat(200)}'… (1000001 characters)`);
+    expect(err.message.length).toBeLessThan(400);
+  });
+
+  // Every pair of literals was compared before the pattern was compiled: minutes for 100,000 of them.
+  it('a list of 100,000 literal delimiters is refused as too large without comparing every pair', () => {
+    const open = Array.from({ length: 100_000 }, (_, i) => `<x${i}>`);
+    const template = { start_anchor: 's', fields: { x: { open, close: '</x>' }, content: {} } };
+    expect(() => createResponseParser(template, { prefix: '' })).toThrow(/pattern too large/);
+  });
+
+  it('a list of 1,000 literal delimiters loads, and one that begins another still waits for the longer', () => {
+    const open = Array.from({ length: 1_000 }, (_, i) => `<x${i}>`);
+    const template = { start_anchor: 's', fields: { x: { open: [...open, '<x1'], close: '</x>' }, content: {} } };
+    const p = createResponseParser(template, { prefix: '' });
+    // `<x1` alone is a delimiter, yet `<x12>` is a longer one: the parser must not commit on the prefix.
+    p.feed('say <x1');
+    p.feed('2>hi</x>');
+    expect(p.finalize().message).toEqual({ content: 'say', x: 'hi' });
+  });
+
   it('a long lookbehind is refused at load rather than tried at every width', () => {
     expect(() => createResponseParser(nested('(?<=a{1,5000})<x>', '</x>'), { prefix: '' })).toThrow(/lookbehind/);
   });

@@ -4,6 +4,7 @@
 import type { DeltaSink } from '../../parse/sink.js';
 import type { Delta, Diagnostic } from '../../types.js';
 import type { GatewayEvent } from './types.js';
+import { clipForMessage } from '../../util/utf16.js';
 
 /** How much of a dropped call's arguments its diagnostic quotes. */
 const QUOTED_ARGS = 2000;
@@ -115,7 +116,7 @@ export class BlockWriter {
 
   private dropNameless(call: HeldCall, out: GatewayEvent[]): void {
     const args = call.args.join('');
-    const shown = args.length > QUOTED_ARGS ? `${JSON.stringify(args.slice(0, QUOTED_ARGS))}… (${args.length} characters)` : JSON.stringify(args);
+    const shown = clipForMessage(args, QUOTED_ARGS, JSON.stringify);
     const id = call.callId === '' ? '' : ` ${JSON.stringify(call.callId)}`;
     this.diagnostic({ code: 'PARSE_BAD_HEADER', severity: 'warning', message: `the backend sent a tool call${id} with no name, dropped; its arguments: ${shown}` }, out);
   }
