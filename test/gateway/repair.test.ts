@@ -78,6 +78,15 @@ describe('--repair', async () => {
     expect(extension[0]!.message).toBe('the backend sent a tool call "call_x" with no name, dropped; its arguments: "{\\"city\\": \\"Paris\\"}"');
   });
 
+  it('quotes a long nameless call\'s arguments in their first 2,000 characters, never half an emoji', async () => {
+    // 1,999 characters then a surrogate pair: a cut at 2,000 would leave a lone high surrogate in the message.
+    const args = `${'x'.repeat(1999)}😀${'y'.repeat(100)}`;
+    h.backend.script({ pieces: [], deltas: [{ tool_calls: [{ index: 0, id: 'call_y', type: 'function', function: { arguments: args } }] }] });
+    const response = await h.openai.chat.completions.create({ model: 'm', messages, tools });
+    const [diagnostic] = (response as unknown as { chatfmt_diagnostics: Array<{ message: string }> }).chatfmt_diagnostics;
+    expect(diagnostic!.message).toBe(`the backend sent a tool call "call_y" with no name, dropped; its arguments: "${'x'.repeat(1999)}"… (${args.length} characters)`);
+  });
+
   it('leaves a bare JSON answer as text without lenient', async () => {
     expect(await both(h, { pieces: pieces(bareCall, 4) })).toMatchObject({ content: bareCall, calls: [] });
   });
