@@ -49,6 +49,7 @@ const SIGNATURES: Record<string, string> = {
   truncate: 'do_truncate(env, s, length=, killwords=, end=, leeway=)',
   unique: 'sync_do_unique(environment, value, case_sensitive=, attribute=)',
   upper: 'do_upper(s)',
+  urlencode: 'do_urlencode(value)',
   wordcount: 'do_wordcount(s)',
   wordwrap: 'do_wordwrap(environment, s, width=, break_long_words=, wrapstring=, break_on_hyphens=)',
   xmlattr: 'do_xmlattr(eval_ctx, d, autospace=)',

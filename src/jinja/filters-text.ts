@@ -1,4 +1,4 @@
-// Text filters: escape, indent, title, truncate, striptags.
+// Text filters: escape, indent, title, truncate, striptags, urlencode.
 import { chargeChars } from './budget.js';
 import { arg, type Kwargs } from './filter-args.js';
 import { htmlEscape } from './markup.js';
@@ -6,8 +6,8 @@ import { pySplitlines } from './methods.js';
 import { truncInt } from './numbers.js';
 import { pyStr } from './repr.js';
 import { PyError, typeError } from './errors.js';
-import { add, compareOp, pyLen, repeatCount } from './ops.js';
-import { codePoints, isPySpace, pyTypeName, truthy } from './values.js';
+import { add, compareOp, iterate, pyLen, repeatCount } from './ops.js';
+import { codePoints, dictEntries, isDict, isNumeric, isPySpace, pyTypeName, truthy } from './values.js';
 
 export function doIndent(value: unknown, args: unknown[], kwargs: Kwargs): string {
   const width = arg(args, kwargs, 0, 'width', 4);
@@ -108,3 +108,32 @@ export function doStriptags(value: unknown): string {
 
 
 export { htmlEscape };
+
+/**
+ * Python's urllib quote of a value's UTF-8 bytes, as jinja2's url_quote calls it: letters, digits and `_.-~` stay,
+ * `/` stays outside a query string, and a query string writes a space as `+`.
+ */
+function urlQuote(value: unknown, forQuery: boolean): string {
+  let quoted: string;
+  try {
+    quoted = encodeURIComponent(pyStr(value));
+  } catch {
+    throw new PyError('UnicodeEncodeError', "'utf-8' codec can't encode a surrogate: surrogates not allowed");
+  }
+  // encodeURIComponent keeps `!'()*` as they are; Python's quote escapes them.
+  quoted = quoted.replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return forQuery ? quoted.replace(/%20/g, '+') : quoted.replace(/%2F/g, '/');
+}
+
+/** jinja2's urlencode: a string (or any value that is not iterable) quoted; a dict or a list of pairs as a query string. */
+export function doUrlencode(value: unknown): string {
+  if (typeof value === 'string' || value === null || typeof value !== 'object' || isNumeric(value)) return urlQuote(value, false);
+  const pairs = isDict(value) ? dictEntries(value) : iterate(value);
+  return pairs
+    .map((pair) => {
+      const items = iterate(pair);
+      if (items.length !== 2) throw new PyError('ValueError', `${items.length < 2 ? 'not enough' : 'too many'} values to unpack (expected 2${items.length < 2 ? `, got ${items.length}` : ''})`);
+      return `${urlQuote(items[0], true)}=${urlQuote(items[1], true)}`;
+    })
+    .join('&');
+}

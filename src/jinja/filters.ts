@@ -15,7 +15,7 @@ import { arg, type Kwargs } from './filter-args.js';
 import { pythonFilter } from './filter-signatures.js';
 import { pythonArity } from './python-call.js';
 import { doRound, parsePyFloat, parsePyInt } from './filters-number.js';
-import { doIndent, doStriptags, doTitle, doTruncate, htmlEscape } from './filters-text.js';
+import { doIndent, doStriptags, doTitle, doTruncate, doUrlencode, htmlEscape } from './filters-text.js';
 
 export type { Kwargs };
 export { parsePyFloat };
@@ -415,6 +415,7 @@ export const FILTERS: Record<string, FilterFn> = {
     const impl = methodImpl('', 'center') as (s: string, args: unknown[], kwargs: Kwargs) => unknown;
     return impl(pyStr(v), [arg(a, k, 0, 'width', 80)], null);
   },
+  urlencode: doUrlencode,
   wordcount: (v) => {
     const matches = pyStr(v).match(/[\p{L}\p{N}_]+/gu);
     return matches ? matches.length : 0;

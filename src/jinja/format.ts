@@ -3,9 +3,10 @@ import { chargeChars } from './budget.js';
 import { PyError, typeError } from './errors.js';
 import { asFloat, truncInt } from './numbers.js';
 import { floatRepr, intStr, pyRepr, pyStr } from './repr.js';
+import { exponentNotation, fixedNotation, generalNotation } from './format-number.js';
 import { getAttr, getItem } from './ops.js';
 import { escapedFormatArg, htmlEscape } from './markup.js';
-import { MISSING, Markup, Undefined, dictGet, isDict, isTuple, pyTypeName, strLength } from './values.js';
+import { MISSING, Markup, PyFloat, Undefined, dictGet, hasSurrogates, isDict, isTuple, pyTypeName, strLength } from './values.js';
 
 /**
  * `%c`: the character of an int code point, or a one-character str, refused as Python refuses the rest. Passing any
@@ -22,59 +23,78 @@ function percentChar(value: unknown): string {
   throw typeError('%c requires int or char');
 }
 
+/** Where zero padding goes: after a sign and a `#` prefix (`-0x` + `00ff`). */
+function signAndPrefix(text: string): number {
+  let at = text[0] === '-' || text[0] === '+' || text[0] === ' ' ? 1 : 0;
+  if (text[at] === '0' && 'xXob'.includes(text[at + 1] ?? '')) at += 2;
+  return at;
+}
+
 function pad(text: string, width: number, left: boolean, zero: boolean): string {
   if (text.length >= width) return text;
   chargeChars(width);
   if (left) return text + ' '.repeat(width - text.length);
   if (zero) {
-    const sign = text[0] === '-' || text[0] === '+' ? text[0] : '';
-    return sign + '0'.repeat(width - text.length) + text.slice(sign.length);
+    const at = signAndPrefix(text);
+    return text.slice(0, at) + '0'.repeat(width - text.length) + text.slice(at);
   }
   return ' '.repeat(width - text.length) + text;
 }
 
-function fixed(value: number, precision: number): string {
-  if (!Number.isFinite(value)) return Number.isNaN(value) ? 'nan' : value > 0 ? 'inf' : '-inf';
-  return value.toFixed(precision);
-}
+const RADIX: Record<string, number> = { d: 10, x: 16, X: 16, o: 8, b: 2 };
 
-function expo(value: number, precision: number): string {
-  if (!Number.isFinite(value)) return Number.isNaN(value) ? 'nan' : value > 0 ? 'inf' : '-inf';
-  const s = value.toExponential(precision);
-  const [m, e] = s.split('e') as [string, string];
-  const exp = Number(e);
-  return `${m}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
-}
-
-function general(value: number, precision: number, alt: boolean): string {
-  if (!Number.isFinite(value)) return Number.isNaN(value) ? 'nan' : value > 0 ? 'inf' : '-inf';
-  const p = precision === 0 ? 1 : precision;
-  if (value === 0) return alt ? '0.' + '0'.repeat(p - 1) : '0';
-  const exp = Math.floor(Math.log10(Math.abs(Number(value.toExponential(p - 1)))));
-  let s = exp < -4 || exp >= p ? expo(value, p - 1) : value.toFixed(Math.max(0, p - 1 - exp));
-  if (!alt && s.includes('.')) {
-    const [m, e] = s.includes('e') ? (s.split('e') as [string, string]) : [s, undefined];
-    const trimmed = m.replace(/0+$/, '').replace(/\.$/, '');
-    s = e === undefined ? trimmed : `${trimmed}e${e}`;
+/** An int in base `conv`, its digits zero-padded to `minDigits` ('%.3d'), after its sign and its `#` prefix. */
+function intDigits(n: number | bigint, conv: string, alt: boolean, minDigits = 0): string {
+  const big = BigInt(n);
+  const magnitude = big < 0n ? -big : big;
+  let text = conv === 'd' ? intStr(magnitude) : magnitude.toString(RADIX[conv]);
+  if (text.length < minDigits) {
+    chargeChars(minDigits);
+    text = '0'.repeat(minDigits - text.length) + text;
   }
-  return s;
+  if (alt && conv !== 'd') text = `0${conv.toLowerCase()}${text}`;
+  if (conv === 'X') text = text.toUpperCase();
+  return big < 0n ? `-${text}` : text;
 }
+
+function wholeNumber(value: unknown): number | bigint | undefined {
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (typeof value === 'bigint' || (typeof value === 'number' && Number.isInteger(value))) return value;
+  return undefined;
+}
+
+/** One of 'f', 'e', 'g' (either case) of a float, `alt` keeping the point. */
+function floatText(conv: string, f: number, precision: number, alt: boolean): string {
+  const lower = conv.toLowerCase();
+  const text = lower === 'f' ? fixedNotation(f, precision, alt) : lower === 'e' ? exponentNotation(f, precision, alt) : generalNotation(f, precision, alt);
+  return conv === lower ? text : text.toUpperCase();
+}
+
+/** Python's ascii(): the repr with every character past ASCII written as an escape. */
+function asciiRepr(value: unknown): string {
+  return pyRepr(value).replace(/[^\x00-\x7f]/gu, (ch) => {
+    const code = ch.codePointAt(0)!;
+    if (code < 0x100) return `\\x${code.toString(16).padStart(2, '0')}`;
+    if (code < 0x10000) return `\\u${code.toString(16).padStart(4, '0')}`;
+    return `\\U${code.toString(16).padStart(8, '0')}`;
+  });
+}
+
+const PERCENT_CONVERSIONS = new Set(['s', 'r', 'a', 'c', 'd', 'i', 'u', 'x', 'X', 'o', 'f', 'F', 'e', 'E', 'g', 'G']);
 
 function formatOne(conv: string, value: unknown, flags: string, width: number, precision: number | undefined, escape = false): string {
   const escaped = escape ? escapedFormatArg(value, conv) : undefined;
   if (escaped !== undefined) return formatOne('s', escaped, flags, width, precision);
   const left = flags.includes('-');
   const zero = flags.includes('0') && !left;
+  const alt = flags.includes('#');
   const plus = flags.includes('+') ? '+' : flags.includes(' ') ? ' ' : '';
   let text: string;
   switch (conv) {
     case 's':
-      text = pyStr(value);
-      if (precision !== undefined) text = text.slice(0, precision);
-      return pad(text, width, left, false);
     case 'r':
     case 'a':
-      text = pyRepr(value);
+      text = conv === 's' ? pyStr(value) : conv === 'r' ? pyRepr(value) : asciiRepr(value);
       if (precision !== undefined) text = text.slice(0, precision);
       return pad(text, width, left, false);
     case 'd':
@@ -82,41 +102,24 @@ function formatOne(conv: string, value: unknown, flags: string, width: number, p
     case 'u': {
       const n = truncInt(value);
       if (n === undefined) throw typeError(`%${conv} format: a real number is required, not ${pyTypeName(value)}`);
-      text = intStr(n);
+      text = intDigits(n, 'd', false, precision);
       break;
     }
     case 'x':
     case 'X':
     case 'o': {
-      const n = typeof value === 'boolean' ? (value ? 1 : 0) : value;
-      if (typeof n !== 'bigint' && !(typeof n === 'number' && Number.isInteger(n))) {
-        throw typeError(`%${conv} format: an integer is required, not ${pyTypeName(value)}`);
-      }
-      const big = BigInt(n);
-      text = (big < 0n ? -big : big).toString(conv === 'o' ? 8 : 16);
-      if (flags.includes('#')) text = (conv === 'o' ? '0o' : '0x') + text;
-      if (conv === 'X') text = text.toUpperCase();
-      if (big < 0n) text = '-' + text;
-      break;
-    }
-    case 'f':
-    case 'F':
-    case 'e':
-    case 'E':
-    case 'g':
-    case 'G': {
-      const f = asFloat(value);
-      if (f === undefined) throw typeError(`must be real number, not ${pyTypeName(value)}`);
-      const p = precision ?? 6;
-      const lower = conv.toLowerCase();
-      text = lower === 'f' ? fixed(f, p) : lower === 'e' ? expo(f, p) : general(f, p, flags.includes('#'));
-      if (conv !== lower) text = text.toUpperCase();
+      const n = wholeNumber(value);
+      if (n === undefined) throw typeError(`%${conv} format: an integer is required, not ${pyTypeName(value)}`);
+      text = intDigits(n, conv, alt, precision);
       break;
     }
     case 'c':
       return pad(percentChar(value), width, left, false);
-    default:
-      throw new PyError('ValueError', `unsupported format character '${conv}'`);
+    default: {
+      const f = asFloat(value);
+      if (f === undefined) throw typeError(`must be real number, not ${pyTypeName(value)}`);
+      text = floatText(conv, f, precision ?? 6, alt);
+    }
   }
   if (plus && !text.startsWith('-')) text = plus + text;
   return pad(text, width, left, zero);
@@ -166,6 +169,10 @@ export function percentFormat(fmt: string, args: unknown, escape = false): strin
     while (fmt[p] === 'l' || fmt[p] === 'h' || fmt[p] === 'L') p++;
     const conv = fmt[p];
     if (conv === undefined) throw new PyError('ValueError', 'incomplete format');
+    if (!PERCENT_CONVERSIONS.has(conv)) {
+      const code = conv.codePointAt(0)!;
+      throw new PyError('ValueError', `unsupported format character '${String.fromCodePoint(code)}' (0x${code.toString(16)}) at index ${p}`);
+    }
     let value: unknown;
     if (key !== undefined) {
       if (mapping === undefined) throw typeError('format requires a mapping');
@@ -201,7 +208,8 @@ function applySpec(value: unknown, spec: string): string {
   }
   let sign = '';
   if ('+- '.includes(spec[i] ?? 'x')) sign = spec[i++]!;
-  if (spec[i] === '#') i++;
+  const alt = spec[i] === '#';
+  if (alt) i++;
   if (spec[i] === '0') {
     if (!align) {
       fill = '0';
@@ -220,29 +228,64 @@ function applySpec(value: unknown, spec: string): string {
     while (spec[i] !== undefined && spec[i]! >= '0' && spec[i]! <= '9') precision = precision * 10 + Number(spec[i++]);
   }
   const type = spec.slice(i);
-  let text: string;
-  if (type === '' || type === 's') {
-    if (typeof value === 'string' || type === 's') text = pyStr(value);
-    else if (precision !== undefined) text = general(asFloat(value) ?? 0, precision, false);
-    else text = pyStr(value);
-    if (precision !== undefined && typeof value === 'string') text = text.slice(0, precision);
-    if (!align) align = typeof value === 'string' ? '<' : '>';
-  } else {
-    text = formatOne(type === 'n' ? 'g' : type === '%' ? 'f' : type, type === '%' ? (asFloat(value) ?? 0) * 100 : value, sign === '+' ? '+' : sign === ' ' ? ' ' : '', 0, precision);
-    if (type === '%') text += '%';
-    if (!align) align = '>';
-  }
-  if (grouping) {
-    const m = /^([+-]?)(\d+)(.*)$/s.exec(text);
-    if (m) text = m[1]! + m[2]!.replace(/\B(?=(\d{3})+$)/g, grouping) + m[3]!;
-  }
+  const text = specText(value instanceof Markup ? value.text : value, type, sign === '-' ? '' : sign, alt, precision, grouping);
+  if (!align) align = typeof value === 'string' || value instanceof Markup ? '<' : '>';
   if (text.length >= width) return text;
   chargeChars(width * fill.length);
   const room = width - text.length;
   if (align === '<') return text + fill.repeat(room);
   if (align === '^') return fill.repeat(Math.floor(room / 2)) + text + fill.repeat(room - Math.floor(room / 2));
-  if (align === '=' && (text[0] === '-' || text[0] === '+')) return text[0] + fill.repeat(room) + text.slice(1);
+  if (align === '=') {
+    const at = signAndPrefix(text);
+    return text.slice(0, at) + fill.repeat(room) + text.slice(at);
+  }
   return fill.repeat(room) + text;
+}
+
+const INT_TYPES = new Set(['', 'd', 'n', 'x', 'X', 'o', 'b', 'c']);
+const FLOAT_TYPES = new Set(['', 'e', 'E', 'f', 'F', 'g', 'G', 'n', '%']);
+
+/** A value's text under a format spec's type, sign, `#`, precision and grouping: Python's __format__ of str, int, float. */
+function specText(value: unknown, type: string, sign: string, alt: boolean, precision: number | undefined, grouping: string): string {
+  if (typeof value === 'string') {
+    if (type !== '' && type !== 's') throw new PyError('ValueError', `Unknown format code '${type}' for object of type 'str'`);
+    if (sign !== '') throw new PyError('ValueError', 'Sign not allowed in string format specifier');
+    if (precision === undefined) return value;
+    return hasSurrogates(value) ? Array.from(value).slice(0, precision).join('') : value.slice(0, precision);
+  }
+  const whole = wholeNumber(value);
+  const isFloat = value instanceof PyFloat || (typeof value === 'number' && whole === undefined);
+  if (whole === undefined && !isFloat) throw typeError(`unsupported format string passed to ${pyTypeName(value)}.__format__`);
+  let text: string;
+  if (whole !== undefined && INT_TYPES.has(type)) {
+    if (precision !== undefined) throw new PyError('ValueError', 'Precision not allowed in integer format specifier');
+    if (type === 'c') {
+      if (sign !== '') throw new PyError('ValueError', "Sign not allowed with integer format specifier 'c'");
+      return percentChar(whole);
+    }
+    text = intDigits(whole, type === '' || type === 'n' ? 'd' : type, alt);
+  } else if (FLOAT_TYPES.has(type)) {
+    const f = asFloat(value)!;
+    if (type === '%') text = `${fixedNotation(f * 100, precision ?? 6, alt)}%`;
+    else if (type === '') text = precision === undefined ? floatRepr(f) : generalNotation(f, precision, alt, true);
+    else text = floatText(type === 'n' ? 'g' : type, f, precision ?? 6, alt);
+  } else {
+    throw new PyError('ValueError', `Unknown format code '${type}' for object of type '${whole === undefined ? 'float' : 'int'}'`);
+  }
+  if (grouping) text = groupDigits(text, grouping, RADIX[type] !== undefined && type !== 'd' ? 4 : 3);
+  return sign !== '' && !text.startsWith('-') ? sign + text : text;
+}
+
+/** Separators between groups of the integer digits: `,` or `_` every 3 digits, `_` every 4 in hex, octal and binary. */
+function groupDigits(text: string, separator: string, size: number): string {
+  const digit = size === 4 ? /[0-9a-fA-F]/ : /[0-9]/;
+  const start = signAndPrefix(text);
+  let end = start;
+  while (end < text.length && digit.test(text[end]!)) end++;
+  const digits = text.slice(start, end);
+  let grouped = '';
+  for (let i = digits.length; i > 0; i -= size) grouped = digits.slice(Math.max(0, i - size), i) + (grouped === '' ? '' : separator + grouped);
+  return text.slice(0, start) + grouped + text.slice(end);
 }
 
 /** `0.attr[key]` → the first name and each `.attr` (true) or `[key]` (false) step, as Python's formatter splits it. */

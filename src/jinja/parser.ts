@@ -6,8 +6,15 @@ import { ExprParser } from './parser-expr.js';
 
 const BLOCK_TAGS = new Set(['for', 'if', 'macro', 'call', 'filter', 'with', 'set', 'generation', 'block']);
 
+function storesLoop(target: Target): boolean {
+  return target.k === 'name' ? target.name === 'loop' : target.k === 'tuple' && target.items.some(storesLoop);
+}
+
 export class Parser extends ExprParser {
+  /** For loops around the statement being parsed, up to the nearest macro: where break and continue may stand. */
   private loopDepth = 0;
+  /** For loops around the statement being parsed, macros included: where storing to `loop` is refused. */
+  private forDepth = 0;
   private readonly endStack: string[][] = [];
   /** Names of the block statements being parsed, innermost last (for error messages). */
   private readonly tagStack: string[] = [];
@@ -158,12 +165,15 @@ export class Parser extends ExprParser {
   }
 
   private parseFor(): Stmt {
+    const targetToken = this.tok;
     const target = this.parseAssignTarget(false, ['in']);
+    this.refuseLoopTarget(target, targetToken);
     this.expectName('in');
     const iter = this.parseTuple(false, false, ['recursive']);
     const test = this.skipName('if') ? this.parseExpression() : null;
     const recursive = this.skipName('recursive');
     this.loopDepth++;
+    this.forDepth++;
     const body = this.parseStatements(['endfor', 'else'], false);
     this.loopDepth--;
     let otherwise: Stmt[] = [];
@@ -172,6 +182,7 @@ export class Parser extends ExprParser {
       this.i++;
       otherwise = this.parseStatements(['endfor'], true);
     }
+    this.forDepth--;
     this.endBlock();
     return { k: 'for', target, iter, body, otherwise, test, recursive };
   }
@@ -190,8 +201,20 @@ export class Parser extends ExprParser {
     return { k: 'if', test, body, otherwise };
   }
 
+  /**
+   * jinja2 refuses to compile a for loop that stores to the name `loop` anywhere inside it (its target, a `set` in its
+   * body or else branch, even in a macro defined there); `with` and macro parameters bind, they do not store.
+   */
+  private refuseLoopTarget(target: Target, token: Token): void {
+    if (storesLoop(target)) {
+      throw new TemplateSyntaxError("Can't assign to special loop variable in for-loop target", lineOf(this.source, token.pos), 'TemplateAssertionError');
+    }
+  }
+
   private parseSet(): Stmt {
+    const targetToken = this.tok;
     const target = this.parseAssignTarget(true);
+    if (this.forDepth > 0) this.refuseLoopTarget(target, targetToken);
     if (this.skipOp('=')) {
       const value = this.parseTuple();
       this.endBlock();
