@@ -1,6 +1,7 @@
 // Python's float formatting ('f', 'e', 'g' and the empty type), from the double's exact decimal expansion.
 // JavaScript's toFixed and toExponential round an exact half away from zero where Python rounds it to even
 // ('%.1f' % 2.25 is '2.2'), stop at 100 digits, and switch to exponent notation from 1e21 on; none of that is Python's.
+import { chargeChars } from './budget.js';
 
 /** |x| as digits × 10^-scale, exactly: every finite double is a finite decimal. */
 function exactDecimal(x: number): { digits: bigint; scale: number } {
@@ -18,13 +19,14 @@ function exactDecimal(x: number): { digits: bigint; scale: number } {
   return { digits: mantissa * 5n ** BigInt(-exponent), scale: -exponent };
 }
 
-/** digits × 10^-drop rounded to an integer, an exact half to the even neighbour. */
-function roundHalfEven(digits: bigint, drop: number): bigint {
-  if (drop <= 0) return digits * 10n ** BigInt(-drop);
+/** The digits of digits × 10^-drop rounded to an integer, an exact half to the even neighbour. */
+function roundHalfEven(digits: bigint, drop: number): string {
+  // More digits than the expansion has: zeros written, not a power of ten multiplied ('%.100000f' % 0.5).
+  if (drop <= 0) return digits === 0n ? '0' : digits.toString() + '0'.repeat(-drop);
   const unit = 10n ** BigInt(drop);
   const kept = digits / unit;
   const rest = (digits % unit) * 2n;
-  return rest > unit || (rest === unit && kept % 2n === 1n) ? kept + 1n : kept;
+  return (rest > unit || (rest === unit && kept % 2n === 1n) ? kept + 1n : kept).toString();
 }
 
 function special(x: number): string | undefined {
@@ -42,8 +44,9 @@ function signOf(x: number): string {
 export function fixedNotation(x: number, precision: number, alt = false): string {
   const named = special(x);
   if (named !== undefined) return named;
+  chargeChars(precision);
   const { digits, scale } = exactDecimal(x);
-  const text = roundHalfEven(digits, scale - precision).toString().padStart(precision + 1, '0');
+  const text = roundHalfEven(digits, scale - precision).padStart(precision + 1, '0');
   const whole = text.slice(0, text.length - precision);
   const point = precision > 0 || alt ? '.' : '';
   return `${signOf(x)}${whole}${point}${text.slice(whole.length)}`;
@@ -51,10 +54,11 @@ export function fixedNotation(x: number, precision: number, alt = false): string
 
 /** The value rounded to `significant` digits: its digits and the power of ten of the first one. */
 function significantDigits(x: number, significant: number): { text: string; exponent: number } {
+  chargeChars(significant);
   const { digits, scale } = exactDecimal(x);
   if (digits === 0n) return { text: '0'.repeat(significant), exponent: 0 };
   const length = digits.toString().length;
-  let text = roundHalfEven(digits, length - significant).toString();
+  let text = roundHalfEven(digits, length - significant);
   let exponent = length - 1 - scale;
   // 9.96 to two digits is 10.0: one digit more, and a power of ten up.
   if (text.length > significant) {

@@ -32,6 +32,11 @@ describe('render budget: hostile templates fail fast with TEMPLATE_LIMIT', () =>
     ["{{ 'ab'|indent(1000000000) }}"],
     ['{{ [1, 2, 3]|tojson(indent=1000000000) }}'],
     ["{{ '%900000000s' % 'x' }}"],
+    // A precision is digits written: paid for before the exact expansion is rounded to it.
+    ["{{ '%.900000000f' % 1.5 }}"],
+    ["{{ '%.900000000g' % 1.5 }}"],
+    ["{{ '{:.900000000e}'.format(1.5) }}"],
+    ["{{ '%.900000000d' % 1 }}"],
     ["{{ '{:>900000000}'.format('x') }}"],
     ["{{ ('a' * 10000000).replace('a', 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb') }}"],
     ["{{ (['ab'] * 1000)|join('x' * 200000) }}"],
