@@ -26,7 +26,8 @@ function percentChar(value: unknown): string {
 /** Where zero padding goes: after a sign and a `#` prefix (`-0x` + `00ff`). */
 function signAndPrefix(text: string): number {
   let at = text[0] === '-' || text[0] === '+' || text[0] === ' ' ? 1 : 0;
-  if (text[at] === '0' && 'xXob'.includes(text[at + 1] ?? '')) at += 2;
+  const letter = text[at + 1];
+  if (text[at] === '0' && letter !== undefined && 'xXob'.includes(letter)) at += 2;
   return at;
 }
 
@@ -192,14 +193,28 @@ export function percentFormat(fmt: string, args: unknown, escape = false): strin
   return out;
 }
 
-function applySpec(value: unknown, spec: string): string {
-  if (spec === '') return pyStr(value);
-  // [[fill]align][sign][#][0][width][,][.precision][type]
+interface Spec {
+  fill: string;
+  /** Whether the fill was written, not the default space. */
+  fillGiven: boolean;
+  align: string;
+  sign: string;
+  alt: boolean;
+  width: number;
+  grouping: string;
+  precision: number | undefined;
+  type: string;
+}
+
+/** `[[fill]align][sign][#][0][width][grouping][.precision][type]`, read as CPython's parse_internal_render_format_spec. */
+function parseSpec(spec: string, numeric: boolean): Spec {
   let i = 0;
   let fill = ' ';
+  let fillGiven = false;
   let align = '';
   if (spec.length > 1 && '<>^='.includes(spec[1]!)) {
     fill = spec[0]!;
+    fillGiven = true;
     align = spec[1]!;
     i = 2;
   } else if ('<>^='.includes(spec[0]!)) {
@@ -210,11 +225,10 @@ function applySpec(value: unknown, spec: string): string {
   if ('+- '.includes(spec[i] ?? 'x')) sign = spec[i++]!;
   const alt = spec[i] === '#';
   if (alt) i++;
-  if (spec[i] === '0') {
-    if (!align) {
-      fill = '0';
-      align = '=';
-    }
+  // A 0 before the width fills with zeros unless a fill was written, and pads after the sign unless aligned.
+  if (!fillGiven && spec[i] === '0') {
+    fill = '0';
+    if (!align && numeric) align = '=';
     i++;
   }
   let width = 0;
@@ -228,9 +242,27 @@ function applySpec(value: unknown, spec: string): string {
     while (spec[i] !== undefined && spec[i]! >= '0' && spec[i]! <= '9') precision = precision * 10 + Number(spec[i++]);
   }
   const type = spec.slice(i);
-  const text = specText(value instanceof Markup ? value.text : value, type, sign === '-' ? '' : sign, alt, precision, grouping);
-  if (!align) align = typeof value === 'string' || value instanceof Markup ? '<' : '>';
-  if (text.length >= width) return text;
+  // A str's type defaults to 's' before this check, a number's stays empty.
+  const checked = type === '' && !numeric ? 's' : type;
+  if (grouping !== '' && !groupable(checked, grouping)) throw new PyError('ValueError', `Cannot specify '${grouping}' with '${checked}'.`);
+  return { fill, fillGiven, align, sign, alt, width, grouping, precision, type };
+}
+
+/** PEP 378 and 515: `,` and `_` group decimal digits; `_` also groups binary, octal and hex. */
+function groupable(type: string, grouping: string): boolean {
+  if (['', 'd', 'e', 'E', 'f', 'F', 'g', 'G', '%'].includes(type)) return true;
+  return grouping === '_' && ['b', 'o', 'x', 'X'].includes(type);
+}
+
+function applySpec(value: unknown, specText: string): string {
+  if (specText === '') return pyStr(value);
+  const raw = value instanceof Markup ? value.text : value;
+  const spec = parseSpec(specText, typeof raw !== 'string');
+  let text = formatSpecified(raw, spec);
+  const align = spec.align || (typeof raw === 'string' ? '<' : '>');
+  if (spec.grouping !== '' && spec.fill === '0' && align === '=') text = zeroPadGrouped(text, spec);
+  if (text.length >= spec.width) return text;
+  const { fill, width } = spec;
   chargeChars(width * fill.length);
   const room = width - text.length;
   if (align === '<') return text + fill.repeat(room);
@@ -245,11 +277,14 @@ function applySpec(value: unknown, spec: string): string {
 const INT_TYPES = new Set(['', 'd', 'n', 'x', 'X', 'o', 'b', 'c']);
 const FLOAT_TYPES = new Set(['', 'e', 'E', 'f', 'F', 'g', 'G', 'n', '%']);
 
-/** A value's text under a format spec's type, sign, `#`, precision and grouping: Python's __format__ of str, int, float. */
-function specText(value: unknown, type: string, sign: string, alt: boolean, precision: number | undefined, grouping: string): string {
+/** A value's text under a spec, before padding: Python's __format__ of str, int (bool) and float. */
+function formatSpecified(value: unknown, spec: Spec): string {
+  const { type, sign, alt, precision } = spec;
   if (typeof value === 'string') {
     if (type !== '' && type !== 's') throw new PyError('ValueError', `Unknown format code '${type}' for object of type 'str'`);
-    if (sign !== '') throw new PyError('ValueError', 'Sign not allowed in string format specifier');
+    if (sign !== '') throw new PyError('ValueError', `${sign === ' ' ? 'Space' : 'Sign'} not allowed in string format specifier`);
+    if (alt) throw new PyError('ValueError', 'Alternate form (#) not allowed in string format specifier');
+    if (spec.align === '=') throw new PyError('ValueError', "'=' alignment not allowed in string format specifier");
     if (precision === undefined) return value;
     return hasSurrogates(value) ? Array.from(value).slice(0, precision).join('') : value.slice(0, precision);
   }
@@ -261,19 +296,51 @@ function specText(value: unknown, type: string, sign: string, alt: boolean, prec
     if (precision !== undefined) throw new PyError('ValueError', 'Precision not allowed in integer format specifier');
     if (type === 'c') {
       if (sign !== '') throw new PyError('ValueError', "Sign not allowed with integer format specifier 'c'");
+      if (alt) throw new PyError('ValueError', "Alternate form (#) not allowed with integer format specifier 'c'");
+      // int.__format__ converts to a C long before the range check that '%c' makes first.
+      if (typeof whole === 'bigint' && (whole >= 2n ** 63n || whole < -(2n ** 63n))) throw new PyError('OverflowError', 'Python int too large to convert to C long');
       return percentChar(whole);
     }
     text = intDigits(whole, type === '' || type === 'n' ? 'd' : type, alt);
   } else if (FLOAT_TYPES.has(type)) {
     const f = asFloat(value)!;
     if (type === '%') text = `${fixedNotation(f * 100, precision ?? 6, alt)}%`;
-    else if (type === '') text = precision === undefined ? floatRepr(f) : generalNotation(f, precision, alt, true);
+    else if (type === '') text = precision === undefined ? reprWithPoint(f, alt) : generalNotation(f, precision, alt, true);
     else text = floatText(type === 'n' ? 'g' : type, f, precision ?? 6, alt);
   } else {
-    throw new PyError('ValueError', `Unknown format code '${type}' for object of type '${whole === undefined ? 'float' : 'int'}'`);
+    throw new PyError('ValueError', `Unknown format code '${type}' for object of type '${pyTypeName(value)}'`);
   }
-  if (grouping) text = groupDigits(text, grouping, RADIX[type] !== undefined && type !== 'd' ? 4 : 3);
-  return sign !== '' && !text.startsWith('-') ? sign + text : text;
+  if (spec.grouping !== '') text = groupDigits(text, spec.grouping, RADIX[type] !== undefined && type !== 'd' ? 4 : 3);
+  return (sign === '+' || sign === ' ') && !text.startsWith('-') ? sign + text : text;
+}
+
+/** repr of a float; with `#` a point even before an exponent ('1.e+21'). */
+function reprWithPoint(f: number, alt: boolean): string {
+  const text = floatRepr(f);
+  if (!alt || text.includes('.') || !Number.isFinite(f)) return text;
+  const e = text.indexOf('e');
+  return e === -1 ? `${text}.` : `${text.slice(0, e)}.${text.slice(e)}`;
+}
+
+/**
+ * Zero padding of a grouped number is digits too, grouped with the rest ('{:017,}'.format(1234567) is
+ * '0,000,001,234,567'); a group is never begun by its separator, so the text may come out one character wider.
+ */
+function zeroPadGrouped(text: string, spec: Spec): string {
+  const at = signAndPrefix(text);
+  const size = spec.grouping === '_' && ['b', 'o', 'x', 'X'].includes(spec.type) ? 4 : 3;
+  const digit = size === 4 ? /[0-9a-fA-F_]/ : /[0-9,_]/;
+  let end = at;
+  while (end < text.length && digit.test(text[end]!)) end++;
+  const room = spec.width - (text.length - (end - at));
+  const digits = text.slice(at, end).split(spec.grouping).join('');
+  // n digits grouped take n + floor((n - 1) / size) characters: the fewest digits that fill the room.
+  const groupedLength = (n: number) => n + Math.floor((n - 1) / size);
+  let count = Math.max(digits.length, room - Math.floor(room / (size + 1)));
+  while (groupedLength(count) < room) count++;
+  if (count === digits.length) return text;
+  chargeChars(count * 2);
+  return text.slice(0, at) + groupDigits(digits.padStart(count, '0'), spec.grouping, size) + text.slice(end);
 }
 
 /** Separators between groups of the integer digits: `,` or `_` every 3 digits, `_` every 4 in hex, octal and binary. */
