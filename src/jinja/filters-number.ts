@@ -32,9 +32,32 @@ export function isDecimalLiteral(s: string): boolean {
   return j === s.length;
 }
 
+let decimalDigit: RegExp | undefined;
+
+/**
+ * Python's int() and float() read any Unicode decimal digit ('١٢٣' is 123) and any Unicode space: both become ASCII
+ * before parsing. A digit's value is its place in its run: Unicode keeps each script's 0 to 9 contiguous.
+ */
+function asciiNumberText(text: string): string {
+  if (/^[\x00-\x7f]*$/.test(text)) return text;
+  decimalDigit ??= /^\p{Nd}$/u;
+  const digit = decimalDigit;
+  let out = '';
+  for (const ch of text) {
+    const cp = ch.codePointAt(0)!;
+    if (cp >= 0x80 && digit.test(ch)) {
+      let zero = cp;
+      while (digit.test(String.fromCodePoint(zero - 1))) zero--;
+      out += String((cp - zero) % 10);
+    } else if (cp >= 0x80 && pyStrip(ch, null, true, true) === '') out += ' ';
+    else out += ch;
+  }
+  return out;
+}
+
 /** Python float(str) parsing; undefined when invalid. */
 export function parsePyFloat(text: string): number | undefined {
-  const s = pyStrip(text, null, true, true).replace(/(\d)_(?=\d)/g, '$1');
+  const s = pyStrip(asciiNumberText(text), null, true, true).replace(/(\d)_(?=\d)/g, '$1');
   const lower = s.toLowerCase();
   const body = lower.replace(/^[+-]/, '');
   if (body === 'inf' || body === 'infinity') return lower.startsWith('-') ? -Infinity : Infinity;
@@ -49,7 +72,7 @@ const RADIX_PREFIX: Record<number, string> = { 16: '0x', 8: '0o', 2: '0b' };
 export function parsePyInt(text: string, base: number): number | bigint | undefined {
   // Python refuses any other base (ValueError): not a number here.
   if (!(base === 0 || (base >= 2 && base <= 36))) return undefined;
-  let s = pyStrip(text, null, true, true).replace(/(\w)_(?=\w)/g, '$1');
+  let s = pyStrip(asciiNumberText(text), null, true, true).replace(/(\w)_(?=\w)/g, '$1');
   let sign = 1n;
   if (s.startsWith('-') || s.startsWith('+')) {
     if (s[0] === '-') sign = -1n;

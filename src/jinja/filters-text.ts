@@ -27,19 +27,28 @@ export function doIndent(value: unknown, args: unknown[], kwargs: Kwargs): strin
   return first ? indention + rv : rv;
 }
 
+/**
+ * jinja2's title filter: each word (split at white space and `-({[<`) gets its first character upper-cased and the
+ * rest lowered as one string, so a final sigma is decided within the word (not Python's str.title).
+ */
 export function doTitle(value: unknown): string {
+  const text = pyStr(value);
   let out = '';
-  let atStart = true;
-  for (const ch of pyStr(value)) {
-    const c = ch.charCodeAt(0);
-    if (isPySpace(c) || ch === '-' || ch === '(' || ch === '{' || ch === '[' || ch === '<') {
-      out += ch;
-      atStart = true;
-    } else {
-      out += atStart ? ch.toUpperCase() : ch.toLowerCase();
-      atStart = false;
-    }
+  let wordStart = -1;
+  const endWord = (end: number) => {
+    if (wordStart < 0) return;
+    const first = String.fromCodePoint(text.codePointAt(wordStart)!);
+    out += first.toUpperCase() + text.slice(wordStart + first.length, end).toLowerCase();
+    wordStart = -1;
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (isPySpace(c) || c === 0x2d || c === 0x28 || c === 0x7b || c === 0x5b || c === 0x3c) {
+      endWord(i);
+      out += text[i];
+    } else if (wordStart < 0) wordStart = i;
   }
+  endWord(text.length);
   return out;
 }
 

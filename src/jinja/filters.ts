@@ -3,7 +3,8 @@ import { BYTES_PER_CHAR, BYTES_PER_ITEM, charge, charged, chargeChars, chargeIte
 import { PyError, typeError } from './errors.js';
 import { percentFormat } from './format.js';
 import { dumpJson, type DumpOptions } from './json-write.js';
-import { methodImpl, pyCapitalize, pyStrip } from './methods.js';
+import { methodImpl, pyStrip } from './methods.js';
+import { pyCapitalize } from './case.js';
 import { asFloat, makeFloat, truncInt, negate, compareNumbers } from './numbers.js';
 import { add, getAttr, getItem, iterate, pyCompare, pyEq, pyLen, undefinedError } from './ops.js';
 import { pyRepr, pyStr } from './repr.js';
@@ -16,6 +17,7 @@ import { pythonFilter } from './filter-signatures.js';
 import { pythonArity } from './python-call.js';
 import { doRound, parsePyFloat, parsePyInt } from './filters-number.js';
 import { doIndent, doStriptags, doTitle, doTruncate, doUrlencode, htmlEscape } from './filters-text.js';
+import { doWordwrap } from './filters-wrap.js';
 
 export type { Kwargs };
 export { parsePyFloat };
@@ -467,7 +469,7 @@ export const FILTERS: Record<string, FilterFn> = {
   groupby: doGroupby,
   striptags: doStriptags,
   truncate: doTruncate,
-  wordwrap: (v) => pyStr(v),
+  wordwrap: doWordwrap,
   attr: (v, a) => {
     const name = pyStr(a[0]);
     const method = methodImpl(v, name);

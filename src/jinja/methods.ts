@@ -2,6 +2,7 @@
 import { charged, chargeChars, chargeItems, scanChars, scanItems } from './budget.js';
 import { PyError, typeError } from './errors.js';
 import { strFormat } from './format.js';
+import { pyCapitalize, pyCasefold, pyIsLower, pyIsTitle, pyIsUpper, pySwapcase, pyTitle } from './case.js';
 import { Markup, markupMethod, unmark } from './markup.js';
 import { pyEq } from './ops.js';
 import {
@@ -144,37 +145,6 @@ export function pySplitlines(s: string, keepends: boolean): string[] {
   return out;
 }
 
-function isCased(ch: string): boolean {
-  return ch.toLowerCase() !== ch.toUpperCase();
-}
-
-// Characters whose Unicode title case differs from their upper case (the Latin digraphs).
-const TITLE_CASE: Record<string, string> = { 'Ǆ': 'ǅ', 'ǅ': 'ǅ', 'ǆ': 'ǅ', 'Ǉ': 'ǈ', 'ǈ': 'ǈ', 'ǉ': 'ǈ', 'Ǌ': 'ǋ', 'ǋ': 'ǋ', 'ǌ': 'ǋ', 'Ǳ': 'ǲ', 'ǲ': 'ǲ', 'ǳ': 'ǲ' };
-function toTitle(ch: string): string {
-  return TITLE_CASE[ch] ?? ch.toUpperCase();
-}
-
-export function pyTitle(s: string): string {
-  let out = '';
-  let prevCased = false;
-  for (const ch of s) {
-    if (isCased(ch)) {
-      out += prevCased ? ch.toLowerCase() : toTitle(ch);
-      prevCased = true;
-    } else {
-      out += ch;
-      prevCased = false;
-    }
-  }
-  return out;
-}
-
-export function pyCapitalize(s: string): string {
-  if (s === '') return s;
-  const first = String.fromCodePoint(s.codePointAt(0)!);
-  return toTitle(first) + s.slice(first.length).toLowerCase();
-}
-
 /** Code point index range [start, end) of a str method's optional start/end args, as JS string offsets. */
 function window(s: string, startArg: unknown, endArg: unknown): [string, number] {
   if ((startArg === null || startArg === undefined) && (endArg === null || endArg === undefined)) return [s, 0];
@@ -184,9 +154,9 @@ function window(s: string, startArg: unknown, endArg: unknown): [string, number]
   let b = optInt(endArg, len);
   if (a < 0) a = Math.max(0, a + len);
   if (b < 0) b = Math.max(0, b + len);
-  a = Math.min(a, len);
+  // A start past the end is no window at all (Python's find('', 5) on 'abc' is -1), not an empty one at the end.
   b = Math.min(b, len);
-  if (b < a) return ['\u0000'.repeat(0), -1];
+  if (b < a) return ['', -1];
   return cps ? [cps.slice(a, b).join(''), a] : [s.slice(a, b), a];
 }
 
@@ -310,8 +280,8 @@ const STR_METHODS: Record<string, (s: string, args: unknown[], kwargs: Kwargs) =
   replace: (s, a, k) => replace(s, a, k),
   upper: (s) => s.toUpperCase(),
   lower: (s) => s.toLowerCase(),
-  casefold: (s) => s.toLowerCase(),
-  swapcase: (s) => Array.from(s, (ch) => (ch === ch.toUpperCase() ? ch.toLowerCase() : ch.toUpperCase())).join(''),
+  casefold: (s) => pyCasefold(s),
+  swapcase: (s) => pySwapcase(s),
   title: (s) => pyTitle(s),
   capitalize: (s) => pyCapitalize(s),
   find: (s, a) => find(s, a, false),
@@ -364,9 +334,9 @@ const STR_METHODS: Record<string, (s: string, args: unknown[], kwargs: Kwargs) =
   isalpha: (s) => every(s, (ch) => unicode().alpha.test(ch)),
   isalnum: (s) => every(s, (ch) => unicode().alpha.test(ch) || unicode().numeric.test(ch)),
   isspace: (s) => every(s, (ch) => isPySpace(ch.charCodeAt(0))),
-  islower: (s) => s.toLowerCase() === s && Array.from(s).some(isCased),
-  isupper: (s) => s.toUpperCase() === s && Array.from(s).some(isCased),
-  istitle: (s) => Array.from(s).some(isCased) && pyTitle(s) === s,
+  islower: (s) => pyIsLower(s),
+  isupper: (s) => pyIsUpper(s),
+  istitle: (s) => pyIsTitle(s),
   expandtabs: (s, a, k) => {
     const size = optInt(arg(a, k, 0, 'tabsize', 8), 8);
     let tabs = 0;
