@@ -30,6 +30,7 @@ const SIGNATURES: Record<string, string> = {
   max: 'do_max(environment, value, case_sensitive=, attribute=)',
   min: 'do_min(environment, value, case_sensitive=, attribute=)',
   pprint: 'do_pprint(value)',
+  random: 'sync_do_random(context, seq)',
   reject: 'sync_do_reject(context, value, *args, **kwargs)',
   rejectattr: 'sync_do_rejectattr(context, value, *args, **kwargs)',
   replace: 'do_replace(eval_ctx, s, old, new, count=)',

@@ -2,7 +2,8 @@
 import { PyError, typeError } from './errors.js';
 import { arg, type Kwargs } from './filter-args.js';
 import { pyStrip } from './methods.js';
-import { asFloat, makeFloat, normInt, truncInt } from './numbers.js';
+import { asFloat, bitLength, makeFloat, normInt, truncInt } from './numbers.js';
+import { roundFloat, roundInt } from './format-number.js';
 import { pyTypeName } from './values.js';
 
 /** [+-]digits[.digits][e[+-]digits] with at least one mantissa digit (scanned, no regex backtracking). */
@@ -96,27 +97,6 @@ export function parsePyInt(text: string, base: number): number | bigint | undefi
   return normInt(sign * value);
 }
 
-export function pyRound(value: number, digits: number): number {
-  if (!Number.isFinite(value)) return value;
-  const factor = Math.pow(10, digits);
-  const scaled = value * factor;
-  let rounded = Math.round(scaled);
-  // Python rounds exact halves to even; detect an exact tie from the decimal expansion.
-  if (Math.abs(scaled - Math.trunc(scaled)) === 0.5 || digits > 0) {
-    const exact = Math.abs(value).toFixed(Math.min(100, Math.max(0, digits) + 30));
-    const dot = exact.indexOf('.');
-    const tail = dot === -1 ? '' : exact.slice(dot + 1 + digits);
-    if (tail.length > 0 && /^50*$/.test(tail)) {
-      const down = Math.floor(Math.abs(scaled));
-      rounded = (down % 2 === 0 ? down : down + 1) * Math.sign(value);
-    } else if (tail.length > 0) {
-      rounded = Math.sign(value) * (tail[0]! >= '5' ? Math.floor(Math.abs(scaled)) + 1 : Math.floor(Math.abs(scaled)));
-    }
-  }
-  const result = digits >= 0 ? Number((rounded / factor).toFixed(Math.max(0, digits))) : rounded / factor;
-  return result;
-}
-
 export function doRound(value: unknown, args: unknown[], kwargs: Kwargs): unknown {
   const precision = Number(truncInt(arg(args, kwargs, 0, 'precision', 0)) ?? 0);
   const method = arg(args, kwargs, 1, 'method', 'common');
@@ -127,11 +107,20 @@ export function doRound(value: unknown, args: unknown[], kwargs: Kwargs): unknow
   const f = asFloat(value);
   if (f === undefined) throw typeError(`type ${pyTypeName(value)} doesn't define __round__ method`);
   if (method === 'common') {
-    if (isInt && precision >= 0) return typeof value === 'boolean' ? (value ? 1 : 0) : value;
-    return makeFloat(pyRound(f, precision));
+    if (isInt) {
+      const n = typeof value === 'boolean' ? (value ? 1 : 0) : (value as number | bigint);
+      // round() of an int is an int: unchanged at a precision of 0 or more, else rounded to a power of ten.
+      if (precision >= 0) return n;
+      const big = BigInt(n);
+      // Past every digit of the int (log10(2) < 0.302) it rounds to 0, without building a power of ten that size.
+      if (-precision > bitLength(big < 0n ? -big : big) * 0.302 + 2) return 0;
+      return normInt(roundInt(big, precision));
+    }
+    return makeFloat(roundFloat(f, precision));
   }
+  // jinja2 takes math.ceil or math.floor, which give ints (no negative zero), over 10 ** precision.
   const factor = Math.pow(10, precision);
-  const fn = method === 'ceil' ? Math.ceil : Math.floor;
-  return makeFloat(fn(f * factor) / factor);
+  const whole = (method === 'ceil' ? Math.ceil(f * factor) : Math.floor(f * factor)) + 0;
+  return makeFloat(whole / factor);
 }
 

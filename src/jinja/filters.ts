@@ -18,6 +18,7 @@ import { pythonArity } from './python-call.js';
 import { doRound, parsePyFloat, parsePyInt } from './filters-number.js';
 import { doIndent, doStriptags, doTitle, doTruncate, doUrlencode, htmlEscape } from './filters-text.js';
 import { doWordwrap } from './filters-wrap.js';
+import { pformat } from './pprint.js';
 
 export type { Kwargs };
 export { parsePyFloat };
@@ -139,7 +140,8 @@ function minMax(value: unknown, args: unknown[], kwargs: Kwargs, sign: number): 
   let bestKey = key(best);
   for (let i = 1; i < items.length; i++) {
     const k = key(items[i]);
-    if (pyCompare(k, bestKey) * sign > 0) {
+    // Python's max asks `item > best`, min `item < best`: the operator its TypeError names.
+    if (pyCompare(k, bestKey, sign > 0 ? '>' : '<') * sign > 0) {
       best = items[i];
       bestKey = k;
     }
@@ -389,6 +391,8 @@ export const FILTERS: Record<string, FilterFn> = {
     const c = compareNumbers(v, 0);
     if (c === undefined) throw typeError(`bad operand type for abs(): '${pyTypeName(v)}'`);
     if (typeof v === 'boolean') return v ? 1 : 0;
+    // A float's abs clears its sign bit: abs(-0.0) is 0.0.
+    if (v instanceof PyFloat) return makeFloat(Math.abs(v.value));
     return c < 0 ? negate(v) : v;
   },
   round: doRound,
@@ -418,6 +422,14 @@ export const FILTERS: Record<string, FilterFn> = {
     return impl(pyStr(v), [arg(a, k, 0, 'width', 80)], null);
   },
   urlencode: doUrlencode,
+  // random.choice: any item, so a template using it renders differently from run to run, in jinja2 as here.
+  random: (v) => {
+    if (isDict(v)) throw new PyError('KeyError', '0');
+    pyLen(v); // random.choice needs a length: an int or a generator is a TypeError
+    const items = iterate(v);
+    if (items.length === 0) return new Undefined(null, undefined, 'No random item, sequence was empty.');
+    return items[Math.floor(Math.random() * items.length)];
+  },
   wordcount: (v) => {
     const matches = pyStr(v).match(/[\p{L}\p{N}_]+/gu);
     return matches ? matches.length : 0;
@@ -465,7 +477,7 @@ export const FILTERS: Record<string, FilterFn> = {
     const params = k && Object.keys(k).length > 0 ? k : makeTuple(a.slice());
     return v instanceof Markup ? new Markup(percentFormat(v.text, params, true)) : percentFormat(pyStr(v), params);
   },
-  pprint: (v) => pyRepr(v),
+  pprint: (v) => pformat(v),
   groupby: doGroupby,
   striptags: doStriptags,
   truncate: doTruncate,
@@ -477,12 +489,19 @@ export const FILTERS: Record<string, FilterFn> = {
     if (method !== undefined) return getAttr(v, name);
     return new Undefined(name, v);
   },
-  xmlattr: (v) => {
-    if (!isDict(v)) throw typeError('xmlattr requires a mapping');
-    return dictEntries(v)
-      .filter(([, x]) => x !== null && !(x instanceof Undefined))
-      .map(([key, x]) => ` ${pyStr(key)}="${htmlEscape(pyStr(x))}"`)
-      .join('');
+  xmlattr: (v, a, k) => {
+    const autospace = truthy(arg(a, k, 0, 'autospace', true));
+    if (!isDict(v)) throw new PyError('AttributeError', `'${pyTypeName(v)}' object has no attribute 'items'`);
+    const items: string[] = [];
+    for (const [key, x] of dictEntries(v)) {
+      if (x === null || x instanceof Undefined) continue;
+      // jinja2 searches the key with a regex: a key that is not a str is re's TypeError, a space or /, >, = in it a ValueError.
+      if (typeof key !== 'string') throw typeError(`expected string or bytes-like object, got '${pyTypeName(key)}'`);
+      if (/[\t\n\v\f\r /=>]/.test(key)) throw new PyError('ValueError', `Invalid character in attribute name: ${pyRepr(key)}`);
+      items.push(`${htmlEscape(key)}="${x instanceof Markup ? x.text : htmlEscape(pyStr(x))}"`);
+    }
+    const text = items.join(' ');
+    return autospace && text !== '' ? ` ${text}` : text;
   },
   filesizeformat: (v, a, k) => {
     const bytes = asFloat(v) ?? 0;

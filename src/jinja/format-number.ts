@@ -2,6 +2,7 @@
 // JavaScript's toFixed and toExponential round an exact half away from zero where Python rounds it to even
 // ('%.1f' % 2.25 is '2.2'), stop at 100 digits, and switch to exponent notation from 1e21 on; none of that is Python's.
 import { chargeChars } from './budget.js';
+import { PyError } from './errors.js';
 
 /** |x| as digits × 10^-scale, exactly: every finite double is a finite decimal. */
 function exactDecimal(x: number): { digits: bigint; scale: number } {
@@ -103,4 +104,26 @@ export function generalNotation(x: number, precision: number, alt = false, keepP
     text = e === -1 ? mantissa : mantissa + text.slice(e);
   }
   return text;
+}
+
+/**
+ * Python's round(x, digits) of a float: the exact value rounded at 10^-digits, an exact half to even (round(2.675, 2)
+ * is 2.67, since the double is below 2.675; round(25.0, -1) is 20.0). Past the precision a double holds it is x.
+ */
+export function roundFloat(x: number, digits: number): number {
+  if (!Number.isFinite(x) || x === 0 || digits > 330) return x;
+  if (digits < -330) return 0 * x;
+  const { digits: all, scale } = exactDecimal(x);
+  const kept = roundHalfEven(all, scale - digits);
+  const rounded = Number(digits >= 0 ? `${kept}e-${digits}` : `${kept}e${-digits}`);
+  if (rounded === Infinity) throw new PyError('OverflowError', 'rounded value too large to represent');
+  return signOf(x) === '-' ? -rounded : rounded;
+}
+
+/** Python's round(n, digits) of an int with digits < 0: to a multiple of 10^-digits, an exact half to even. */
+export function roundInt(n: bigint, digits: number): bigint {
+  const unit = 10n ** BigInt(-digits);
+  const magnitude = n < 0n ? -n : n;
+  const rounded = BigInt(roundHalfEven(magnitude, -digits)) * unit;
+  return n < 0n ? -rounded : rounded;
 }

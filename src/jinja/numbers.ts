@@ -72,16 +72,40 @@ export function numericOp(op: string, a: unknown, b: unknown): unknown {
       return makeFloat(fx / fy);
     case '//':
       if (fy === 0) throw new PyError('ZeroDivisionError', 'float floor division by zero');
-      return makeFloat(Math.floor(fx / fy));
-    case '%': {
+      return makeFloat(floatDivmod(fx, fy)[0]);
+    case '%':
       if (fy === 0) throw new PyError('ZeroDivisionError', 'float modulo');
-      const r = fx % fy;
-      return makeFloat(r !== 0 && r < 0 !== fy < 0 ? r + fy : r);
-    }
+      return makeFloat(floatDivmod(fx, fy)[1]);
     case '**':
       return makeFloat(Math.pow(fx, fy));
   }
   return undefined;
+}
+
+function copySign(magnitude: number, sign: number): number {
+  return sign < 0 || Object.is(sign, -0) ? -Math.abs(magnitude) : Math.abs(magnitude);
+}
+
+/**
+ * CPython's float divmod: the remainder from fmod (exact, JavaScript's %), the quotient from it, so 2.5 // 0.001 is
+ * 2499.0 as in Python (Math.floor(2.5 / 0.001) is 2500, the quotient rounded up before it is floored), and a zero
+ * takes the divisor's sign.
+ */
+function floatDivmod(x: number, y: number): [number, number] {
+  let mod = x % y;
+  let div = (x - mod) / y;
+  if (mod !== 0) {
+    if (y < 0 !== mod < 0) {
+      mod += y;
+      div -= 1;
+    }
+  } else mod = copySign(0, y);
+  let floor: number;
+  if (div !== 0) {
+    floor = Math.floor(div);
+    if (div - floor > 0.5) floor += 1;
+  } else floor = copySign(0, x / y);
+  return [floor, mod];
 }
 
 function intOp(op: string, a: number | bigint, b: number | bigint): unknown {
