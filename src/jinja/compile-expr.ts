@@ -1,12 +1,12 @@
 // AST → closures: expressions.
 import type { Expr } from './ast.js';
 import { FREE_SCAN_CHARS } from './budget.js';
-import { typeError } from './errors.js';
+import { PyError, typeError } from './errors.js';
 import { hasFilter } from './filters.js';
 import { Markup, unmark } from './markup.js';
 import { methodImpl } from './methods.js';
 import { negate } from './numbers.js';
-import { SliceValue, attrPresence, attrReader, compareOp, getAttr, getItem, pyEq, undefinedError } from './ops.js';
+import { SliceValue, attrPresence, attrReader, checkHashable, compareOp, getAttr, getItem, pyEq, undefinedError } from './ops.js';
 import { LoopContext, RenderState } from './runtime.js';
 import type { Frame } from './scope.js';
 import { TESTS, extraArgumentsOf, hasTest, testBinder, type TestFn } from './tests.js';
@@ -342,8 +342,8 @@ export abstract class ExprCompiler extends CallCompiler {
       return (s, f) => {
         const v = unmark(operand(s, f));
         if (!noArgs) bind(positional(s, f), keywords?.(s, f) ?? null);
-        // jinja2 asks `value in environment.filters`: a list or dict cannot be a dict key.
-        if (Array.isArray(v) || isDict(v)) throw typeError(`unhashable type: '${pyTypeName(v)}'`);
+        // jinja2 asks `value in environment.filters`: a list or dict (or a tuple holding one) cannot be a dict key.
+        checkHashable(v);
         return typeof v === 'string' && lookup(v);
       };
     }
@@ -408,4 +408,63 @@ function evaluateAll(evs: readonly Ev[], s: RenderState, f: Frame): unknown[] {
  */
 function isShortText(e: Expr): e is Extract<Expr, { k: 'const' }> & { value: string } {
   return e.k === 'const' && typeof e.value === 'string' && e.value.length < FREE_SCAN_CHARS;
+}
+
+/**
+ * A printed constant sliced by constants (`{{ none[:2] }}`): jinja2 writes such an output as text at compile time,
+ * through its getitem, where what cannot be sliced is Undefined and prints nothing. Anywhere else (inside another
+ * operator, a test, a `set`) the slice runs, and Python's TypeError stands.
+ */
+export function isPrintedConstantSlice(e: Expr): boolean {
+  return e.k === 'getitem' && e.arg.k === 'slice' && isFoldable(e.obj) && isFoldable(e.arg);
+}
+
+/** A printed constant slice's value: Undefined where the slice is Python's TypeError. */
+export function undefinedOnTypeError(ev: Ev): Ev {
+  return (s, f) => {
+    try {
+      return ev(s, f);
+    } catch (error) {
+      if (error instanceof PyError && error.pyType === 'TypeError') return new Undefined(null, null);
+      throw error;
+    }
+  };
+}
+
+/**
+ * Whether jinja2's optimizer folds the expression to a constant: literals, and lists, tuples, dicts, operators and
+ * slices of them (a conditional whose test folds, by the branch it takes). Names, calls and filters are left to run.
+ */
+function isFoldable(e: Expr | null): boolean {
+  if (e === null) return true;
+  switch (e.k) {
+    case 'const':
+      return true;
+    case 'list':
+    case 'tuple':
+      return e.items.every(isFoldable);
+    case 'dict':
+      return e.pairs.every(([key, value]) => isFoldable(key) && isFoldable(value));
+    case 'slice':
+      return isFoldable(e.start) && isFoldable(e.stop) && isFoldable(e.step);
+    case 'not':
+    case 'neg':
+    case 'pos':
+      return isFoldable(e.node);
+    case 'bin':
+    case 'and':
+    case 'or':
+      return isFoldable(e.left) && isFoldable(e.right);
+    case 'concat':
+      return e.nodes.every(isFoldable);
+    case 'compare':
+      return isFoldable(e.first) && e.ops.every(([, operand]) => isFoldable(operand));
+    case 'cond': {
+      if (e.test.k !== 'const') return false;
+      const branch = truthy(e.test.value) ? e.then : e.otherwise;
+      return branch !== null && isFoldable(branch);
+    }
+    default:
+      return false;
+  }
 }

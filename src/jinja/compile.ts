@@ -11,7 +11,7 @@ import { forLoop } from './compile-loop.js';
 import { ifStatement } from './compile-if.js';
 import { printSum } from './compile-fused.js';
 import { macroBuilder } from './compile-macro.js';
-import { ExprCompiler } from './compile-expr.js';
+import { ExprCompiler, isPrintedConstantSlice, undefinedOnTypeError } from './compile-expr.js';
 import { ifSwitch } from './compile-shapes.js';
 
 export class Compiler extends ExprCompiler {
@@ -54,7 +54,8 @@ export class Compiler extends ExprCompiler {
       case 'print': {
         const terms = this.plusTerms(stmt.expr);
         if (terms !== null) return printSum(terms);
-        const e = this.expr(stmt.expr);
+        const value = this.expr(stmt.expr);
+        const e = isPrintedConstantSlice(stmt.expr) ? undefinedOnTypeError(value) : value;
         return (s, f) => {
           emit(s, e(s, f));
           return 0;

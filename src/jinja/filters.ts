@@ -304,12 +304,18 @@ export const FILTERS: Record<string, FilterFn> = {
     return items.length > 0 ? items[0] : new Undefined(null, undefined, 'No first item, sequence was empty.');
   },
   last: (v) => {
-    if (v instanceof PyGenerator) throw typeError("'generator' object is not reversible");
+    // jinja2 takes next(reversed(seq)): only a sequence or a dict can be reversed.
+    if (!(typeof v === 'string' || Array.isArray(v) || isDict(v) || v instanceof Undefined)) throw typeError(`'${pyTypeName(v)}' object is not reversible`);
     const items = iterate(v);
     return items.length > 0 ? items[items.length - 1] : new Undefined(null, undefined, 'No last item, sequence was empty.');
   },
   list: (v) => iterate(v).slice(),
-  reverse: (v) => (typeof v === 'string' ? codePoints(v).reverse().join('') : iterate(v).slice().reverse()),
+  reverse: (v) => {
+    if (typeof v === 'string') return codePoints(v).reverse().join('');
+    // jinja2 tries reversed(), then list(): what neither takes is its FilterArgumentError.
+    if (!(Array.isArray(v) || isDict(v) || v instanceof PyGenerator || v instanceof Undefined)) throw new PyError('FilterArgumentError', 'argument must be iterable');
+    return iterate(v).slice().reverse();
+  },
   join: (v, a, k) => {
     const sep = pyStr(arg(a, k, 0, 'd', ''));
     const attribute = arg(a, k, 1, 'attribute', null);

@@ -187,7 +187,9 @@ export function percentFormat(fmt: string, args: unknown, escape = false): strin
     out += formatOne(conv, value, flags, width, precision, escape);
     i = p + 1;
   }
-  if (!usedMapping && mapping === undefined && next < positional.length) {
+  // CPython skips this check when the argument has __getitem__ (a dict, but also a list or an Undefined).
+  const subscriptable = mapping !== undefined || (Array.isArray(args) && !isTuple(args)) || args instanceof Undefined;
+  if (!usedMapping && !subscriptable && next < positional.length) {
     throw typeError('not all arguments converted during string formatting');
   }
   return out;

@@ -48,8 +48,9 @@ function big(value: number | bigint): bigint {
   return typeof value === 'bigint' ? value : BigInt(value);
 }
 
-function unsupported(op: string, a: unknown, b: unknown): PyError {
-  return typeError(`unsupported operand type(s) for ${op}: '${pyTypeName(a)}' and '${pyTypeName(b)}'`);
+export function unsupported(op: string, a: unknown, b: unknown): PyError {
+  // Python names the power operator by both its spellings.
+  return typeError(`unsupported operand type(s) for ${op === '**' ? '** or pow()' : op}: '${pyTypeName(a)}' and '${pyTypeName(b)}'`);
 }
 
 /** Applies a numeric binary operator; returns undefined when either side is not numeric. */

@@ -3,7 +3,7 @@ import { PyError, typeError } from './errors.js';
 import { percentFormat } from './format.js';
 import { markupAdd, unmark } from './markup.js';
 import { isDictMethodName, lookupMethod } from './methods.js';
-import { binaryNumeric, compareNumbers, numericOp, truncInt } from './numbers.js';
+import { binaryNumeric, compareNumbers, numericOp, truncInt, unsupported } from './numbers.js';
 import { pyStr } from './repr.js';
 import {
   Callable, RuntimeObject, MISSING, Markup, Namespace, PyFloat, PyGenerator, Undefined, codePoints, dictGet, dictHas, dictKeys, dictSize,
@@ -258,7 +258,8 @@ function sliceValue(obj: unknown, s: SliceValue): unknown {
     const out = step === 1 ? (start < stop ? obj.slice(start, stop) : []) : steppedItems(obj, start, stop, step);
     return isTuple(obj) ? makeTuple(out) : out;
   }
-  if (obj === null) return new Undefined(null, obj);
+  // A slice skips jinja2's getitem (which gives Undefined for what cannot be indexed): Python's own TypeError.
+  if (isDict(obj)) throw typeError("unhashable type: 'slice'");
   throw typeError(`'${pyTypeName(obj)}' object is not subscriptable`);
 }
 
@@ -413,18 +414,19 @@ export function compareOp(op: string, a: unknown, b: unknown): boolean {
   throw typeError(`unknown operator ${op}`);
 }
 
-function checkHashable(key: unknown): void {
-  if (Array.isArray(key) && !isTuple(key)) throw typeError(`unhashable type: 'list'`);
+/** Python's TypeError for a value that cannot be a dict key: a list or dict, or a tuple holding one. */
+export function checkHashable(key: unknown): void {
   if (isDict(key)) throw typeError(`unhashable type: 'dict'`);
+  if (!Array.isArray(key)) return;
+  if (!isTuple(key)) throw typeError(`unhashable type: 'list'`);
+  for (const item of key) checkHashable(item);
 }
 
 export function contains(container: unknown, item: unknown): boolean {
   if (container instanceof Markup || item instanceof Markup) return contains(unmark(container), unmark(item));
   if (typeof container === 'string') {
-    if (typeof item !== 'string') {
-      if (item instanceof Undefined) throw undefinedError(item);
-      throw typeError(`'in <string>' requires string as left operand, not ${pyTypeName(item)}`);
-    }
+    // An Undefined on the left is not asked to be anything: str's own TypeError names it.
+    if (typeof item !== 'string') throw typeError(`'in <string>' requires string as left operand, not ${pyTypeName(item)}`);
     scanChars(container.length);
     return container.includes(item);
   }
@@ -489,7 +491,8 @@ const MAX_INDEX = 2n ** 63n - 1n;
 
 export function arith(op: string, a: unknown, b: unknown): unknown {
   if (a instanceof Undefined) throw undefinedError(a);
-  if (b instanceof Undefined) throw undefinedError(b);
+  // `'text' % undefined` is str's own formatting, which takes the Undefined as one more argument.
+  if (b instanceof Undefined && !(op === '%' && typeof a === 'string')) throw undefinedError(b);
   if (op === '+') return add(a, b);
   if (a instanceof Markup || b instanceof Markup) {
     if (op === '%' && a instanceof Markup) return new Markup(charged(percentFormat(a.text, b, true)));
@@ -499,6 +502,8 @@ export function arith(op: string, a: unknown, b: unknown): unknown {
       const count = a instanceof Markup ? b : a;
       if (repeatCount(count) === undefined) throw typeError(`'${pyTypeName(count)}' object cannot be interpreted as an integer`);
     }
+    // A Markup is a str: no arithmetic but +, * and a format's %, and Python's message names the Markup.
+    if (op !== '*' && !(op === '%' && typeof a === 'string')) throw unsupported(op, a, b);
     const result = arith(op, unmark(a), unmark(b));
     return op === '*' && typeof result === 'string' ? new Markup(result) : result;
   }
