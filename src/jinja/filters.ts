@@ -19,6 +19,7 @@ import { doRound, parsePyFloat, parsePyInt } from './filters-number.js';
 import { doIndent, doStriptags, doTitle, doTruncate, doUrlencode, htmlEscape } from './filters-text.js';
 import { doWordwrap } from './filters-wrap.js';
 import { pformat } from './pprint.js';
+import { pythonSort } from './sort.js';
 
 export type { Kwargs };
 export { parsePyFloat };
@@ -73,10 +74,11 @@ function sortedBy(items: unknown[], key: (item: unknown) => unknown, reverse: bo
   if (allBmpStrings(keyed)) {
     keyed.sort((a, b) => (a.key === b.key ? a.index - b.index : (a.key as string) < (b.key as string) ? -sign : sign));
   } else {
-    keyed.sort((a, b) => {
-      const c = listKeys && pyEq(a.key, b.key) ? 0 : pyCompare(a.key, b.key);
-      return (reverse ? -c : c) || a.index - b.index;
-    });
+    // Python's sorted(reverse=True) reverses, sorts stably and reverses back; its comparisons, in its order, decide
+    // which TypeError a list of keys Python cannot order raises.
+    if (reverse) keyed.reverse();
+    pythonSort(keyed, (a, b) => !(listKeys && pyEq(a.key, b.key)) && pyCompare(a.key, b.key, '<') < 0);
+    if (reverse) keyed.reverse();
   }
   return keyed.map((k) => k.item);
 }

@@ -5,7 +5,9 @@ import { chargeChars } from './budget.js';
 import { PyError, typeError } from './errors.js';
 import { dumpJsonFast } from './json-write-fast.js';
 import { jsonFloat, jsonString, keyString } from './json-scalars.js';
+import { pyCompare } from './ops.js';
 import { intStr } from './repr.js';
+import { pythonSort } from './sort.js';
 import { Markup, PyFloat, isDict, dictEntries, pyTypeName } from './values.js';
 
 export interface DumpOptions {
@@ -91,13 +93,16 @@ function dumpJsonExact(value: unknown, ensureAscii: boolean, indent: string | nu
         first = false;
       }
     } else {
+      // json.dumps sorts the dict's own items, then writes each key as text: 2 before 10, and keys Python cannot
+      // order against each other (1 and 'a') are its TypeError.
+      const entries = dictEntries(v);
+      if (sortKeys) pythonSort(entries, (a, b) => pyCompare(a[0], b[0], '<') < 0);
       const keyed: Array<[string, unknown]> = [];
-      for (const [k, item] of dictEntries(v)) {
+      for (const [k, item] of entries) {
         const key = keyString(k);
         if (key === undefined) throw typeError(`keys must be str, int, float, bool or None, not ${pyTypeName(k)}`);
         keyed.push([key, item]);
       }
-      if (sortKeys) keyed.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
       for (const [key, item] of keyed) {
         chargeChars(perItem);
         out += (first ? '' : sep) + leaf(jsonString(key, ensureAscii)) + keySep + encode(item, level + 1);
