@@ -78,9 +78,40 @@ export function numericOp(op: string, a: unknown, b: unknown): unknown {
       if (fy === 0) throw new PyError('ZeroDivisionError', 'float modulo');
       return makeFloat(floatDivmod(fx, fy)[1]);
     case '**':
-      return makeFloat(Math.pow(fx, fy));
+      return makeFloat(floatPower(fx, fy));
   }
   return undefined;
+}
+
+/** A float power; one too large for a double is Python's OverflowError (errno 34), not inf. */
+function floatPower(x: number, y: number): number {
+  const result = Math.pow(x, y);
+  // NaN (a negative base to a fractional power) is where Python makes a complex number: not written here.
+  if ((result === Infinity || result === -Infinity) && Number.isFinite(x) && Number.isFinite(y)) {
+    // 0.0 ** -1 is Python's ZeroDivisionError; only an overflow from finite values is this one.
+    if (x === 0) throw new PyError('ZeroDivisionError', '0.0 cannot be raised to a negative power');
+    throw new PyError('OverflowError', "(34, 'Numerical result out of range')");
+  }
+  return result;
+}
+
+/**
+ * x / y of two ints, correctly rounded as Python's true division is (Number(x) / Number(y) rounds twice): the
+ * quotient to 66 bits or more with a sticky bit for the rest, then one rounding to a double.
+ */
+function intTrueDivide(x: bigint, y: bigint): number {
+  const negative = x < 0n !== y < 0n;
+  const a = x < 0n ? -x : x;
+  const b = y < 0n ? -y : y;
+  if (a === 0n) return negative ? -0 : 0;
+  const shift = Math.max(0, 66 - (bitLength(a) - bitLength(b)));
+  const scaled = a << BigInt(shift);
+  const quotient = ((scaled / b) << 1n) | (scaled % b === 0n ? 0n : 1n);
+  // Scaled back in two exact steps: one power of two below 2^-1074 would be 0 for a quotient still representable.
+  const half = (shift + 1) >> 1;
+  const value = Number(quotient) * 2 ** -half * 2 ** -(shift + 1 - half);
+  if (value === Infinity) throw new PyError('OverflowError', 'integer division result too large for a float');
+  return negative ? -value : value;
 }
 
 function copySign(magnitude: number, sign: number): number {
@@ -139,7 +170,7 @@ function intOp(op: string, a: number | bigint, b: number | bigint): unknown {
         return r !== 0 && r < 0 !== b < 0 ? r + b : r === 0 ? 0 : r;
       }
       case '**':
-        if (b < 0) return makeFloat(Math.pow(a, b));
+        if (b < 0) return makeFloat(floatPower(a, b));
         break;
     }
   }
@@ -155,7 +186,7 @@ function intOp(op: string, a: number | bigint, b: number | bigint): unknown {
       return normInt(x * y);
     case '/':
       if (y === 0n) throw new PyError('ZeroDivisionError', 'division by zero');
-      return makeFloat(Number(x) / Number(y));
+      return makeFloat(intTrueDivide(x, y));
     case '//': {
       if (y === 0n) throw new PyError('ZeroDivisionError', 'integer division or modulo by zero');
       let q = x / y;
@@ -169,7 +200,7 @@ function intOp(op: string, a: number | bigint, b: number | bigint): unknown {
       return normInt(r);
     }
     case '**':
-      if (y < 0n) return makeFloat(Math.pow(Number(x), Number(y)));
+      if (y < 0n) return makeFloat(floatPower(Number(x), Number(y)));
       // 0, 1 and -1 stay small whatever the exponent.
       if (y === 0n) return 1;
       if (x === 0n || x === 1n) return Number(x);
