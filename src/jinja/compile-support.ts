@@ -129,7 +129,8 @@ export function definesClosures(stmts: Stmt[]): boolean {
 
 /**
  * Names a read must look up through the scope chain: those some statement binds in a scope other than the root
- * (loop targets, anything set inside a loop, macro, caller, with or scope block, macro parameters) and the names the
+ * (loop targets, anything set inside a loop, macro, caller, with, scope, set, filter or generation block, macro
+ * parameters) and the names the
  * engine binds itself. Any other name lives in the render's root scope (a variable, a global, or set by a top-level
  * statement), where its reads go straight.
  */
@@ -141,8 +142,12 @@ export function scopedNames(stmts: Stmt[], nested = false, into = new Set<string
   for (const stmt of stmts) {
     switch (stmt.k) {
       case 'set':
+        if (nested) addTarget(stmt.target);
+        break;
       case 'setblock':
         if (nested) addTarget(stmt.target);
+        // Its body has a scope of its own (compile.ts), as a filter block's and a generation block's.
+        scopedNames(stmt.body, true, into);
         break;
       case 'macro':
         if (nested) into.add(stmt.name);
@@ -171,7 +176,7 @@ export function scopedNames(stmts: Stmt[], nested = false, into = new Set<string
         break;
       case 'generation':
       case 'filterblock':
-        scopedNames(stmt.body, nested, into);
+        scopedNames(stmt.body, true, into);
         break;
     }
   }

@@ -83,8 +83,9 @@ export class Compiler extends ExprCompiler {
         const body = this.withSoft(false, () => this.body(stmt.body));
         const assign = this.assign(stmt.target);
         const filter = stmt.filter ? this.withSoft(false, () => this.filterChain(stmt.filter!)) : null;
+        // jinja2 runs a set block's body in a scope of its own: what it sets stays inside.
         return (s, f) => {
-          const text = capture(body, s, f);
+          const text = capture(body, s, f.child());
           assign(f, filter ? filter(s, f, text) : text);
           return 0;
         };
@@ -104,7 +105,7 @@ export class Compiler extends ExprCompiler {
         const body = this.withSoft(false, () => this.body(stmt.body));
         const filter = this.withSoft(false, () => this.filterChain(stmt.filter));
         return (s, f) => {
-          emit(s, filter(s, f, capture(body, s, f)));
+          emit(s, filter(s, f, capture(body, s, f.child())));
           return 0;
         };
       }
@@ -120,10 +121,11 @@ export class Compiler extends ExprCompiler {
       }
       case 'generation': {
         const body = this.withSoft(false, () => this.body(stmt.body));
+        // transformers' tag is a call block: its body runs as a caller, in a scope of its own.
         return (s, f) => {
-          if (s.capture > 0) return runBody(body, s, f);
+          if (s.capture > 0) return runBody(body, s, f.child());
           const start = s.out.length;
-          const r = runBody(body, s, f);
+          const r = runBody(body, s, f.child());
           s.addSpan(start, s.out.length);
           return r;
         };

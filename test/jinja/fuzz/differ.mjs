@@ -46,4 +46,4 @@ for (const { count, probe, got } of shapes.values()) {
   console.log(`   chatfmt ${JSON.stringify(got.text ?? got.error)}`);
 }
 console.log(`${differing} of ${total} differ`);
-process.exit(differing > 0 ? 1 : 0);
+process.exitCode = differing > 0 ? 1 : 0;

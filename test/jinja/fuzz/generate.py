@@ -10,7 +10,8 @@ differ.mjs renders them with chatfmt and prints every case whose output or error
 
 A case worth keeping, once fixed, goes into test/jinja/extra-probes.jsonl with its recorded answer.
 Areas: format (str.format and %), strings (str methods and text filters), filters (numbers, lists and dicts),
-pprint, wordwrap, whitespace (block and trim control), expressions (operators, tests, loops, macros), tojson.
+pprint, wordwrap, whitespace (block and trim control), expressions (operators, tests, loops, macros), tojson,
+scoping (set, for, if, with, macros and set blocks nested, and what each can see).
 """
 import argparse
 import json
@@ -171,9 +172,43 @@ def area_expressions():
     return pick(statements) if random.random() < 0.15 else '{{ ' + pick(forms)() + ' }}'
 
 
+def area_scoping():
+    names = ['a', 'b', 'ns.v']
+
+    def assign():
+        name = pick(names)
+        value = pick(['1', 'a', "'s'", 'b ~ "x"', 'loop.index if loop is defined else 0', '[a, b]', 'ns.v + 1 if ns.v is number else 0'])
+        return '{% set ' + name + ' = ' + value + ' %}'
+
+    def show():
+        return '{{ [a, b, ns.v, loop.index if loop is defined else -1, c is defined] }}'
+
+    def block(depth=0):
+        parts = []
+        for _ in range(random.randint(1, 4)):
+            r = random.random()
+            if r < 0.3:
+                parts.append(assign())
+            elif r < 0.5:
+                parts.append(show())
+            elif r < 0.62 and depth < 3:
+                parts.append('{% for i in [1, 2] %}' + block(depth + 1) + '{% endfor %}')
+            elif r < 0.72 and depth < 3:
+                parts.append('{% if ' + pick(['a', 'b', 'true', 'false']) + ' %}' + block(depth + 1) + '{% else %}' + block(depth + 1) + '{% endif %}')
+            elif r < 0.8 and depth < 3:
+                parts.append('{% with c = a %}' + block(depth + 1) + '{% endwith %}')
+            elif r < 0.88 and depth < 2:
+                parts.append('{% macro m(a) %}' + block(depth + 1) + '{% endmacro %}{{ m(' + pick(['1', 'b']) + ') }}')
+            elif depth < 3:
+                parts.append('{% set c %}' + block(depth + 1) + '{% endset %}{{ c }}')
+        return ''.join(parts)
+
+    return "{% set a = 0 %}{% set b = 'b0' %}{% set ns = namespace(v=0) %}" + block() + show()
+
+
 AREAS = {
     'format': area_format, 'strings': area_strings, 'filters': area_filters, 'pprint': area_pprint, 'tojson': area_tojson,
-    'wordwrap': area_wordwrap, 'whitespace': area_whitespace, 'expressions': area_expressions,
+    'wordwrap': area_wordwrap, 'whitespace': area_whitespace, 'expressions': area_expressions, 'scoping': area_scoping,
 }
 
 
