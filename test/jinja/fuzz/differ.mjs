@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const engine = fileURLToPath(new URL('../../../dist/jinja/index.js', import.meta.url));
-const { compileTemplate } = await import(engine);
+const { compileTemplate, parsePythonJson } = await import(engine);
 const NOW = new Date('2025-01-15T12:00:00Z');
 
 const file = process.argv[2];
@@ -22,7 +22,8 @@ let differing = 0;
 const shapes = new Map();
 for (const line of readFileSync(file, 'utf8').split('\n')) {
   if (line.trim() === '') continue;
-  const probe = JSON.parse(line);
+  // Python's JSON reading: 1.0 stays a float, as record-probes.py wrote it.
+  const probe = parsePythonJson(line);
   total++;
   let got;
   try {
@@ -33,7 +34,7 @@ for (const line of readFileSync(file, 'utf8').split('\n')) {
   const same = probe.expected !== undefined ? got.text === probe.expected : got.error === comparable(probe.error);
   if (same) continue;
   differing++;
-  const shape = probe.template.replace(/^\{\{ \(.*?\)/, '');
+  const shape = probe.template.length > 2000 ? `${probe.template.slice(0, 80)}…` : probe.template.replace(/^\{\{ \(.*?\)/, '');
   const seen = shapes.get(shape);
   if (seen) seen.count++;
   else shapes.set(shape, { count: 1, probe, got });

@@ -11,7 +11,8 @@ differ.mjs renders them with chatfmt and prints every case whose output or error
 A case worth keeping, once fixed, goes into test/jinja/extra-probes.jsonl with its recorded answer.
 Areas: format (str.format and %), strings (str methods and text filters), filters (numbers, lists and dicts),
 pprint, wordwrap, whitespace (block and trim control), expressions (operators, tests, loops, macros), tojson,
-scoping (set, for, if, with, macros and set blocks nested, and what each can see).
+scoping (set, for, if, with, macros and set blocks nested, and what each can see), and official: every template in
+../shared/templates/official with --count random conversations each (scripts/fuzz-family-templates.py's generator).
 """
 import argparse
 import json
@@ -212,13 +213,41 @@ AREAS = {
 }
 
 
+def official_templates(seed, count):
+    """Every official template in ../shared/templates/official with `count` random conversations each (the family
+    fuzzer's generator), its special tokens and transformers' variables as the context."""
+    import glob
+    import importlib.util
+    import os
+    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    shared = os.path.join(os.path.dirname(repo), 'shared')
+    spec = importlib.util.spec_from_file_location('family_fuzz', os.path.join(repo, 'scripts', 'fuzz-family-templates.py'))
+    family_fuzz = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(family_fuzz)
+    conversations = [family_fuzz.Generator(seed).conversation() for _ in range(count)]
+    with open(os.path.join(shared, 'templates', 'special_tokens.json')) as f:
+        tokens = json.load(f)
+    for path in sorted(glob.glob(os.path.join(shared, 'templates', 'official', '*', '*.jinja'))):
+        with open(path) as f:
+            source = f.read()
+        for data in conversations:
+            data = dict(data)
+            context = dict(tokens.get(os.path.basename(os.path.dirname(path)), {}))
+            context.update(messages=data.pop('messages'), tools=data.pop('tools', None), documents=data.pop('documents', None),
+                           add_generation_prompt=data.pop('add_generation_prompt', False))
+            context.update(data)
+            print(json.dumps({'template': source, 'context': context}, ensure_ascii=False))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    parser.add_argument('--area', choices=sorted(AREAS), required=True)
+    parser.add_argument('--area', choices=sorted([*AREAS, 'official']), required=True)
     parser.add_argument('--seed', type=int, default=1)
     parser.add_argument('--count', type=int, default=1000)
     options = parser.parse_args()
     random.seed(options.seed)
+    if options.area == 'official':
+        return official_templates(options.seed, options.count)
     for _ in range(options.count):
         context = {'x': pick([1, 0, 'v', [1, 2], {'k': [1, 2.5, None]}, None]), 'y': 'str\nwith "quotes"'}
         print(json.dumps({'template': AREAS[options.area](), 'context': context}, ensure_ascii=False))
