@@ -130,9 +130,8 @@ export function definesClosures(stmts: Stmt[]): boolean {
 /**
  * Names a read must look up through the scope chain: those some statement binds in a scope other than the root
  * (loop targets, anything set inside a loop, macro, caller, with, scope, set, filter or generation block, macro
- * parameters) and the names the
- * engine binds itself. Any other name lives in the render's root scope (a variable, a global, or set by a top-level
- * statement), where its reads go straight.
+ * parameters) and the names the engine binds itself. Any other name lives in the render's root scope (a variable, a
+ * global, or set by a top-level statement), where its reads go straight.
  */
 export function scopedNames(stmts: Stmt[], nested = false, into = new Set<string>(['loop', 'caller', 'varargs', 'kwargs'])): Set<string> {
   const addTarget = (target: Target): void => {
