@@ -4,23 +4,12 @@
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/main.js';
 import { memoryIO } from '../../src/cli/memory-io.js';
-import { DEFAULT_LIMITS, compileTemplate, renderConversation, loadTemplate, type RenderLimits } from '../../src/index.js';
+import { DEFAULT_LIMITS, compileTemplate, renderConversation, loadTemplate } from '../../src/index.js';
+import { render, renderError } from '../helpers/limited-render.js';
 import { tempDir } from '../helpers/tmp.js';
 
 const tmp = tempDir();
 
-function renderError(source: string, limits?: Partial<RenderLimits>): { code?: string; pythonType?: string; message: string } {
-  try {
-    compileTemplate(source, { name: 'hostile' }).render({}, { limits });
-  } catch (error) {
-    return error as { code?: string; pythonType?: string; message: string };
-  }
-  throw new Error(`rendered without error: ${source}`);
-}
-
-function render(source: string, limits?: Partial<RenderLimits>): string {
-  return compileTemplate(source, { name: 'ok' }).render({}, { limits }).text;
-}
 
 describe('render budget: hostile templates fail fast with TEMPLATE_LIMIT', () => {
   it.each([

@@ -2,20 +2,8 @@
 // loop repeating such a read fails with TEMPLATE_LIMIT instead of hanging the process for minutes. The hostile
 // sizes here ran 5–300 s before the budget; the tests assert codes and messages, never timings.
 import { describe, expect, it } from 'vitest';
-import { compileTemplate, familyIds, loadTemplate, renderConversation, type RenderLimits } from '../../src/index.js';
-
-function renderError(source: string, limits?: Partial<RenderLimits>): { code?: string; message: string } {
-  try {
-    compileTemplate(source, { name: 'hostile' }).render({}, { limits });
-  } catch (error) {
-    return error as { code?: string; message: string };
-  }
-  throw new Error(`rendered without error: ${source}`);
-}
-
-function render(source: string, limits?: Partial<RenderLimits>): string {
-  return compileTemplate(source, { name: 'ok' }).render({}, { limits }).text;
-}
+import { compileTemplate, familyIds, loadTemplate, renderConversation } from '../../src/index.js';
+import { render, renderError } from '../helpers/limited-render.js';
 
 const bigList = '{% set r = range(100000)|list %}';
 const bigString = "{% set s = 'a' * 1000000 %}";
