@@ -1,6 +1,7 @@
 // Python's Unicode case operations on str: title, capitalize, swapcase, casefold and the is-case tests. JavaScript
 // has upper and lower case only; title case, full case folding and Python's per-character final sigma are built
 // here on top of them. (Characters newer than Python's Unicode tables may still differ: each side maps its own.)
+import { codePoints } from './values.js';
 
 /** Latin digraphs, whose title case is a letter of its own. */
 const DIGRAPH_TITLE: Record<string, string> = { 'Ǆ': 'ǅ', 'ǅ': 'ǅ', 'ǆ': 'ǅ', 'Ǉ': 'ǈ', 'ǈ': 'ǈ', 'ǉ': 'ǈ', 'Ǌ': 'ǋ', 'ǋ': 'ǋ', 'ǌ': 'ǋ', 'Ǳ': 'ǲ', 'ǲ': 'ǲ', 'ǳ': 'ǲ' };
@@ -76,7 +77,7 @@ function lowerFrom(chars: readonly string[], start: number): string {
 }
 
 export function pyTitle(s: string): string {
-  const chars = Array.from(s);
+  const chars = codePoints(s);
   let out = '';
   let previousCased = false;
   for (let i = 0; i < chars.length; i++) {
@@ -89,13 +90,13 @@ export function pyTitle(s: string): string {
 
 export function pyCapitalize(s: string): string {
   if (s === '') return s;
-  const chars = Array.from(s);
+  const chars = codePoints(s);
   return titleChar(chars[0]!) + lowerFrom(chars, 1);
 }
 
 export function pySwapcase(s: string): string {
   const { upper, lower } = unicode();
-  const chars = Array.from(s);
+  const chars = codePoints(s);
   let out = '';
   for (let i = 0; i < chars.length; i++) {
     const ch = chars[i]!;

@@ -3,6 +3,7 @@
 // ('%.1f' % 2.25 is '2.2'), stop at 100 digits, and switch to exponent notation from 1e21 on; none of that is Python's.
 import { chargeChars } from './budget.js';
 import { PyError } from './errors.js';
+import { floatRepr } from './repr.js';
 
 /** |x| as digits × 10^-scale, exactly: every finite double is a finite decimal. */
 function exactDecimal(x: number): { digits: bigint; scale: number } {
@@ -30,21 +31,13 @@ function roundHalfEven(digits: bigint, drop: number): string {
   return (rest > unit || (rest === unit && kept % 2n === 1n) ? kept + 1n : kept).toString();
 }
 
-function special(x: number): string | undefined {
-  if (Number.isNaN(x)) return 'nan';
-  if (x === Infinity) return 'inf';
-  if (x === -Infinity) return '-inf';
-  return undefined;
-}
-
 function signOf(x: number): string {
   return x < 0 || Object.is(x, -0) ? '-' : '';
 }
 
 /** With `precision` digits after the point: Python's '%.{precision}f'. */
 export function fixedNotation(x: number, precision: number, alt = false): string {
-  const named = special(x);
-  if (named !== undefined) return named;
+  if (!Number.isFinite(x)) return floatRepr(x);
   chargeChars(precision);
   const { digits, scale } = exactDecimal(x);
   const text = roundHalfEven(digits, scale - precision).padStart(precision + 1, '0');
@@ -75,8 +68,7 @@ function withExponent(mantissa: string, exponent: number): string {
 
 /** With `precision` digits after the point of a one-digit mantissa: Python's '%.{precision}e'. */
 export function exponentNotation(x: number, precision: number, alt = false): string {
-  const named = special(x);
-  if (named !== undefined) return named;
+  if (!Number.isFinite(x)) return floatRepr(x);
   const { text, exponent } = significantDigits(x, precision + 1);
   const point = precision > 0 || alt ? '.' : '';
   return signOf(x) + withExponent(`${text[0]}${point}${text.slice(1)}`, exponent);
@@ -89,8 +81,7 @@ export function exponentNotation(x: number, precision: number, alt = false): str
  * exponent notation one digit sooner.
  */
 export function generalNotation(x: number, precision: number, alt = false, keepPoint = false): string {
-  const named = special(x);
-  if (named !== undefined) return named;
+  if (!Number.isFinite(x)) return floatRepr(x);
   const p = precision === 0 ? 1 : precision;
   const { exponent } = significantDigits(x, p);
   // Keeping the point takes one digit of the precision: '{:.4}'.format(1234.5) is '1.234e+03', not '1234.0'.
