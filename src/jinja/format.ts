@@ -6,7 +6,7 @@ import { floatRepr, intStr, pyRepr, pyStr } from './repr.js';
 import { exponentNotation, fixedNotation, generalNotation } from './format-number.js';
 import { getAttr, getItem } from './ops.js';
 import { escapedFormatArg, htmlEscape } from './markup.js';
-import { MISSING, Markup, PyFloat, Undefined, dictGet, hasSurrogates, isDict, isTuple, pyTypeName, strLength } from './values.js';
+import { MISSING, Markup, PyFloat, Undefined, codePointPrefix, dictGet, isDict, isTuple, pyTypeName, strLength } from './values.js';
 
 /**
  * `%c`: the character of an int code point, or a one-character str, refused as Python refuses the rest. Passing any
@@ -96,7 +96,7 @@ function formatOne(conv: string, value: unknown, flags: string, width: number, p
     case 'r':
     case 'a':
       text = conv === 's' ? pyStr(value) : conv === 'r' ? pyRepr(value) : asciiRepr(value);
-      if (precision !== undefined) text = text.slice(0, precision);
+      if (precision !== undefined) text = codePointPrefix(text, precision);
       return pad(text, width, left, false);
     case 'd':
     case 'i':
@@ -288,7 +288,7 @@ function formatSpecified(value: unknown, spec: Spec): string {
     if (alt) throw new PyError('ValueError', 'Alternate form (#) not allowed in string format specifier');
     if (spec.align === '=') throw new PyError('ValueError', "'=' alignment not allowed in string format specifier");
     if (precision === undefined) return value;
-    return hasSurrogates(value) ? Array.from(value).slice(0, precision).join('') : value.slice(0, precision);
+    return codePointPrefix(value, precision);
   }
   const whole = wholeNumber(value);
   const isFloat = value instanceof PyFloat || (typeof value === 'number' && whole === undefined);

@@ -347,6 +347,11 @@ export function codePoints(s: string): string[] {
   return hasSurrogates(s) ? Array.from(s) : s.split('');
 }
 
+/** The first `count` code points of s: Python's `s[:count]`, never half a surrogate pair. */
+export function codePointPrefix(s: string, count: number): string {
+  return hasSurrogates(s) ? Array.from(s).slice(0, count).join('') : s.slice(0, count);
+}
+
 export function strLength(s: string): number {
   if (!hasSurrogates(s)) return s.length;
   let n = 0;
