@@ -1,5 +1,6 @@
 import { needsPythonReader, parsePythonJson } from '../jinja/index.js';
 import { parsePythonLiteral } from '../parse/args/index.js';
+import { clipForMessage } from '../util/utf16.js';
 
 export type LooseJsonResult = { ok: true; value: unknown; python: boolean } | { ok: false; error: string };
 
@@ -25,8 +26,7 @@ export function decodeJsonField(value: unknown): LooseJsonResult {
 
 /** A short, single-line preview of untrusted text for messages. */
 export function preview(text: string, max = 60): string {
-  const flat = text.length > max ? `${text.slice(0, max)}…` : text;
-  return JSON.stringify(flat);
+  return clipForMessage(text, max, JSON.stringify);
 }
 
 /**

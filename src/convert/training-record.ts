@@ -15,6 +15,7 @@ import { droppedCalls, droppedCallsMessage } from './dropped-calls.js';
 import { convertSpans, overlaps, type OffsetUnit } from './text-offsets.js';
 import type { ChatTokenizer } from './tokenizer.js';
 import { append } from '../util/append.js';
+import { clipForMessage } from '../util/utf16.js';
 
 export type TrainOn = 'all' | 'last';
 
@@ -197,7 +198,7 @@ function locateTurns(
     });
     const owner = owners.length === 1 ? owners[0] : blocks.length === assistantIndices.length ? assistantIndices[k] : undefined;
     if (owner !== undefined) byTurn.get(owner)!.push(block);
-    else issues.push(issue(line, 'CONVERT_SPANS_DISAGREE', 'messages', `the generation block ${JSON.stringify(text.slice(block[0], block[1]).slice(0, 60))} matches no single assistant turn; left out`));
+    else issues.push(issue(line, 'CONVERT_SPANS_DISAGREE', 'messages', `the generation block ${clipForMessage(text.slice(block[0], block[1]), 60, JSON.stringify)} matches no single assistant turn; left out`));
   });
   for (const index of assistantIndices) {
     const marked = byTurn.get(index)!;
@@ -205,7 +206,7 @@ function locateTurns(
     if (!found || (found.method !== 'prompt' && found.method !== 'header')) continue;
     const extent: Span | undefined = marked.length ? [marked[0]![0], marked.at(-1)![1]] : undefined;
     if (!extent || extent[0] !== found.span[0] || extent[1] !== found.span[1]) {
-      const show = (span: Span | undefined) => (span ? JSON.stringify(text.slice(span[0], span[1]).slice(0, 60)) : 'nothing');
+      const show = (span: Span | undefined) => (span ? clipForMessage(text.slice(span[0], span[1]), 60, JSON.stringify) : 'nothing');
       issues.push(issue(line, 'CONVERT_SPANS_DISAGREE', `messages[${index}]`,
         `{% generation %} marks ${show(extent)} but the render diff finds ${show(found.span)}; using the generation blocks`));
     }

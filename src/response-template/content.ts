@@ -2,6 +2,7 @@ import { RegionError } from './errors.js';
 import { JsonDecodeError, pyJsonLoads, setKey } from './pyjson.js';
 import { isDict, pyFloat, pyInt, pyRepr, pyStrip, pyTruthy, pyTypeName } from './python.js';
 import { PyRegex, RegexSyntaxError, escapeLiteral, type RegexStats } from './regex/index.js';
+import { clipForMessage } from '../util/utf16.js';
 
 export const CONTENT_PARSERS = ['text', 'int', 'float', 'bool', 'json', 'xml-inline', 'kv-lines'] as const;
 export type ContentParserName = (typeof CONTENT_PARSERS)[number];
@@ -96,7 +97,7 @@ function parseJson(body: string, args: Args, env: ParseEnv): unknown {
 
 /** Python repr of model text for an error message, cut so the message stays readable. */
 function clip(text: string): string {
-  return text.length > 200 ? `${pyRepr(text.slice(0, 200))}…(${text.length} chars)` : pyRepr(text);
+  return clipForMessage(text, 200, pyRepr);
 }
 
 /** `re.sub(pattern, fn, text)` with group 1 handed to `fn`. */

@@ -16,6 +16,7 @@ import { isPlainObject } from '../util/guards.js';
 import type { CallView, RowView, TurnView } from './checks/view.js';
 import { createTokenCheck } from './token-checks.js';
 import { append } from '../util/append.js';
+import { clipForMessage } from '../util/utf16.js';
 
 /** Options for the checks that need a template (and optionally a tokenizer). Plain data (sent to workers). */
 export interface TemplateCheckOptions {
@@ -98,7 +99,7 @@ function errorText(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const code = isChatfmtError(error) ? `${error.code}: ` : '';
   // Cut first: the message may quote row text, and the whitespace fold must stay linear.
-  return code + message.slice(0, 500).replace(/\s*\n\s*/g, ' ');
+  return code + clipForMessage(message, 500, String).replace(/\s*\n\s*/g, ' ');
 }
 
 /** Where the raw row would make the template double-encode or crash; `auto` fixes it, so these are warnings. */
@@ -222,7 +223,7 @@ function safeParse(text: string): unknown {
 }
 
 function truncate(text: string): string {
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+  return clipForMessage(text, 200, String);
 }
 
 /** Character spans of the assistant turns in the render: generation spans, or prompt/turn renders as fallback. */

@@ -6,6 +6,7 @@ import { ollamaGenerateBackend } from './ollama-generate.js';
 import { openaiCompletionsBackend } from './openai-completions.js';
 import { TruncatedStreamError, type BackendChunk, type BackendKind, type BackendProtocol, type BackendTarget, type CompletionInput } from './types.js';
 import { boundedText, UpstreamCall } from './upstream-call.js';
+import { clipForMessage } from '../../util/utf16.js';
 
 export * from './types.js';
 
@@ -90,7 +91,7 @@ export async function countTokens(target: BackendTarget & { protocol: BackendPro
     } catch {
       count = undefined;
     }
-    if (count === undefined) throw fail('UPSTREAM_PROTOCOL', `the backend's tokenizer answer is not ${target.protocol.kind}'s: ${answer.slice(0, 200)}`);
+    if (count === undefined) throw fail('UPSTREAM_PROTOCOL', `the backend's tokenizer answer is not ${target.protocol.kind}'s: ${clipForMessage(answer, 200, JSON.stringify)}`);
     return count;
   } catch (error) {
     throw call.explain(error, phase);

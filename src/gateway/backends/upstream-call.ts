@@ -4,6 +4,7 @@ import { fail, GatewayFailure } from '../core/failure.js';
 import { LineTooLongError } from '../wire/lines.js';
 import { MalformedLineError } from '../wire/ndjson.js';
 import { isRecord, MalformedChunkError, type BackendTarget, type HttpRequestSpec } from './types.js';
+import { clipForMessage } from '../../util/utf16.js';
 
 /** Socket errors that mean nothing is listening there (as opposed to a connection that broke). */
 const UNREACHABLE = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNRESET'];
@@ -102,7 +103,7 @@ function errorMessage(text: string): string | undefined {
   try {
     body = JSON.parse(text);
   } catch {
-    return text.trim() === '' ? undefined : text.trim().slice(0, 500);
+    return text.trim() === '' ? undefined : clipForMessage(text.trim(), 500, String);
   }
   if (!isRecord(body)) return undefined;
   if (typeof body.error === 'string') return body.error;

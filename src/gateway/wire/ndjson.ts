@@ -1,5 +1,6 @@
 // Newline-delimited JSON (Ollama's stream): one JSON value per line, blank lines skipped.
 import { readLines } from './lines.js';
+import { clipForMessage } from '../../util/utf16.js';
 
 export class MalformedLineError extends Error {}
 
@@ -14,7 +15,7 @@ export function parseJsonLine(line: string): unknown {
   try {
     return JSON.parse(line);
   } catch {
-    throw new MalformedLineError(`not JSON: ${line.length > 80 ? `${line.slice(0, 80)}…` : line}`);
+    throw new MalformedLineError(`not JSON: ${clipForMessage(line, 80, JSON.stringify)}`);
   }
 }
 

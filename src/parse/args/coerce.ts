@@ -2,6 +2,7 @@ import type { JsonSchema } from '../../types.js';
 import { isJsonInteger, isJsonNumber, minifyJson } from './json-text.js';
 import { pythonLiteralToJson } from './python-literal.js';
 import { admittedTypes, type AdmittedTypes, type TypedKind } from './schema.js';
+import { clipForMessage } from '../../util/utf16.js';
 
 // Typing of raw argument values for the XML-style families (Qwen3-Coder, GLM, Seed-OSS), whose wire
 // carries no types: the declared schema is the only source (FORMATS §0.5). One routine serves the
@@ -214,6 +215,5 @@ function pythonContainer(text: string, kind: 'object' | 'array'): string | undef
 }
 
 function preview(raw: string): string {
-  const limit = 40;
-  return JSON.stringify(raw.length > limit ? raw.slice(0, limit) + '…' : raw);
+  return clipForMessage(raw, 40, JSON.stringify);
 }

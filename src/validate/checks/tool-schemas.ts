@@ -5,6 +5,7 @@ import { SCHEMA_MAX_NODES } from '../../readers/limits.js';
 import { joinPath, type PathKey } from '../../readers/paths.js';
 import { isPlainObject } from '../../util/guards.js';
 import { compileLinear, linearRegExpEngine } from './linear-regexp.js';
+import { clipForMessage } from '../../util/utf16.js';
 
 /** A problem found in one `parameters` schema, with a path relative to it. */
 export interface SchemaProblem {
@@ -137,7 +138,7 @@ function budgetProblems(schema: Record<string, unknown>): { tooLarge: boolean; p
 function patternProblem(pattern: string, at: PathKey[], problems: SchemaProblem[]): void {
   const { error } = compileLinear(pattern);
   if (error !== undefined) {
-    problems.push({ code: 'TOOL_SCHEMA_UNCHECKED', path: joinPath('', ...at), message: `pattern ${JSON.stringify(pattern.slice(0, 80))} ${error}; values are not checked against it` });
+    problems.push({ code: 'TOOL_SCHEMA_UNCHECKED', path: joinPath('', ...at), message: `pattern ${clipForMessage(pattern, 80, JSON.stringify)} ${error}; values are not checked against it` });
   }
 }
 

@@ -5,6 +5,7 @@ import { MAX_HEADER } from '../headers.js';
 import { MarkerSet } from '../markers.js';
 import { parseWork } from '../work.js';
 import { escapeFragment } from './escape-fragment.js';
+import { clipForMessage } from '../../../util/utf16.js';
 
 export interface ObjectNotationSyntax {
   /** The one token that opens and closes every string (Gemma's `<|"|>`); nothing is escaped between two of them. */
@@ -342,9 +343,9 @@ class ObjectNotationCodec implements ArgsCodec {
         return this.repaired(text, hit.at, sink);
       }
     } else if (!hit && !final) return { status: 'more', pos: stop };
-    const word = this.token.slice(0, 40);
+    const word = clipForMessage(this.token, 40, JSON.stringify);
     this.token = '';
-    return fail(hit ? hit.at : stop, 'PARSE_BAD_ARGS_JSON', `"${word}" is not a number, true, false, null or a delimited string`);
+    return fail(hit ? hit.at : stop, 'PARSE_BAD_ARGS_JSON', `${word} is not a number, true, false, null or a delimited string`);
   }
 
   /** Whether `buf[at..]` is the delimiter or, before the end of output, could still become it. */
