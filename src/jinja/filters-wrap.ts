@@ -6,7 +6,7 @@ import { arg, type Kwargs } from './filter-args.js';
 import { pySplitlines, pyStrip } from './methods.js';
 import { truncInt } from './numbers.js';
 import { pyRepr, pyStr } from './repr.js';
-import { codePoints, pyTypeName, truthy } from './values.js';
+import { codePoints, isPySpace, pyTypeName, truthy } from './values.js';
 
 // textwrap's whitespace is ASCII only; its \w and letters are Unicode (Python's \w is letters, numbers and `_`).
 const WS = '[\\t\\n\\x0b\\x0c\\r ]';
@@ -27,29 +27,62 @@ const CHUNK_WITH_HYPHENS = new RegExp(
 /** wordsep_simple_re, when break_on_hyphens is off. */
 const CHUNK_SIMPLE = new RegExp(`(${WS}+)`, 'u');
 
-/** re.split with a captured group, empty pieces dropped: the chunks textwrap fills lines with. */
-function chunksOf(text: string, breakOnHyphens: boolean): string[][] {
-  return text.split(breakOnHyphens ? CHUNK_WITH_HYPHENS : CHUNK_SIMPLE).filter((c) => c !== '' && c !== undefined).map(codePoints);
+/**
+ * One of the chunks textwrap fills lines with, as code points. A word too long for any line is cut a line's width at
+ * a time: `from` is where its rest starts. textwrap slices the rest off as a new string at every cut, which makes a
+ * long word cost its length squared over the width (a megabyte-long word at width 1 ran for minutes); moving `from`
+ * makes each cut cost what it takes.
+ */
+interface Chunk {
+  readonly cps: string[];
+  from: number;
 }
 
-function isBlank(chunk: string[]): boolean {
-  return pyStrip(chunk.join(''), null, true, true) === '';
+function lengthOf(chunk: Chunk): number {
+  return chunk.cps.length - chunk.from;
+}
+
+/** The chunk's text from `from` on, for a line. */
+function textOf(chunk: Chunk): string {
+  return chunk.from === 0 ? chunk.cps.join('') : chunk.cps.slice(chunk.from).join('');
+}
+
+/** re.split with a captured group, empty pieces dropped: the chunks textwrap fills lines with. */
+function chunksOf(text: string, breakOnHyphens: boolean): Chunk[] {
+  return text
+    .split(breakOnHyphens ? CHUNK_WITH_HYPHENS : CHUNK_SIMPLE)
+    .filter((c) => c !== '' && c !== undefined)
+    .map((c) => ({ cps: codePoints(c), from: 0 }));
+}
+
+/** `chunk.strip() == ''`, reading only up to the first character strip keeps. */
+function isBlank(chunk: Chunk): boolean {
+  for (let i = chunk.from; i < chunk.cps.length; i++) if (!isPySpace(chunk.cps[i]!.charCodeAt(0))) return false;
+  return true;
 }
 
 /** textwrap's _handle_long_word: the start of a word too long for any line, cut after its last hyphen if it can. */
-function cutLongWord(chunks: string[][], line: string[][], lineLength: number, width: number, breakLong: boolean, breakOnHyphens: boolean): void {
+function cutLongWord(chunks: Chunk[], line: string[], lineLength: number, width: number, breakLong: boolean, breakOnHyphens: boolean): void {
   const spaceLeft = width < 1 ? 1 : width - lineLength;
   const chunk = chunks[chunks.length - 1]!;
+  const { cps, from } = chunk;
   if (breakLong) {
     let end = spaceLeft;
-    if (breakOnHyphens && chunk.length > spaceLeft) {
-      const hyphen = chunk.slice(0, spaceLeft).lastIndexOf('-');
-      if (hyphen > 0 && chunk.slice(0, hyphen).some((c) => c !== '-')) end = hyphen + 1;
+    if (breakOnHyphens && lengthOf(chunk) > spaceLeft) {
+      // chunk.rfind('-', 0, space_left), then any(c != '-' for c in chunk[:hyphen]).
+      let hyphen = spaceLeft - 1;
+      while (hyphen >= 0 && cps[from + hyphen] !== '-') hyphen--;
+      if (hyphen > 0) {
+        let i = 0;
+        while (i < hyphen && cps[from + i] === '-') i++;
+        if (i < hyphen) end = hyphen + 1;
+      }
     }
-    line.push(chunk.slice(0, end));
-    chunks[chunks.length - 1] = chunk.slice(end);
+    const cut = Math.min(cps.length, from + end);
+    line.push(cps.slice(from, cut).join(''));
+    chunk.from = cut;
   } else if (line.length === 0) {
-    line.push(chunks.pop()!);
+    line.push(textOf(chunks.pop()!));
   }
 }
 
@@ -58,19 +91,19 @@ function wrapLine(text: string, width: number, breakLong: boolean, breakOnHyphen
   const chunks = chunksOf(text, breakOnHyphens).reverse();
   const lines: string[] = [];
   while (chunks.length > 0) {
-    const line: string[][] = [];
+    const line: string[] = [];
     let length = 0;
     if (lines.length > 0 && isBlank(chunks[chunks.length - 1]!)) chunks.pop();
-    while (chunks.length > 0 && length + chunks[chunks.length - 1]!.length <= width) {
+    while (chunks.length > 0 && length + lengthOf(chunks[chunks.length - 1]!) <= width) {
       const chunk = chunks.pop()!;
-      line.push(chunk);
-      length += chunk.length;
+      line.push(textOf(chunk));
+      length += lengthOf(chunk);
     }
-    if (chunks.length > 0 && chunks[chunks.length - 1]!.length > width) {
+    if (chunks.length > 0 && lengthOf(chunks[chunks.length - 1]!) > width) {
       cutLongWord(chunks, line, length, width, breakLong, breakOnHyphens);
     }
-    if (line.length > 0 && isBlank(line[line.length - 1]!)) line.pop();
-    if (line.length > 0) lines.push(line.map((c) => c.join('')).join(''));
+    if (line.length > 0 && pyStrip(line[line.length - 1]!, null, true, true) === '') line.pop();
+    if (line.length > 0) lines.push(line.join(''));
   }
   return lines;
 }

@@ -198,3 +198,17 @@ describe('dicts with numeric keys stay linear (found by fuzzing)', () => {
     expect(render("{{ {1: 'a', 1.0: 'b', True: 'c', 2.0: 'd', 2: 'e', 'x': 1} }}{{ {0: 1, -0.0: 2, false: 3} }}{{ {1: 2}[True] }}{{ {2**70: 1}[2**70] }}")).toBe("{1: 'c', 2.0: 'e', 'x': 1}{0: 3}21");
   });
 });
+
+describe('wordwrap stays linear on a word longer than a line', () => {
+  // Found by hostile templates: textwrap slices the rest of a word off as a new string at every cut, and the port
+  // sliced an array of its characters the same way, so a word of n characters at width w cost n²/w: 32,000 characters
+  // at width 1 took 12 s, a megabyte minutes. Each cut now moves an offset.
+  it('a 300,000-character word at width 1, and words full of hyphens at width 2', () => {
+    expect(render("{{ ('a' * 300000)|wordwrap(1)|length }}|{{ ('ab-' * 100000)|wordwrap(2)|length }}")).toBe('599999|449999');
+  });
+
+  it('cuts where textwrap cuts: after the last hyphen that has a non-hyphen before it, else at the width', () => {
+    expect(render("{{ 'abc-defgh-ij-klmnopq-rs'|wordwrap(4) }}")).toBe('abc-\ndefg\nh-\nij-k\nlmno\npq-\nrs');
+    expect(render("{{ 'x ---abcdefghij--kl'|wordwrap(3, wrapstring='|') }}")).toBe('x -|--a|bcd|efg|hij|--|kl');
+  });
+});
