@@ -126,14 +126,59 @@ function formatOne(conv: string, value: unknown, flags: string, width: number, p
   return pad(text, width, left, zero);
 }
 
+/**
+ * The arguments of `fmt % args` as CPython hands them out: a tuple's items in turn, any other value once; a
+ * `%(key)` field puts the key's value in their place, once (so a field without a key after it has nothing left).
+ */
+class PercentArgs {
+  private values: unknown;
+  private count: number;
+  private at: number;
+
+  constructor(args: unknown) {
+    const tuple = isTuple(args);
+    this.values = args;
+    this.count = tuple ? (args as unknown[]).length : -1;
+    this.at = tuple ? 0 : -2;
+  }
+
+  next(): unknown {
+    if (this.at >= this.count) throw typeError('not enough arguments for format string');
+    const at = this.at++;
+    return this.count < 0 ? this.values : (this.values as unknown[])[at];
+  }
+
+  /** The key's value is the one argument of this field (and of any field after it that has no key). */
+  useKeyValue(value: unknown): void {
+    this.values = value;
+    this.count = -1;
+    this.at = -2;
+  }
+
+  /** Arguments a tuple still holds after the last field. */
+  get unused(): boolean {
+    return this.at < this.count;
+  }
+}
+
+/** A `*` width or precision: an int (or bool) that fits the C type CPython reads it as. */
+function starArgument(value: unknown, cType: 'int' | 'ssize_t'): number {
+  const n = typeof value === 'boolean' ? Number(value) : value;
+  if (!(typeof n === 'bigint' || (typeof n === 'number' && Number.isInteger(n)))) throw typeError('* wants int');
+  const max = cType === 'int' ? 2 ** 31 - 1 : 2 ** 63 - 1;
+  if (n > max || n < -max - 1) throw new PyError('OverflowError', `Python int too large to convert to C ${cType}`);
+  return Number(n);
+}
+
 /** Python `fmt % args`; `escape` for a Markup format, whose %s and %r fields see escaped text. */
 export function percentFormat(fmt: string, args: unknown, escape = false): string {
-  const positional = isTuple(args) ? (args as unknown[]) : [args];
+  // CPython skips the unused-arguments check when the argument has __getitem__ (a dict, but also a list or an
+  // Undefined); only then may a field name a key.
   const mapping = isDict(args) ? args : undefined;
-  let next = 0;
+  const subscriptable = mapping !== undefined || (Array.isArray(args) && !isTuple(args)) || args instanceof Undefined;
+  const cursor = new PercentArgs(args);
   let out = '';
   let i = 0;
-  let usedMapping = false;
   while (i < fmt.length) {
     const pct = fmt.indexOf('%', i);
     if (pct === -1) {
@@ -147,51 +192,52 @@ export function percentFormat(fmt: string, args: unknown, escape = false): strin
       i = p + 1;
       continue;
     }
-    let key: string | undefined;
     if (fmt[p] === '(') {
       const close = fmt.indexOf(')', p);
       if (close === -1) throw new PyError('ValueError', 'incomplete format key');
-      key = fmt.slice(p + 1, close);
+      if (mapping === undefined) throw typeError('format requires a mapping');
+      const key = fmt.slice(p + 1, close);
+      const value = dictGet(mapping, key);
+      if (value === MISSING) throw new PyError('KeyError', pyRepr(key));
+      cursor.useKeyValue(value);
       p = close + 1;
     }
     let flags = '';
     while ('-+ #0'.includes(fmt[p] ?? 'x')) flags += fmt[p++];
     let width = 0;
     if (fmt[p] === '*') {
-      width = Number(positional[next++]);
+      width = starArgument(cursor.next(), 'ssize_t');
+      // A negative `*` width left-justifies, as the `-` flag does.
+      if (width < 0) {
+        flags += '-';
+        width = -width;
+      }
       p++;
     } else while (fmt[p] !== undefined && fmt[p]! >= '0' && fmt[p]! <= '9') width = width * 10 + Number(fmt[p++]);
     let precision: number | undefined;
     if (fmt[p] === '.') {
       p++;
-      precision = 0;
-      while (fmt[p] !== undefined && fmt[p]! >= '0' && fmt[p]! <= '9') precision = precision * 10 + Number(fmt[p++]);
+      if (fmt[p] === '*') {
+        precision = Math.max(0, starArgument(cursor.next(), 'int'));
+        p++;
+      } else {
+        precision = 0;
+        while (fmt[p] !== undefined && fmt[p]! >= '0' && fmt[p]! <= '9') precision = precision * 10 + Number(fmt[p++]);
+      }
     }
     while (fmt[p] === 'l' || fmt[p] === 'h' || fmt[p] === 'L') p++;
     const conv = fmt[p];
     if (conv === undefined) throw new PyError('ValueError', 'incomplete format');
+    // The argument is taken before the conversion is checked: '%z' % () is short of arguments before it is unknown.
+    const value = cursor.next();
     if (!PERCENT_CONVERSIONS.has(conv)) {
       const code = conv.codePointAt(0)!;
       throw new PyError('ValueError', `unsupported format character '${String.fromCodePoint(code)}' (0x${code.toString(16)}) at index ${p}`);
     }
-    let value: unknown;
-    if (key !== undefined) {
-      if (mapping === undefined) throw typeError('format requires a mapping');
-      value = dictGet(mapping, key);
-      if (value === MISSING) throw new PyError('KeyError', pyRepr(key));
-      usedMapping = true;
-    } else {
-      if (next >= positional.length) throw typeError('not enough arguments for format string');
-      value = positional[next++];
-    }
     out += formatOne(conv, value, flags, width, precision, escape);
     i = p + 1;
   }
-  // CPython skips this check when the argument has __getitem__ (a dict, but also a list or an Undefined).
-  const subscriptable = mapping !== undefined || (Array.isArray(args) && !isTuple(args)) || args instanceof Undefined;
-  if (!usedMapping && !subscriptable && next < positional.length) {
-    throw typeError('not all arguments converted during string formatting');
-  }
+  if (!subscriptable && cursor.unused) throw typeError('not all arguments converted during string formatting');
   return out;
 }
 
@@ -201,6 +247,8 @@ interface Spec {
   fillGiven: boolean;
   align: string;
   sign: string;
+  /** `z`: a float that rounds to zero loses its minus sign. */
+  noNegZero: boolean;
   alt: boolean;
   width: number;
   grouping: string;
@@ -208,8 +256,8 @@ interface Spec {
   type: string;
 }
 
-/** `[[fill]align][sign][#][0][width][grouping][.precision][type]`, read as CPython's parse_internal_render_format_spec. */
-function parseSpec(spec: string, numeric: boolean): Spec {
+/** `[[fill]align][sign][z][#][0][width][grouping][.precision][type]`, read as CPython's parse_internal_render_format_spec. */
+function parseSpec(spec: string, numeric: boolean, typeName: string): Spec {
   let i = 0;
   let fill = ' ';
   let fillGiven = false;
@@ -225,6 +273,8 @@ function parseSpec(spec: string, numeric: boolean): Spec {
   }
   let sign = '';
   if ('+- '.includes(spec[i] ?? 'x')) sign = spec[i++]!;
+  const noNegZero = spec[i] === 'z';
+  if (noNegZero) i++;
   const alt = spec[i] === '#';
   if (alt) i++;
   // A 0 before the width fills with zeros unless a fill was written, and pads after the sign unless aligned.
@@ -243,11 +293,12 @@ function parseSpec(spec: string, numeric: boolean): Spec {
     precision = 0;
     while (spec[i] !== undefined && spec[i]! >= '0' && spec[i]! <= '9') precision = precision * 10 + Number(spec[i++]);
   }
+  if (spec.length - i > 1) throw new PyError('ValueError', `Invalid format specifier '${spec}' for object of type '${typeName}'`);
   const type = spec.slice(i);
   // A str's type defaults to 's' before this check, a number's stays empty.
   const checked = type === '' && !numeric ? 's' : type;
   if (grouping !== '' && !groupable(checked, grouping)) throw new PyError('ValueError', `Cannot specify '${grouping}' with '${checked}'.`);
-  return { fill, fillGiven, align, sign, alt, width, grouping, precision, type };
+  return { fill, fillGiven, align, sign, noNegZero, alt, width, grouping, precision, type };
 }
 
 /** PEP 378 and 515: `,` and `_` group decimal digits; `_` also groups binary, octal and hex. */
@@ -259,7 +310,7 @@ function groupable(type: string, grouping: string): boolean {
 function applySpec(value: unknown, specText: string): string {
   if (specText === '') return pyStr(value);
   const raw = value instanceof Markup ? value.text : value;
-  const spec = parseSpec(specText, typeof raw !== 'string');
+  const spec = parseSpec(specText, typeof raw !== 'string', pyTypeName(value));
   let text = formatSpecified(raw, spec);
   const align = spec.align || (typeof raw === 'string' ? '<' : '>');
   if (spec.grouping !== '' && spec.fill === '0' && align === '=') text = zeroPadGrouped(text, spec);
@@ -276,6 +327,8 @@ function applySpec(value: unknown, specText: string): string {
   return fill.repeat(room) + text;
 }
 
+/** A float's text that is zero with a minus sign (`-0.00`, `-0e+00`, `-0.0%`): what `z` drops the sign of. */
+const ROUNDED_NEGATIVE_ZERO = /^-0*\.?0*(?:[eE][+-][0-9]+)?%?$/;
 const INT_TYPES = new Set(['', 'd', 'n', 'x', 'X', 'o', 'b', 'c']);
 const FLOAT_TYPES = new Set(['', 'e', 'E', 'f', 'F', 'g', 'G', 'n', '%']);
 
@@ -285,6 +338,7 @@ function formatSpecified(value: unknown, spec: Spec): string {
   if (typeof value === 'string') {
     if (type !== '' && type !== 's') throw new PyError('ValueError', `Unknown format code '${type}' for object of type 'str'`);
     if (sign !== '') throw new PyError('ValueError', `${sign === ' ' ? 'Space' : 'Sign'} not allowed in string format specifier`);
+    if (spec.noNegZero) throw new PyError('ValueError', 'Negative zero coercion (z) not allowed in string format specifier');
     if (alt) throw new PyError('ValueError', 'Alternate form (#) not allowed in string format specifier');
     if (spec.align === '=') throw new PyError('ValueError', "'=' alignment not allowed in string format specifier");
     if (precision === undefined) return value;
@@ -296,6 +350,7 @@ function formatSpecified(value: unknown, spec: Spec): string {
   let text: string;
   if (whole !== undefined && INT_TYPES.has(type)) {
     if (precision !== undefined) throw new PyError('ValueError', 'Precision not allowed in integer format specifier');
+    if (spec.noNegZero) throw new PyError('ValueError', 'Negative zero coercion (z) not allowed in integer format specifier');
     if (type === 'c') {
       if (sign !== '') throw new PyError('ValueError', "Sign not allowed with integer format specifier 'c'");
       if (alt) throw new PyError('ValueError', "Alternate form (#) not allowed with integer format specifier 'c'");
@@ -309,6 +364,7 @@ function formatSpecified(value: unknown, spec: Spec): string {
     if (type === '%') text = `${fixedNotation(f * 100, precision ?? 6, alt)}%`;
     else if (type === '') text = precision === undefined ? reprWithPoint(f, alt) : generalNotation(f, precision, alt, true);
     else text = floatText(type === 'n' ? 'g' : type, f, precision ?? 6, alt);
+    if (spec.noNegZero && ROUNDED_NEGATIVE_ZERO.test(text)) text = text.slice(1);
   } else {
     throw new PyError('ValueError', `Unknown format code '${type}' for object of type '${pyTypeName(value)}'`);
   }
@@ -383,72 +439,129 @@ function fieldPath(field: string): { first: string; rest: Array<[boolean, string
   return { first: field.slice(0, end), rest };
 }
 
-/** str.format with positional/keyword fields, conversions and basic format specs; `escape` for Markup.format. */
-export function strFormat(fmt: string, args: unknown[], kwargs: Record<string, unknown> | null, escape = false): string {
-  let out = '';
-  let auto = 0;
-  let numbering: 'auto' | 'manual' | '' = '';
-  let i = 0;
+/** One replacement field as CPython's format-string parser reads it (unicode_format.h parse_field). */
+interface Field {
+  name: string;
+  /** The character after `!`, or '' when there is none. */
+  conversion: string;
+  spec: string;
+  /** Where the text after the field starts. */
+  end: number;
+}
+
+/**
+ * The field that starts after the `{` at `open - 1`: its name runs to `:`, `!` or `}` (a `[key]` may hold any of
+ * them), then an optional one-character conversion, then a spec that runs to the `}` matching the field's `{`, so it
+ * may hold fields of its own.
+ */
+function parseField(fmt: string, open: number): Field {
+  let i = open;
+  let c = '';
   while (i < fmt.length) {
-    const c = fmt[i]!;
-    if (c === '{') {
-      if (fmt[i + 1] === '{') {
-        out += '{';
-        i += 2;
-        continue;
-      }
-      const close = fmt.indexOf('}', i);
-      if (close === -1) throw new PyError('ValueError', "Single '{' encountered in format string");
-      const field = fmt.slice(i + 1, close);
-      const colon = field.indexOf(':');
-      let head = colon === -1 ? field : field.slice(0, colon);
-      const spec = colon === -1 ? '' : field.slice(colon + 1);
-      let conversion = '';
-      const bang = head.indexOf('!');
-      if (bang !== -1) {
-        conversion = head.slice(bang + 1);
-        head = head.slice(0, bang);
-      }
-      const path = fieldPath(head);
-      head = path.first;
-      let value: unknown;
-      if (head === '' && path.rest.length > 0) throw new PyError('KeyError', "''");
-      if (head === '' ? numbering === 'manual' : /^[0-9]+$/.test(head) && numbering === 'auto') {
-        // jinja2's sandbox formats with string.Formatter, which uses this one message both ways.
-        throw new PyError('ValueError', 'cannot switch from manual field specification to automatic field numbering');
-      }
-      if (head === '') numbering = 'auto';
-      else if (/^[0-9]+$/.test(head)) numbering = 'manual';
-      if (head === '') {
-        if (auto >= args.length) throw new PyError('IndexError', `Replacement index ${auto} out of range for positional args tuple`);
-        value = args[auto++];
-      } else if (/^[0-9]+$/.test(head)) {
-        const idx = Number(head);
-        if (idx >= args.length) throw new PyError('IndexError', `Replacement index ${idx} out of range for positional args tuple`);
-        value = args[idx];
-      } else {
-        if (!kwargs || !(head in kwargs)) throw new PyError('KeyError', pyRepr(head));
-        value = kwargs[head];
-      }
-      // The sandbox's formatter reads `.attr` and `[key]` through its own getattr / getitem.
-      for (const [isAttr, key] of path.rest) value = isAttr ? getAttr(value, key as string) : getItem(value, key);
-      if (value instanceof Undefined && spec !== '' && conversion === '') throw typeError('unsupported format string passed to Undefined.__format__');
-      if (conversion === 'r') value = pyRepr(value);
-      else if (conversion === 's') value = pyStr(value);
-      const formatted = applySpec(value, spec);
-      out += escape && !(value instanceof Markup) ? htmlEscape(formatted) : formatted;
-      i = close + 1;
-    } else if (c === '}') {
-      if (fmt[i + 1] !== '}') throw new PyError('ValueError', "Single '}' encountered in format string");
-      out += '}';
-      i += 2;
-    } else {
-      const next = Math.min(...[fmt.indexOf('{', i), fmt.indexOf('}', i)].map((x) => (x === -1 ? fmt.length : x)));
-      out += fmt.slice(i, next);
-      i = next;
+    c = fmt[i++]!;
+    if (c === '{') throw new PyError('ValueError', "unexpected '{' in field name");
+    if (c === '[') {
+      while (i < fmt.length && fmt[i] !== ']') i++;
+      continue;
+    }
+    if (c === '}' || c === ':' || c === '!') break;
+  }
+  const name = fmt.slice(open, i - 1);
+  if (c !== '!' && c !== ':') {
+    if (c !== '}') throw new PyError('ValueError', "expected '}' before end of string");
+    return { name, conversion: '', spec: '', end: i };
+  }
+  let conversion = '';
+  if (c === '!') {
+    if (i >= fmt.length) throw new PyError('ValueError', 'end of string while looking for conversion specifier');
+    conversion = fmt[i++]!;
+    if (i < fmt.length) {
+      const after = fmt[i++]!;
+      if (after === '}') return { name, conversion, spec: '', end: i };
+      if (after !== ':') throw new PyError('ValueError', "expected ':' after conversion specifier");
     }
   }
+  const specStart = i;
+  let depth = 1;
+  while (i < fmt.length) {
+    const d = fmt[i++];
+    if (d === '{') depth++;
+    else if (d === '}' && --depth === 0) return { name, conversion, spec: fmt.slice(specStart, i - 1), end: i };
+  }
+  throw new PyError('ValueError', "unmatched '{' in format spec");
+}
+
+/** string.Formatter's automatic field numbering: the next number, or false once a field gave its own. */
+interface Numbering {
+  auto: number | false;
+}
+
+/**
+ * str.format as jinja2's sandbox runs it (string.Formatter.vformat): fields with positional or keyword names,
+ * `.attr` and `[key]` steps, conversions, and format specs that hold fields of their own, one level deep; `escape`
+ * for Markup.format.
+ */
+export function strFormat(fmt: string, args: unknown[], kwargs: Record<string, unknown> | null, escape = false): string {
+  return formatFields(fmt, args, kwargs, escape, 2, { auto: 0 });
+}
+
+/** string.Formatter._vformat: the text of `fmt` with its fields formatted, specs expanded at `depth - 1`. */
+function formatFields(fmt: string, args: unknown[], kwargs: Record<string, unknown> | null, escape: boolean, depth: number, numbering: Numbering): string {
+  if (depth < 0) throw new PyError('ValueError', 'Max string recursion exceeded');
+  let out = '';
+  let i = 0;
+  while (i < fmt.length) {
+    let brace = i;
+    while (brace < fmt.length && fmt[brace] !== '{' && fmt[brace] !== '}') brace++;
+    out += fmt.slice(i, brace);
+    if (brace >= fmt.length) break;
+    const c = fmt[brace]!;
+    const doubled = fmt[brace + 1] === c;
+    if (c === '}' && !doubled) throw new PyError('ValueError', "Single '}' encountered in format string");
+    if (c === '{' && brace + 1 >= fmt.length) throw new PyError('ValueError', "Single '{' encountered in format string");
+    if (doubled) {
+      out += c;
+      i = brace + 2;
+      continue;
+    }
+    const field = parseField(fmt, brace + 1);
+    out += formatField(field, args, kwargs, escape, depth, numbering);
+    i = field.end;
+  }
   return out;
+}
+
+function formatField(field: Field, args: unknown[], kwargs: Record<string, unknown> | null, escape: boolean, depth: number, numbering: Numbering): string {
+  let name = field.name;
+  // string.Formatter numbers empty names itself and tests the whole name with isdigit (`{0.real}` is not a number).
+  if (name === '') {
+    if (numbering.auto === false) throw new PyError('ValueError', 'cannot switch from manual field specification to automatic field numbering');
+    name = String(numbering.auto++);
+  } else if (/^[0-9]+$/.test(name)) {
+    if (numbering.auto !== false && numbering.auto > 0) throw new PyError('ValueError', 'cannot switch from manual field specification to automatic field numbering');
+    numbering.auto = false;
+  }
+  const path = fieldPath(name);
+  if (path.first === '' && path.rest.length > 0) throw new PyError('KeyError', "''");
+  let value: unknown;
+  if (/^[0-9]+$/.test(path.first)) {
+    const index = Number(path.first);
+    if (index >= args.length) throw new PyError('IndexError', 'tuple index out of range');
+    value = args[index];
+  } else {
+    if (!kwargs || !(path.first in kwargs)) throw new PyError('KeyError', pyRepr(path.first));
+    value = kwargs[path.first];
+  }
+  // The sandbox's formatter reads `.attr` and `[key]` through its own getattr / getitem.
+  for (const [isAttr, key] of path.rest) value = isAttr ? getAttr(value, key as string) : getItem(value, key);
+  if (field.conversion === 'r') value = pyRepr(value);
+  else if (field.conversion === 's') value = pyStr(value);
+  else if (field.conversion === 'a') value = asciiRepr(value);
+  else if (field.conversion !== '') throw new PyError('ValueError', `Unknown conversion specifier ${field.conversion}`);
+  const spec = formatFields(field.spec, args, kwargs, escape, depth - 1, numbering);
+  if (value instanceof Undefined && spec !== '') throw typeError('unsupported format string passed to Undefined.__format__');
+  const formatted = applySpec(value, spec);
+  return escape && !(value instanceof Markup) ? htmlEscape(formatted) : formatted;
 }
 
 export { floatRepr };

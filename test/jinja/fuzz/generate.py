@@ -45,20 +45,45 @@ def lit(value):
 
 def area_format():
     value = random.choice([random.uniform(-1, 1) * 10 ** random.randint(-8, 22), round(random.uniform(-999, 999), 2),
-                           pick([0.5, 2.5, 2.25, 0.125, 1234.5, 9.95, -0.0, 1e21, 5e-324, 99.5]),
+                           pick([0.5, 2.5, 2.25, 0.125, 1234.5, 9.95, -0.0, 1e21, 5e-324, 99.5, -0.0004]),
                            pick([0, 1, -1, 255, -255, 1234567, 2 ** 70, 65]), pick([True, False]), pick(['ab', '', 'héllo'])])
     if random.random() < 0.5:
+        # Width and precision are sometimes fields of their own ('{:{}}', '{:>{w}}'), given after the value.
+        extra, named = [], {}
+
+        def number(text):
+            if random.random() < 0.25:
+                if random.random() < 0.5:
+                    extra.append(int(text))
+                    return '{}'
+                named['w' + str(len(named))] = int(text)
+                return '{w' + str(len(named) - 1) + '}'
+            return text
         spec = ''.join([
             pick(['', '*', '0', ' ']) + pick('<>^=') if random.random() < 0.3 else '',
-            pick('+- ') if random.random() < 0.4 else '', '#' if random.random() < 0.3 else '',
-            '0' if random.random() < 0.3 else '', str(random.randint(0, 20)) if random.random() < 0.5 else '',
-            pick([',', '_']) if random.random() < 0.3 else '', f'.{random.randint(0, 20)}' if random.random() < 0.5 else '',
+            pick('+- ') if random.random() < 0.4 else '', 'z' if random.random() < 0.15 else '',
+            '#' if random.random() < 0.3 else '',
+            '0' if random.random() < 0.3 else '', number(str(random.randint(0, 20))) if random.random() < 0.5 else '',
+            pick([',', '_']) if random.random() < 0.3 else '', '.' + number(str(random.randint(0, 20))) if random.random() < 0.5 else '',
             pick(['', 'd', 'f', 'F', 'e', 'E', 'g', 'G', '%', 'x', 'X', 'o', 'b', 'n', 's', 'c']) if random.random() < 0.8 else ''])
-        return "{{ '{:" + spec + "}'.format(" + lit(value) + ') }}'
+        conversion = pick(['!r', '!s', '!a']) if random.random() < 0.1 else ''
+        args = ', '.join([lit(value)] + [lit(n) for n in extra] + [f'{k}={lit(v)}' for k, v in named.items()])
+        return "{{ '{" + conversion + ":" + spec + "}'.format(" + args + ') }}'
+    # '*' takes the width or precision from the arguments, before the value (a negative width left-justifies).
+    stars = []
     spec = '%' + ''.join(f for f in '-+ #0' if random.random() < 0.2)
-    spec += str(random.randint(0, 20)) if random.random() < 0.5 else ''
-    spec += f'.{random.randint(0, 20)}' if random.random() < 0.5 else ''
-    return "{{ '" + spec + pick('dixXofFeEgGsrac') + "' % " + lit(value) + ' }}'
+    if random.random() < 0.2:
+        spec += '*'
+        stars.append(random.randint(-12, 12))
+    elif random.random() < 0.5:
+        spec += str(random.randint(0, 20))
+    if random.random() < 0.2:
+        spec += '.*'
+        stars.append(random.randint(-3, 12))
+    elif random.random() < 0.5:
+        spec += f'.{random.randint(0, 20)}'
+    args = lit(value) if not stars else '(' + ', '.join([lit(n) for n in stars] + [lit(value)]) + ')'
+    return "{{ '" + spec + pick('dixXofFeEgGsrac') + "' % " + args + ' }}'
 
 
 def area_strings():
