@@ -161,12 +161,16 @@ class PercentArgs {
   }
 }
 
-/** A `*` width or precision: an int (or bool) that fits the C type CPython reads it as. */
-function starArgument(value: unknown, cType: 'int' | 'ssize_t'): number {
+/**
+ * A `*` width or precision: an int (or bool) that fits the C type CPython reads it as. A Markup format wraps every
+ * argument in markupsafe's escaping helper, which is no int: there `*` always refuses.
+ */
+function starArgument(value: unknown, cType: 'int' | 'ssize_t', escape: boolean): number {
   const n = typeof value === 'boolean' ? Number(value) : value;
-  if (!(typeof n === 'bigint' || (typeof n === 'number' && Number.isInteger(n)))) throw typeError('* wants int');
-  const max = cType === 'int' ? 2 ** 31 - 1 : 2 ** 63 - 1;
-  if (n > max || n < -max - 1) throw new PyError('OverflowError', `Python int too large to convert to C ${cType}`);
+  if (escape || !(typeof n === 'bigint' || (typeof n === 'number' && Number.isInteger(n)))) throw typeError('* wants int');
+  const max = cType === 'int' ? 2n ** 31n - 1n : 2n ** 63n - 1n;
+  const big = BigInt(n);
+  if (big > max || big < -max - 1n) throw new PyError('OverflowError', `Python int too large to convert to C ${cType}`);
   return Number(n);
 }
 
@@ -206,7 +210,7 @@ export function percentFormat(fmt: string, args: unknown, escape = false): strin
     while ('-+ #0'.includes(fmt[p] ?? 'x')) flags += fmt[p++];
     let width = 0;
     if (fmt[p] === '*') {
-      width = starArgument(cursor.next(), 'ssize_t');
+      width = starArgument(cursor.next(), 'ssize_t', escape);
       // A negative `*` width left-justifies, as the `-` flag does.
       if (width < 0) {
         flags += '-';
@@ -218,7 +222,7 @@ export function percentFormat(fmt: string, args: unknown, escape = false): strin
     if (fmt[p] === '.') {
       p++;
       if (fmt[p] === '*') {
-        precision = Math.max(0, starArgument(cursor.next(), 'int'));
+        precision = Math.max(0, starArgument(cursor.next(), 'int', escape));
         p++;
       } else {
         precision = 0;
