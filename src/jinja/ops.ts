@@ -121,10 +121,31 @@ export function getAttr(obj: unknown, name: string): unknown {
     if (name === 'grouper') return obj[0];
     if (name === 'list') return obj[1];
   }
+  const number = numberAttr(obj, name);
+  if (number !== MISSING) return number;
   const method = lookupMethod(obj, name);
   if (method === 'unsafe') return unsafe(obj, name);
   if (method !== undefined) return method;
   return new Undefined(name, obj);
+}
+
+/**
+ * The data attributes of Python's numbers: `real` and `imag` of an int, a bool (whose `real` is the int) and a float,
+ * an int's `numerator` and `denominator` (`groupby('real')` over ints reads one).
+ */
+function numberAttr(obj: unknown, name: string): unknown {
+  const int = typeof obj === 'boolean' ? Number(obj) : typeof obj === 'bigint' || (typeof obj === 'number' && Number.isInteger(obj)) ? obj : undefined;
+  if (int !== undefined) {
+    if (name === 'real' || name === 'numerator') return int;
+    if (name === 'imag') return 0;
+    if (name === 'denominator') return 1;
+    return MISSING;
+  }
+  if (obj instanceof PyFloat || typeof obj === 'number') {
+    if (name === 'real') return obj;
+    if (name === 'imag') return new PyFloat(0);
+  }
+  return MISSING;
 }
 
 /** Python sequence index → JS index, or -1 when out of range. */
