@@ -495,6 +495,12 @@ function parseField(fmt: string, open: number): Field {
   throw new PyError('ValueError', "unmatched '{' in format spec");
 }
 
+/**
+ * Where named fields are read: the call's keywords, a format_map's dict, or (a format_map of anything else) a
+ * function that makes the error reading a name from it raises.
+ */
+type FieldNames = Record<string, unknown> | null | (() => PyError);
+
 /** string.Formatter's automatic field numbering: the next number, or false once a field gave its own. */
 interface Numbering {
   auto: number | false;
@@ -509,8 +515,16 @@ export function strFormat(fmt: string, args: unknown[], kwargs: Record<string, u
   return formatFields(fmt, args, kwargs, escape, 2, { auto: 0 });
 }
 
+/**
+ * str.format_map: the names of the fields read from `mapping` (a dict's string keys); a mapping that is a function
+ * makes the error that indexing the value by a name raises. Numbered fields find no arguments.
+ */
+export function strFormatMap(fmt: string, mapping: Record<string, unknown> | (() => PyError), escape = false): string {
+  return formatFields(fmt, [], mapping, escape, 2, { auto: 0 });
+}
+
 /** string.Formatter._vformat: the text of `fmt` with its fields formatted, specs expanded at `depth - 1`. */
-function formatFields(fmt: string, args: unknown[], kwargs: Record<string, unknown> | null, escape: boolean, depth: number, numbering: Numbering): string {
+function formatFields(fmt: string, args: unknown[], kwargs: FieldNames, escape: boolean, depth: number, numbering: Numbering): string {
   if (depth < 0) throw new PyError('ValueError', 'Max string recursion exceeded');
   let out = '';
   let i = 0;
@@ -535,7 +549,7 @@ function formatFields(fmt: string, args: unknown[], kwargs: Record<string, unkno
   return out;
 }
 
-function formatField(field: Field, args: unknown[], kwargs: Record<string, unknown> | null, escape: boolean, depth: number, numbering: Numbering): string {
+function formatField(field: Field, args: unknown[], kwargs: FieldNames, escape: boolean, depth: number, numbering: Numbering): string {
   let name = field.name;
   // string.Formatter numbers empty names itself and tests the whole name with isdigit (`{0.real}` is not a number).
   if (name === '') {
@@ -553,6 +567,7 @@ function formatField(field: Field, args: unknown[], kwargs: Record<string, unkno
     if (index >= args.length) throw new PyError('IndexError', 'tuple index out of range');
     value = args[index];
   } else {
+    if (typeof kwargs === 'function') throw kwargs();
     if (!kwargs || !(path.first in kwargs)) throw new PyError('KeyError', pyRepr(path.first));
     value = kwargs[path.first];
   }

@@ -55,7 +55,7 @@ type StrMethod = (s: string, args: unknown[], kwargs: Record<string, unknown> | 
 // justify methods' fill character are escaped. Other arguments are used as given.
 const WRAPPING = new Set([
   'capitalize', 'title', 'lower', 'upper', 'replace', 'ljust', 'rjust', 'lstrip', 'rstrip', 'center', 'strip',
-  'expandtabs', 'swapcase', 'zfill', 'casefold', 'removeprefix', 'removesuffix',
+  'expandtabs', 'swapcase', 'zfill', 'casefold', 'removeprefix', 'removesuffix', 'translate',
   'split', 'rsplit', 'splitlines', 'partition', 'rpartition',
 ]);
 const ESCAPED_ARGUMENT: Record<string, number> = { replace: 1, ljust: 1, rjust: 1, center: 1 };

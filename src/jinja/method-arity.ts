@@ -28,7 +28,7 @@ const STR: Record<string, Arity> = {
   center: clinic(1, 2), ljust: clinic(1, 2), rjust: clinic(1, 2),
   startswith: tuple(1, 3), endswith: tuple(1, 3), find: tuple(1, 3), rfind: tuple(1, 3), index: tuple(1, 3),
   rindex: tuple(1, 3), count: tuple(1, 3),
-  join: one, zfill: one, partition: one, rpartition: one, removeprefix: one, removesuffix: one,
+  join: one, zfill: one, partition: one, rpartition: one, removeprefix: one, removesuffix: one, translate: one,
   split: keywords('sep', 'maxsplit'), rsplit: keywords('sep', 'maxsplit'), splitlines: keywords('keepends'),
   expandtabs: keywords('tabsize'),
 };
@@ -55,7 +55,8 @@ const ANYTHING: MethodArity = { fewest: 0, most: Infinity, check: () => undefine
 
 export function methodArity(type: string, method: string): MethodArity {
   const table = type === 'str' ? STR : type === 'dict' ? DICT : SEQUENCE;
-  const arity = Object.prototype.hasOwnProperty.call(table, method) ? table[method]! : type === 'str' && method !== 'format' ? none : undefined;
+  // format and format_map count their own arguments (jinja2's sandbox words format_map's refusal itself).
+  const arity = Object.prototype.hasOwnProperty.call(table, method) ? table[method]! : type === 'str' && method !== 'format' && method !== 'format_map' ? none : undefined;
   if (arity === undefined) return ANYTHING;
   const qualified = `${type}.${method}()`;
   const check = (args: readonly unknown[], kwargs: Kwargs): void => {

@@ -1,7 +1,7 @@
 // The str / list / dict methods the sandbox exposes (ImmutableSandboxedEnvironment: no mutating methods).
 import { charged, chargeChars, chargeItems, scanChars, scanItems } from './budget.js';
 import { PyError, typeError } from './errors.js';
-import { strFormat } from './format.js';
+import { strFormat, strFormatMap } from './format.js';
 import { pyCapitalize, pyCasefold, pyIsLower, pyIsTitle, pyIsUpper, pySwapcase, pyTitle } from './case.js';
 import { Markup, markupMethod, unmark } from './markup.js';
 import { pyEq } from './ops.js';
@@ -9,7 +9,7 @@ import {
   Callable, MISSING, PyGenerator, Undefined, codePoints, dictEntries, dictGet, dictKeys, hasSurrogates, isDict, isPySpace, isTuple, makeTuple,
   pyTypeName, strLength, buildDict,
 } from './values.js';
-import { pyRepr } from './repr.js';
+import { isPrintable, pyRepr } from './repr.js';
 import { methodArity } from './method-arity.js';
 
 type Kwargs = Record<string, unknown> | null;
@@ -250,8 +250,55 @@ function every(s: string, test: (ch: string) => boolean): boolean {
 }
 
 // Built on first use: Unicode property classes take V8 ~0.05 ms each to build, which every CLI start paid at load.
-let unicodeClasses: { alpha: RegExp; decimal: RegExp; numeric: RegExp } | undefined;
-const unicode = () => (unicodeClasses ??= { alpha: /^\p{L}$/u, decimal: /^\p{Nd}$/u, numeric: /^\p{N}$/u });
+let unicodeClasses: { alpha: RegExp; decimal: RegExp; numeric: RegExp; identifier: RegExp } | undefined;
+const unicode = () =>
+  (unicodeClasses ??= { alpha: /^\p{L}$/u, decimal: /^\p{Nd}$/u, numeric: /^\p{N}$/u, identifier: /^[\p{XID_Start}_]\p{XID_Continue}*$/u });
+
+/** What `obj[key]` says of a value that cannot be indexed by a string (Python's TypeError for each). */
+function notSubscriptableByName(obj: unknown): PyError {
+  if (Array.isArray(obj)) return typeError(`${isTuple(obj) ? 'tuple' : 'list'} indices must be integers or slices, not str`);
+  if (typeof obj === 'string') return typeError("string indices must be integers, not 'str'");
+  return typeError(`'${pyTypeName(obj)}' object is not subscriptable`);
+}
+
+/** format_map's one mapping: a dict's string keys name its fields; any other value fails at the first name it is asked. */
+function formatMapArgument(args: unknown[], kwargs: Kwargs): Record<string, unknown> | (() => PyError) {
+  if (kwargs !== null) throw typeError('format_map() takes no keyword arguments');
+  if (args.length !== 1) throw typeError(`format_map() takes exactly one argument (${args.length} given)`);
+  const mapping = args[0];
+  if (!isDict(mapping)) return () => notSubscriptableByName(mapping);
+  const named: Record<string, unknown> = Object.create(null);
+  for (const [key, value] of dictEntries(mapping)) if (typeof key === 'string') named[key] = value;
+  return named;
+}
+
+/**
+ * str.translate: each character looked up by its code point in a dict (or a list or str, by index); a missing entry
+ * keeps it, None deletes it, an int or a str replaces it.
+ */
+function translate(s: string, table: unknown): string {
+  const indexed = Array.isArray(table) ? table : typeof table === 'string' ? codePoints(table) : undefined;
+  const dict = isDict(table) ? table : undefined;
+  if (indexed === undefined && dict === undefined) throw typeError(`'${pyTypeName(table)}' object is not subscriptable`);
+  let out = '';
+  for (const ch of s) {
+    const code = ch.codePointAt(0)!;
+    const mapped = indexed !== undefined ? (code < indexed.length ? indexed[code] : MISSING) : dictGet(dict!, code);
+    if (mapped === MISSING) out += ch;
+    else if (mapped === null) continue;
+    else if (typeof mapped === 'string' || mapped instanceof Markup) {
+      const text = typeof mapped === 'string' ? mapped : mapped.text;
+      chargeChars(text.length);
+      out += text;
+    } else {
+      const n = typeof mapped === 'boolean' ? Number(mapped) : mapped;
+      if (!(typeof n === 'bigint' || (typeof n === 'number' && Number.isInteger(n)))) throw typeError('character mapping must return integer, None or str');
+      if (n < 0 || n > 0x10ffff) throw new PyError('ValueError', 'character mapping must be in range(0x110000)');
+      out += String.fromCodePoint(Number(n));
+    }
+  }
+  return out;
+}
 
 function joinStr(sep: string, items: unknown): string {
   if (items instanceof Undefined) return '';
@@ -299,6 +346,8 @@ const STR_METHODS: Record<string, (s: string, args: unknown[], kwargs: Kwargs) =
   count: (s, a) => countSub(s, a),
   join: (s, a) => joinStr(s, a[0]),
   format: (s, a, k) => charged(strFormat(s, a, k)),
+  format_map: (s, a, k) => charged(strFormatMap(s, formatMapArgument(a, k))),
+  translate: (s, a) => translate(s, a[0]),
   center: (s, a) => justify(s, a, 'c'),
   ljust: (s, a) => justify(s, a, 'l'),
   rjust: (s, a) => justify(s, a, 'r'),
@@ -334,6 +383,9 @@ const STR_METHODS: Record<string, (s: string, args: unknown[], kwargs: Kwargs) =
   isalpha: (s) => every(s, (ch) => unicode().alpha.test(ch)),
   isalnum: (s) => every(s, (ch) => unicode().alpha.test(ch) || unicode().numeric.test(ch)),
   isspace: (s) => every(s, (ch) => isPySpace(ch.charCodeAt(0))),
+  isascii: (s) => !/[^\u0000-\u007f]/.test(s),
+  isidentifier: (s) => unicode().identifier.test(s),
+  isprintable: (s) => isPrintable(s),
   islower: (s) => pyIsLower(s),
   isupper: (s) => pyIsUpper(s),
   istitle: (s) => pyIsTitle(s),
@@ -436,6 +488,7 @@ Object.assign(STR_METHODS, checkingArity('str', STR_METHODS));
 const MARKUP_METHODS: typeof STR_METHODS = Object.create(null);
 for (const name of Object.keys(STR_METHODS)) MARKUP_METHODS[name] = markupMethod(name, STR_METHODS[name]!);
 MARKUP_METHODS.format = (s, a, k) => new Markup(charged(strFormat(s, a, k, true)));
+MARKUP_METHODS.format_map = (s, a, k) => new Markup(charged(strFormatMap(s, formatMapArgument(a, k), true)));
 
 /** The implementation of obj.name(...) if obj has such a method. */
 export function methodImpl(obj: unknown, name: string): Method | 'unsafe' | undefined {

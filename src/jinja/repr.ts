@@ -58,6 +58,16 @@ export function pyStr(value: unknown): string {
 // 0.25 ms to build, which every CLI start paid at load.
 let nonPrintable: RegExp | undefined;
 
+/** str.isprintable(): no character of a category repr escapes, the space apart. */
+export function isPrintable(s: string): boolean {
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!;
+    if (c === 32 || (c > 32 && c < 127)) continue;
+    if (c < 32 || c === 127 || (nonPrintable ??= /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u).test(ch)) return false;
+  }
+  return true;
+}
+
 /** repr of printable ASCII without backslashes, or undefined when a character needs escaping. */
 function plainAsciiRepr(s: string): string | undefined {
   let single = false;
