@@ -95,7 +95,9 @@ def area_strings():
              '.isdigit()', '.isnumeric()', '.islower()', '.isupper()', '.istitle()', '.isspace()', f'.expandtabs({pick(small)})',
              f'[{pick(small)}:{pick(small)}:{pick([1, 2, -1])}]', '|title', '|capitalize', '|trim', '|wordcount',
              f'|truncate({pick(small) + 5})', f'|indent({pick(small)}, true)', '|reverse', '|striptags', '|escape',
-             '|urlencode', '|length', '|int', '|float', '|tojson', '|list|unique|list', '|sort|join']
+             '|urlencode', '|length', '|int', '|float', '|tojson', '|list|unique|list', '|sort|join',
+             '.isascii()', '.isidentifier()', '.isprintable()', '.translate(' + pick(['{108: none, 101: 69}', '{32: 0x1F600}', '[]', "'abc'"]) + ')',
+             ".format_map({'a': 1})"]
     return '{{ (' + lit(pick(STRINGS)) + ')' + pick(calls) + ' }}'
 
 
