@@ -55,7 +55,7 @@ const ANYTHING: MethodArity = { fewest: 0, most: Infinity, check: () => undefine
 
 export function methodArity(type: string, method: string): MethodArity {
   const table = type === 'str' ? STR : type === 'dict' ? DICT : SEQUENCE;
-  // format and format_map count their own arguments (jinja2's sandbox words format_map's refusal itself).
+  // format takes anything; format_map counts its own arguments (methods.ts formatMapArgument).
   const arity = Object.prototype.hasOwnProperty.call(table, method) ? table[method]! : type === 'str' && method !== 'format' && method !== 'format_map' ? none : undefined;
   if (arity === undefined) return ANYTHING;
   const qualified = `${type}.${method}()`;
