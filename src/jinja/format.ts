@@ -6,7 +6,7 @@ import { floatRepr, intStr, pyRepr, pyStr } from './repr.js';
 import { exponentNotation, fixedNotation, generalNotation } from './format-number.js';
 import { getAttr, getItem } from './ops.js';
 import { escapedFormatArg, htmlEscape } from './markup.js';
-import { MISSING, Markup, PyFloat, Undefined, codePointPrefix, dictGet, isDict, isTuple, pyTypeName, strLength } from './values.js';
+import { MISSING, Markup, PyFloat, Undefined, codePointPrefix, dictGet, isDict, isTuple, pyIntValue, pyTypeName, strLength } from './values.js';
 
 /**
  * `%c`: the character of an int code point, or a one-character str, refused as Python refuses the rest. Passing any
@@ -15,8 +15,8 @@ import { MISSING, Markup, PyFloat, Undefined, codePointPrefix, dictGet, isDict, 
 function percentChar(value: unknown): string {
   const text = value instanceof Markup ? value.text : value;
   if (typeof text === 'string' && strLength(text) === 1) return text;
-  const n = typeof value === 'boolean' ? Number(value) : value;
-  if ((typeof n === 'number' && Number.isInteger(n)) || typeof n === 'bigint') {
+  const n = pyIntValue(value);
+  if (n !== undefined) {
     if (n < 0 || n >= 0x110000) throw new PyError('OverflowError', '%c arg not in range(0x110000)');
     return String.fromCodePoint(Number(n));
   }
@@ -56,12 +56,6 @@ function intDigits(n: number | bigint, conv: string, alt: boolean, minDigits = 0
   if (alt && conv !== 'd') text = `0${conv.toLowerCase()}${text}`;
   if (conv === 'X') text = text.toUpperCase();
   return big < 0n ? `-${text}` : text;
-}
-
-function wholeNumber(value: unknown): number | bigint | undefined {
-  if (typeof value === 'boolean') return value ? 1 : 0;
-  if (typeof value === 'bigint' || (typeof value === 'number' && Number.isInteger(value))) return value;
-  return undefined;
 }
 
 /** One of 'f', 'e', 'g' (either case) of a float, `alt` keeping the point. */
@@ -109,7 +103,7 @@ function formatOne(conv: string, value: unknown, flags: string, width: number, p
     case 'x':
     case 'X':
     case 'o': {
-      const n = wholeNumber(value);
+      const n = pyIntValue(value);
       if (n === undefined) throw typeError(`%${conv} format: an integer is required, not ${pyTypeName(value)}`);
       text = intDigits(n, conv, alt, precision);
       break;
@@ -166,8 +160,8 @@ class PercentArgs {
  * argument in markupsafe's escaping helper, which is no int: there `*` always refuses.
  */
 function starArgument(value: unknown, cType: 'int' | 'ssize_t', escape: boolean): number {
-  const n = typeof value === 'boolean' ? Number(value) : value;
-  if (escape || !(typeof n === 'bigint' || (typeof n === 'number' && Number.isInteger(n)))) throw typeError('* wants int');
+  const n = pyIntValue(value);
+  if (escape || n === undefined) throw typeError('* wants int');
   const max = cType === 'int' ? 2n ** 31n - 1n : 2n ** 63n - 1n;
   const big = BigInt(n);
   if (big > max || big < -max - 1n) throw new PyError('OverflowError', `Python int too large to convert to C ${cType}`);
@@ -348,7 +342,7 @@ function formatSpecified(value: unknown, spec: Spec): string {
     if (precision === undefined) return value;
     return codePointPrefix(value, precision);
   }
-  const whole = wholeNumber(value);
+  const whole = pyIntValue(value);
   const isFloat = value instanceof PyFloat || (typeof value === 'number' && whole === undefined);
   if (whole === undefined && !isFloat) throw typeError(`unsupported format string passed to ${pyTypeName(value)}.__format__`);
   let text: string;

@@ -7,7 +7,7 @@ import { Markup, markupMethod, unmark } from './markup.js';
 import { pyEq } from './ops.js';
 import {
   Callable, MISSING, PyGenerator, Undefined, codePoints, dictEntries, dictGet, dictKeys, hasSurrogates, isDict, isPySpace, isTuple, makeTuple,
-  pyTypeName, strLength, buildDict,
+  pyIntValue, pyTypeName, strLength, buildDict,
 } from './values.js';
 import { isPrintable, pyRepr } from './repr.js';
 import { methodArity } from './method-arity.js';
@@ -291,8 +291,8 @@ function translate(s: string, table: unknown): string {
       chargeChars(text.length);
       out += text;
     } else {
-      const n = typeof mapped === 'boolean' ? Number(mapped) : mapped;
-      if (!(typeof n === 'bigint' || (typeof n === 'number' && Number.isInteger(n)))) throw typeError('character mapping must return integer, None or str');
+      const n = pyIntValue(mapped);
+      if (n === undefined) throw typeError('character mapping must return integer, None or str');
       if (n < 0 || n > 0x10ffff) throw new PyError('ValueError', 'character mapping must be in range(0x110000)');
       out += String.fromCodePoint(Number(n));
     }

@@ -7,7 +7,7 @@ import { binaryNumeric, compareNumbers, numericOp, truncInt, unsupported } from 
 import { pyStr } from './repr.js';
 import {
   Callable, RuntimeObject, MISSING, Markup, Namespace, PyFloat, PyGenerator, Undefined, codePoints, dictGet, dictHas, dictKeys, dictSize,
-  dictEntries, hasSurrogates, isDict, isGroup, isTuple, makeTuple, pyTypeName, strLength,
+  dictEntries, hasSurrogates, isDict, isGroup, isTuple, makeTuple, pyIntValue, pyTypeName, strLength,
 } from './values.js';
 import { charged, chargeChars, chargeItems, scanChars, scanItems } from './budget.js';
 
@@ -121,12 +121,12 @@ export function getAttr(obj: unknown, name: string): unknown {
     if (name === 'grouper') return obj[0];
     if (name === 'list') return obj[1];
   }
-  const number = numberAttr(obj, name);
-  if (number !== MISSING) return number;
   const method = lookupMethod(obj, name);
   if (method === 'unsafe') return unsafe(obj, name);
   if (method !== undefined) return method;
-  return new Undefined(name, obj);
+  // Numbers have no methods here; their data attributes come after the lookup, which str's method reads take.
+  const number = numberAttr(obj, name);
+  return number !== MISSING ? number : new Undefined(name, obj);
 }
 
 /**
@@ -134,7 +134,7 @@ export function getAttr(obj: unknown, name: string): unknown {
  * an int's `numerator` and `denominator` (`groupby('real')` over ints reads one).
  */
 function numberAttr(obj: unknown, name: string): unknown {
-  const int = typeof obj === 'boolean' ? Number(obj) : typeof obj === 'bigint' || (typeof obj === 'number' && Number.isInteger(obj)) ? obj : undefined;
+  const int = pyIntValue(obj);
   if (int !== undefined) {
     if (name === 'real' || name === 'numerator') return int;
     if (name === 'imag') return 0;

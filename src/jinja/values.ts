@@ -149,6 +149,13 @@ export function isDict(value: unknown): value is Record<string, unknown> | Map<u
   return proto === Object.prototype || proto === null;
 }
 
+/** A Python int's value, a bool's as 0 or 1 (bool is an int subclass); undefined for anything else. */
+export function pyIntValue(value: unknown): number | bigint | undefined {
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (typeof value === 'bigint' || (typeof value === 'number' && Number.isInteger(value))) return value;
+  return undefined;
+}
+
 export function isInt(value: unknown): boolean {
   return (typeof value === 'number' && Number.isInteger(value)) || typeof value === 'bigint';
 }
