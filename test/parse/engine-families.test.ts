@@ -252,6 +252,13 @@ describe('streaming', () => {
     expect(calls(r)).toEqual([['w', { body: '😀é' }]]);
   });
 
+  it('splitting inside a surrogate pair does not change raw code streamed as a string (Llama 3 python_tag)', () => {
+    // Found by a marker-soup sweep with pieces cut from real turns: the stream wrote \ud83c\udf89 where the batch wrote 🎉.
+    const text = '<|python_tag|>print("é🎉")\n<|eom_id|>';
+    const r = parseEverywhere(text, { family: 'llama-3' });
+    expect(r.tool_calls.map((c) => c.function.arguments)).toEqual(['{"code":"print(\\"é🎉\\")\\n"}']);
+  });
+
   it('handles begin and end of several calls in one chunk and empty chunks', () => {
     const parser = createStreamParser({ family: 'kimi-k2' });
     const text = '<|tool_calls_section_begin|><|tool_call_begin|>functions.a:0<|tool_call_argument_begin|>{}<|tool_call_end|><|tool_call_begin|>functions.b:1<|tool_call_argument_begin|>{"x":1}<|tool_call_end|><|tool_calls_section_end|>';

@@ -5,7 +5,7 @@ import { MAX_HEADER } from '../headers.js';
 import { MarkerSet } from '../markers.js';
 import { parseWork } from '../work.js';
 import { escapeFragment } from './escape-fragment.js';
-import { clipForMessage } from '../../../util/utf16.js';
+import { clipForMessage, isHighSurrogate } from '../../../util/utf16.js';
 
 export interface ObjectNotationSyntax {
   /** The one token that opens and closes every string (Gemma's `<|"|>`); nothing is escaped between two of them. */
@@ -238,7 +238,7 @@ class ObjectNotationCodec implements ArgsCodec {
     this.held = '';
     const last = text.charCodeAt(text.length - 1);
     // Half a surrogate pair escaped alone would differ from the whole character escaped at once.
-    if (last >= 0xd800 && last <= 0xdbff) {
+    if (isHighSurrogate(last)) {
       this.held = text.slice(-1);
       text = text.slice(0, -1);
     }

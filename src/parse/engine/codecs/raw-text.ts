@@ -1,4 +1,5 @@
 import { jsonStringFragment } from '../../args/coerce.js';
+import { isHighSurrogate } from '../../../util/utf16.js';
 import type { ArgsCodec, CodecContext, CodecResult } from '../grammar.js';
 import { MarkerSet } from '../markers.js';
 import { skipWhitespace } from '../trim.js';
@@ -36,7 +37,10 @@ export function rawTextCall(options: RawTextCallOptions): (context: CodecContext
           sink.args(`{${JSON.stringify(options.key)}:"`);
         }
         const hit = ends.find(buf, pos);
-        const limit = hit ? hit.at : final ? buf.length : ends.partialStart(buf, pos);
+        let limit = hit ? hit.at : final ? buf.length : ends.partialStart(buf, pos);
+        // The first half of a surrogate pair waits in the buffer for its second: escaped alone it is written as
+        // \udXXX, where the whole character, as a batch parse sees it, is written as itself.
+        if (!hit && !final && limit > pos && isHighSurrogate(buf.charCodeAt(limit - 1))) limit--;
         if (limit > pos) sink.args(jsonStringFragment(buf.slice(pos, limit)));
         if (!hit && !final) return { status: 'more', pos: limit };
         sink.args('"}');

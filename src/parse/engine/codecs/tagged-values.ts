@@ -3,6 +3,7 @@ import type { AdmittedTypes } from '../../args/schema.js';
 import { minifyJson } from '../../args/json-text.js';
 import type { CallSink, CodecContext } from '../grammar.js';
 import type { ParseCode } from '../../../types.js';
+import { isHighSurrogate } from '../../../util/utf16.js';
 import { escapeFragment } from './escape-fragment.js';
 import { parameterTypes } from './parameter-types.js';
 import type { KeyTag, TaggedArgsSyntax } from './tagged-syntax.js';
@@ -153,7 +154,7 @@ export abstract class TaggedValueWriter {
     // Hold a newline that may be the wrapping one, and half a surrogate pair (escaping it alone would
     // differ from escaping the whole character, so stream and batch would disagree).
     const last = text.charCodeAt(text.length - 1);
-    const hold = (this.syntax.stripOneNewline && last === 10) || (last >= 0xd800 && last <= 0xdbff);
+    const hold = (this.syntax.stripOneNewline && last === 10) || isHighSurrogate(last);
     this.heldTail = hold ? text.slice(-1) : '';
     if (hold) text = text.slice(0, -1);
     return text.length > 0 ? escapeFragment(text) : '';
