@@ -76,6 +76,6 @@ export function createResponseStreamParser(options: ResponseTemplateParseOptions
 /** OpenAI mode: deltas. Template errors (load time) still throw: they are the caller's, not the model's. */
 export function createOpenAIResponseParser(options: ResponseTemplateParseOptions): OpenAIResponseStream {
   const compiled = compileResponseTemplate(options.responseTemplate);
-  const create = () => createResponseParser(compiled, { prefix: options.prefix ?? '', tools: options.tools ?? null });
+  const create = () => createResponseParser(compiled, { prefix: options.prefix ?? '', tools: options.tools ?? null, holdEndDependent: true });
   return new OpenAIResponseStream(create, templateSource(options), options.idGenerator ?? randomCallId, 'response-template');
 }

@@ -18,6 +18,13 @@ export interface ResponseParserOptions {
   prefix: string | null | undefined;
   /** OpenAI tool dicts ({type:'function', function:{name, parameters}}) or bare {name, parameters}. */
   tools?: readonly unknown[] | null;
+  /**
+   * chatfmt's, not transformers': before the end of the stream, a delimiter match that looked at the end of the text
+   * (RegexMatch.endDependent) waits for more, so a stream settles as one feed of the whole text does. transformers
+   * commits it: a close like `…|$` then fires before every chunk's final newline, and each line after it becomes a
+   * new region that overwrites the last.
+   */
+  holdEndDependent?: boolean;
 }
 
 export interface ResponseParser {
@@ -51,6 +58,7 @@ class Executor implements ResponseParser {
   private captures: Record<string, unknown> = {};
   private readonly output: Record<string, unknown>;
   private readonly tools: ToolProperties | null;
+  private readonly holdEndDependent: boolean;
   private readonly env: ParseEnv;
   private done = false;
   /** Per delimiter, what earlier searches of the growing buffer proved (see SearchOptions.resume/literalScan). */
@@ -77,6 +85,7 @@ class Executor implements ResponseParser {
     if (tools !== undefined && tools !== null && !Array.isArray(tools)) argError('TypeError', `tools must be a list of tool dicts, not ${pyTypeName(tools)}`);
     const props = toolProperties(tools ?? []);
     this.tools = props.size > 0 ? props : null;
+    this.holdEndDependent = options.holdEndDependent === true;
     this.env = { stats: this.stats, patterns: tpl.patterns };
     this.output = deepCopy(tpl.defaults) as Record<string, unknown>;
     this.current = tpl.implicit;
@@ -175,7 +184,10 @@ class Executor implements ResponseParser {
         if (!r) continue;
         if (r.partial) { hold = Math.min(hold, r.start); continue; }
         const m = r.match;
-        if (!final && m.end === end && (m.start === m.end || w.delim.canGrow)) { hold = Math.min(hold, m.start); continue; }
+        if (!final && ((m.end === end && (m.start === m.end || w.delim.canGrow)) || (this.holdEndDependent && m.endDependent))) {
+          hold = Math.min(hold, m.start);
+          continue;
+        }
         found.push({ field: w.field, isOpen: w.isOpen, delim: w.delim, match: m });
       }
       let best: Candidate | undefined;

@@ -190,6 +190,24 @@ describe("output: 'openai'", () => {
     }
   });
 
+  it('a close that Python `$` ends streams as the batch reads it, line breaks and all (dict mode keeps transformers\' stream)', () => {
+    // The shape of TRL's GLM-4 MoE template: content runs to the next user turn or the end. Python `$` also matches
+    // before a final newline, so a stream whose chunk ends in one closed content there; each later line then opened a
+    // new region, every line break at a region edge was stripped, and the text came out as one line.
+    const toEnd = { start_anchor: '<|assistant|>', fields: { content: { close_pattern: '<\\|user\\|>\\s*|$', content: 'text' } } };
+    const text = 'Hello there.\n\nHere is the list:\n- one\n- two\n';
+    const lines = text.match(/\n+|[^\n]+/g)!;
+    const batch = parse(text, { responseTemplate: toEnd, output: 'openai', idGenerator });
+    expect(batch.content).toBe('Hello there.\n\nHere is the list:\n- one\n- two');
+    for (const chunks of [lines, codePointChunks(text), [text]]) {
+      expect(accumulateDeltas(openaiStream(chunks, toEnd)), `${chunks.length} chunks`).toEqual(batch);
+    }
+    // transformers' own stream, which dict mode follows: the last line's region overwrote the others.
+    const dict = createStreamParser({ responseTemplate: toEnd });
+    for (const line of lines) dict.push(line);
+    expect(dict.finish().message).toEqual({ content: '- two' });
+  });
+
   it('streams text before the region closes', () => {
     const parser = createStreamParser({ responseTemplate: template, output: 'openai' });
     // Trailing whitespace waits: the region's value is stripped when it closes.

@@ -21,6 +21,11 @@ export interface RegexMatch {
   end: number;
   /** Group texts by number (index 0 = whole match); undefined for groups that did not participate. */
   groups: Array<string | undefined>;
+  /**
+   * The match looked at the end of the input (an end assertion there, or a read that ran into it), so appended text
+   * could undo it: Python `$` matches before a final newline that more text would make not final.
+   */
+  endDependent?: true;
 }
 
 export type SearchResult = { partial: false; match: RegexMatch } | { partial: true; start: number } | null;
@@ -162,7 +167,7 @@ export class PyRegex {
         if (ctx.lookVisited.size > 0) for (const v of ctx.lookVisited.values()) v.release(s);
         a.start = s;
         a.hitEnd = a.touched = false;
-        if (run(ctx, a)) return { partial: false, match: this.toMatch(input, a.caps) };
+        if (run(ctx, a)) return { partial: false, match: this.toMatch(input, a.caps, a.touched) };
         if (a.hitEnd && partialStart < 0) partialStart = s;
         if (a.touched && firstTouched < 0) firstTouched = s;
       }
@@ -268,13 +273,13 @@ export class PyRegex {
     return this.names.get(name);
   }
 
-  private toMatch(input: string, caps: Int32Array): RegexMatch {
+  private toMatch(input: string, caps: Int32Array, touchedEnd: boolean): RegexMatch {
     const groups: Array<string | undefined> = [];
     for (let g = 0; g <= this.groupCount; g++) {
       const from = caps[2 * g]!, to = caps[2 * g + 1]!;
       groups.push(from >= 0 && to >= 0 ? input.slice(from, to) : undefined);
     }
-    return { start: caps[0]!, end: caps[1]!, groups };
+    return touchedEnd ? { start: caps[0]!, end: caps[1]!, groups, endDependent: true } : { start: caps[0]!, end: caps[1]!, groups };
   }
 }
 
