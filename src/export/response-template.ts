@@ -152,7 +152,7 @@ const PLANS: Record<FamilyId, FamilyPlan> = {
     call: {
       header: '\\s*(?P<name>[^\\s<]+)\\s*',
       close: { close: ['</tool_call>'] },
-      args: { content: 'xml-inline', content_args: { tag_pattern: '<arg_key>\\s*(?P<key>.*?)\\s*</arg_key>\\s*<arg_value>\\n?(?P<value>.*?)\\n?</arg_value>' } },
+      args: { content: 'xml-inline', content_args: { tag_pattern: '<arg_key>\\s*(?P<key>.*?)\\s*</arg_key>\\s*<arg_value>(?P<value>.*?)</arg_value>' } },
     },
     verdict: 'partial',
     losses: [UNTYPED],

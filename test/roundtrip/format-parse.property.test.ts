@@ -55,11 +55,22 @@ function textArb(family: FamilyId): fc.Arbitrary<string> {
   return fc.array(piece, { minLength: 1, maxLength: 4 }).map((parts) => parts.join(' ').trim()).filter((s) => s.length > 0);
 }
 
+/**
+ * A string argument: unlike content, which parsers trim at its edges, a value keeps its spaces and newlines there (a
+ * file's content ends in its own newline). Except on Seed-OSS's wire: its template writes values with no wrapping
+ * newline, but vLLM's and llama.cpp's parsers strip one at each end (a peer vector holds chatfmt to that), so a value's
+ * own edge newline does not survive it.
+ */
+function valueArb(family: FamilyId): fc.Arbitrary<string> {
+  const edge = family === 'seed-oss' ? fc.constantFrom('', ' ', '  ') : fc.constantFrom('', '\n', ' ', '\n\n', '  \n');
+  return fc.tuple(edge, textArb(family), edge).map(([before, text, after]) => before + text + after);
+}
+
 function argsArb(family: FamilyId) {
   const json = fc.jsonValue({ maxDepth: 2 }).filter((v) => JSON.stringify(v) !== undefined);
   return fc.record(
     {
-      text: textArb(family),
+      text: valueArb(family),
       count: fc.integer({ min: -1000, max: 1000 }),
       flag: fc.boolean(),
       options: fc.dictionary(fc.string({ minLength: 1, maxLength: 5 }).filter((k) => k.trim() === k && k.length > 0), json, { maxKeys: 3 }),

@@ -5,8 +5,9 @@ import { nameUntil } from '../engine/headers.js';
 
 /**
  * `<tool_call>N\n<arg_key>K</arg_key>\n<arg_value>V</arg_value>\n</tool_call>` (FORMATS §5); GLM-4.7 drops
- * the newlines and allows `<tool_call>N</tool_call>`. Values keep their spaces; like the other XML-style
- * families, exactly one wrapping newline is stripped at each end.
+ * the newlines and allows `<tool_call>N</tool_call>`. Values are kept whole, spaces and newlines at their ends
+ * included: the template writes `<arg_value>V</arg_value>` with no wrapping newline to strip (a file's content ends in
+ * its own newline), as vLLM's parser keeps them.
  */
 export const glm45Grammar: Grammar = {
   id: 'glm-4.5',
@@ -22,7 +23,7 @@ export const glm45Grammar: Grammar = {
     // Values are raw text that may hold any tag (even `</tool_call>`): only `</arg_value>` ends one.
     valueImplicitEnds: [],
     argsEnd: [{ marker: '</tool_call>', consume: false }],
-    stripOneNewline: true,
+    stripOneNewline: false,
   }),
   stopStrings: familyInfo['glm-4.5'].stopStrings,
   defaultPrefix: '',
