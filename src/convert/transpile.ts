@@ -64,7 +64,9 @@ export function transpile(text: string, options: TranspileOptions): TranspileRes
   }));
   const parsed: Message = {
     role: 'assistant',
-    content: message.content,
+    // An answer with no text is '' where no call stands in for it, as OpenAI writes it: templates that add to the
+    // content (Hermes, Qwen2.5, Mistral) raise on None, so an empty or reasoning-only completion failed to transpile.
+    content: message.content ?? (message.tool_calls.length > 0 ? null : ''),
     ...(message.reasoning_content !== null ? { reasoning_content: message.reasoning_content } : {}),
     ...(message.tool_calls.length ? { tool_calls: message.tool_calls } : {}),
   };

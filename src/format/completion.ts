@@ -57,9 +57,20 @@ function formatWith(template: LoadedTemplate, messages: Message[], tools: Tool[]
   const start = divergence(prompt, full.text);
   const turnSpans = full.generationSpans.filter(([, end]) => end > start);
   const lastSpan = turnSpans[turnSpans.length - 1];
-  if (!lastSpan) throw new ChatfmtError('TEMPLATE_SOURCE', `${template.name}: the template marks no generation block, so the assistant turn cannot be located`);
+  if (!lastSpan) {
+    // The template wrote nothing for the turn (Seed-OSS gives an empty answer no <seed:eos>, and not even the newline
+    // its generation prompt ends with): the model's output is empty.
+    if (wroteNothing(full.generationSpans, full.text.length)) return { prompt, completion: '' };
+    throw new ChatfmtError('TEMPLATE_SOURCE', `${template.name}: the template marks no generation block, so the assistant turn cannot be located`);
+  }
   const completion = full.text.slice(start, lastSpan[1]);
   return { prompt: full.text.slice(0, start), completion: cutAtFirstStop(completion, template.family) };
+}
+
+/** The last generation block is empty and ends the text: the turn being formatted rendered as nothing. */
+function wroteNothing(spans: readonly (readonly [number, number])[], end: number): boolean {
+  const last = spans[spans.length - 1];
+  return last !== undefined && last[0] === last[1] && last[1] === end;
 }
 
 /** A model's output ends at its first stop token; anything a template renders after it is a new turn. */

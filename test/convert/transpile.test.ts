@@ -88,6 +88,20 @@ describe('transpile a GLM-4.5 completion with two typed calls', () => {
     expect(result.warnings.map((w) => w.code)).toContain('TRANSPILE_SOURCE_DIAGNOSTIC');
   });
 
+  it('an empty or reasoning-only completion transpiles to every family', () => {
+    // Hermes, Qwen2.5 and Mistral add to the content and raised on None; Seed-OSS writes nothing for an empty answer.
+    for (const to of familyIds) {
+      const empty = transpile('', { from: 'glm-4.5', to, tools });
+      const back = parse(empty.text, { family: to, tools });
+      expect(back.content ?? '', to).toBe('');
+      expect(back.tool_calls, to).toEqual([]);
+      const thought = transpile('<think>Nothing to add.</think>', { from: 'glm-4.5', to, tools });
+      const dropped = thought.warnings.some((w) => w.code === 'TRANSPILE_REASONING_DROPPED');
+      expect(thought.text.includes('Nothing to add.'), to).toBe(!dropped);
+      expect(thought.warnings.filter((w) => w.code !== 'TRANSPILE_REASONING_DROPPED'), to).toEqual([]);
+    }
+  });
+
   it('rejects unknown families', () => {
     expect(() => transpile('x', { from: 'glm-4.5', to: 'llama-9' })).toThrow(/unknown family/);
   });
