@@ -44,6 +44,11 @@ const TRIM_STEP = 4096;
 const HELD_RETRY_FROM = 256;
 
 interface Watch { field: FieldSpec; isOpen: boolean; delim: Delimiter }
+/**
+ * A search of the buffer at `length`, and what it held there: a partial match, or a complete one that more text could
+ * still change (see holds), as a pending result from its start.
+ */
+interface CachedSearch { length: number; final: boolean; from: number; result: SearchResult; held: { partial: true; start: number } | null }
 interface Candidate extends Watch { match: RegexMatch }
 
 /** transformers' ResponseParser: one pass over prefix + generation, regions opened and closed by delimiters (§4). */
@@ -68,7 +73,7 @@ class Executor implements ResponseParser {
   /** The watch lists, built once: the opens plus the implicit close, and each explicit field's close. */
   private openList: Watch[] | null = null;
   private readonly closeLists = new Map<FieldSpec, Watch[]>();
-  private readonly searches = new Map<Delimiter, { length: number; final: boolean; from: number; result: SearchResult }>();
+  private readonly searches = new Map<Delimiter, CachedSearch>();
   /** Text was dropped from the buffer's start (see trim): `^` can no longer match at index 0. */
   private trimmed = false;
   /** A high surrogate that ended the last chunk: held until its pair arrives, so no delimiter sees half a character. */
@@ -184,7 +189,7 @@ class Executor implements ResponseParser {
         if (!r) continue;
         if (r.partial) { hold = Math.min(hold, r.start); continue; }
         const m = r.match;
-        if (!final && ((m.end === end && (m.start === m.end || w.delim.canGrow)) || (this.holdEndDependent && m.endDependent))) {
+        if (!final && this.holds(m, w.delim)) {
           hold = Math.min(hold, m.start);
           continue;
         }
@@ -234,16 +239,27 @@ class Executor implements ResponseParser {
       const r = cached.result;
       if (cached.length === this.buffer.length) {
         if (!r || this.pos <= (r.partial ? r.start : r.match.start)) return r;
-      } else if (!final && r?.partial && this.pos <= r.start && !delim.re.resumable && !grownEnough(cached.length - r.start, this.buffer.length - cached.length)) {
-        return r;
+      } else if (!final && cached.held && this.pos <= cached.held.start && !delim.re.resumable && !grownEnough(cached.length - cached.held.start, this.buffer.length - cached.length)) {
+        // A complete match held at the end is retried as sparingly as a partial one: `\s*$` over a run of spaces
+        // streamed in small chunks re-read the whole run on every chunk (20,000 spaces in 4-character chunks: 11 s).
+        return cached.held;
       }
     }
     let hint = this.hints.get(delim);
     if (!hint) this.hints.set(delim, hint = { from: -1, to: -1 });
     const where = delim.re.lookaheadLiteral !== null ? { literalScan: hint } : { resume: hint, literals: this.literals };
     const result = delim.re.search(this.buffer, this.pos, !final, { stats: this.stats, trimmed: this.trimmed, ...where });
-    this.searches.set(delim, { length: this.buffer.length, final, from: this.pos, result });
+    const held = result === null ? null : result.partial ? result : !final && this.holds(result.match, delim) ? { partial: true as const, start: result.match.start } : null;
+    this.searches.set(delim, { length: this.buffer.length, final, from: this.pos, result, held });
     return result;
+  }
+
+  /**
+   * Before the end of the stream, a complete match that more text could still change waits (is pending): one that ends
+   * at the buffer's end and could grow there, and, with holdEndDependent, one that looked at the end.
+   */
+  private holds(m: RegexMatch, delim: Delimiter): boolean {
+    return (m.end === this.buffer.length && (m.start === m.end || delim.canGrow)) || (this.holdEndDependent && m.endDependent === true);
   }
 
   private accumulate(text: string, events: ResponseEvent[]): void {
