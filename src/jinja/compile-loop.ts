@@ -99,9 +99,11 @@ export function forLoop(parts: LoopParts): Ex {
       loop = new LoopContext(items, depth0, recursive ? recursion(s, f, depth0) : null);
       inner.set('loop', loop);
     }
-    if ((s.iterations += items.length) > s.limits.loopIterations) throw tooManyIterations(s);
     let scope = inner.child();
     for (let i = 0; i < items.length; i++) {
+      // Paid as each iteration runs, not for the whole list up front: a loop that breaks early (the next message that is
+      // not a tool result) costs what it ran, and a long conversation scanned that way stays within the budget.
+      if (++s.iterations > s.limits.loopIterations) throw tooManyIterations(s);
       if (i > 0) scope = nextScope(inner, scope);
       if (loop) loop.index0 = i;
       assign(scope, items[i]);

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/main.js';
 import { memoryIO } from '../../src/cli/memory-io.js';
-import { DEFAULT_LIMITS, compileTemplate, renderConversation, loadTemplate } from '../../src/index.js';
+import { DEFAULT_LIMITS, compileTemplate, familyIds, renderConversation, loadTemplate, type Message } from '../../src/index.js';
 import { render, renderError } from '../helpers/limited-render.js';
 import { tempDir } from '../helpers/tmp.js';
 
@@ -183,6 +183,34 @@ describe('work that builds nothing is bounded too (found by fuzzing)', () => {
     expect(renderError(filtered.replace('{% endfor %}{% endfor %}', '{{ loop.index }}{% endfor %}{% endfor %}')).message).toContain('limits.loopIterations');
     expect(render('{% for j in range(10) if j > 7 %}{{ j }}{% endfor %}', { loopIterations: 10 })).toBe('89');
     expect(renderError('{% for j in range(11) if j > 7 %}{{ j }}{% endfor %}', { loopIterations: 10 }).code).toBe('TEMPLATE_LIMIT');
+  });
+});
+
+describe('a loop pays for the iterations it runs', () => {
+  it('a loop that breaks early costs what it ran, not the length of its list', () => {
+    // 1,000 scans of a 1,000-item list that stop at the third item: 3,000 iterations run (plus the outer 1,000); paid
+    // up front, the scans cost 1,000,000.
+    const scans = '{% set r = range(1000)|list %}{% for i in r %}{% for j in r %}{% if j == 2 %}{% break %}{% endif %}{% endfor %}{% endfor %}';
+    expect(render(scans, { loopIterations: 4_000 })).toBe('');
+    expect(renderError(scans, { loopIterations: 3_999 }).message).toContain('limits.loopIterations');
+  });
+
+  it("every family's template runs a few loop iterations a message, however long the conversation", () => {
+    // An agent session of 400 turns (1,601 messages). Each family template looks ahead from a message (to its results,
+    // to the next message that is not one) and stops there; the Gemma 4 template scanned to the end of the
+    // conversation for every message, 1.3 M iterations here, and 8,000 messages went past the default budget.
+    const tools = [{ type: 'function' as const, function: { name: 'f', description: 'F.', parameters: { type: 'object', properties: { a: { type: 'string' } } } } }];
+    const messages: Message[] = [{ role: 'system', content: 'You help.' }];
+    for (let i = 0; i < 400; i++) {
+      messages.push({ role: 'user', content: `question ${i}` });
+      messages.push({ role: 'assistant', content: '', tool_calls: [{ id: `call_${i}`, type: 'function', function: { name: 'f', arguments: { a: 'x' } } }] });
+      messages.push({ role: 'tool', tool_call_id: `call_${i}`, content: `result ${i}` });
+      messages.push({ role: 'assistant', content: `answer ${i}` });
+    }
+    for (const family of familyIds) {
+      const template = loadTemplate({ family });
+      expect(() => renderConversation(template, { messages, tools }, { addGenerationPrompt: true, limits: { loopIterations: 5 * messages.length } }), family).not.toThrow();
+    }
   });
 });
 
