@@ -55,6 +55,18 @@ describe('OpenAI Chat front-end through the openai client', async () => {
     expect(h.backend.received.at(-1)!.body.prompt).toBe(expected);
   });
 
+  it('an empty answer has the same content streamed and not: "", as api.openai.com writes it', async () => {
+    const messages = [{ role: 'user' as const, content: 'Say nothing.' }];
+    for (const [completion, content] of [['', ''], ['<think>\nNothing to say.\n</think>\n\n', null]] as const) {
+      h.backend.script({ pieces: pieces(completion) });
+      const whole = await h.openai.chat.completions.create({ model: 'qwen3', messages });
+      h.backend.script({ pieces: pieces(completion) });
+      const streamed = await h.openai.chat.completions.stream({ model: 'qwen3', messages }).finalChatCompletion();
+      expect(whole.choices[0]!.message.content, JSON.stringify(completion)).toBe(content);
+      expect(streamed.choices[0]!.message.content, JSON.stringify(completion)).toBe(content);
+    }
+  });
+
   it('turns a call in the model format into an OpenAI tool call', async () => {
     const completion = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>';
     h.backend.script({ pieces: pieces(completion, 2) });

@@ -87,7 +87,8 @@ function aggregate(events: readonly GatewayEvent[], meta: ResponseMeta): unknown
   }
   const message: Record<string, unknown> = {
     role: 'assistant',
-    content: content.length > 0 ? content.join('') : null,
+    // As the stream has it (see opening): an answer with no text is '' unless a call or reasoning stands in for it.
+    content: content.length > 0 ? content.join('') : calls.length > 0 || reasoning.length > 0 ? null : '',
     refusal: null,
     ...(reasoning.length > 0 ? reasoningFields(meta, reasoning.join('')) : {}),
     ...(calls.length > 0 ? { tool_calls: calls } : {}),
