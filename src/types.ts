@@ -130,6 +130,11 @@ export type ParseCode =
   | 'PARSE_RESPONSE_TEMPLATE'
   /** `chatfmt serve --repair lenient`: a bare or fenced JSON call to a declared tool, written as text, was taken as a call. */
   | 'PARSE_CALL_RECOVERED'
+  /**
+   * A call repeated the id of an earlier call in the same output (Kimi-K2 writes its ids, `functions.NAME:IDX`, and
+   * can write one twice): it got a fresh one, so every result still pairs with one call.
+   */
+  | 'PARSE_DUPLICATE_CALL_ID'
   /** More diagnostics than MAX_DIAGNOSTICS (a model looping on a broken marker): the rest are counted, not listed. */
   | 'PARSE_TOO_MANY_DIAGNOSTICS';
 

@@ -220,7 +220,7 @@ class Driver implements StreamParser {
           break;
         case 'call-start': {
           const index = (this.current = this.nextIndex++);
-          const id = event.id ?? this.idGenerator({ index, name: event.name });
+          const id = this.callId(event.id, index, event.name, sink);
           sink.delta({ tool_calls: [{ index, id, type: 'function', function: { name: event.name, arguments: '' } }] });
           break;
         }
@@ -243,6 +243,24 @@ class Driver implements StreamParser {
         }
       }
     }
+  }
+
+  /** Ids given to this output's calls: no two may share one (a client pairs each result with its call by id). */
+  private readonly ids = new Set<string>();
+
+  /** The model's own id for a call (Kimi-K2 writes them), unless an earlier call took it; else a minted one. */
+  private callId(written: string | undefined, index: number, name: string, sink: DeltaSink): string {
+    if (written !== undefined && !this.ids.has(written)) {
+      this.ids.add(written);
+      return written;
+    }
+    const id = this.idGenerator({ index, name });
+    this.ids.add(id);
+    if (written !== undefined) {
+      const diagnostic = this.listable({ code: 'PARSE_DUPLICATE_CALL_ID', severity: 'warning', message: `call ${index} repeated the id ${JSON.stringify(written)} of an earlier call; it is ${JSON.stringify(id)} here` });
+      if (diagnostic) sink.delta({ diagnostics: [diagnostic] });
+    }
+    return id;
   }
 
   private tag(diagnostic: Diagnostic): Diagnostic {

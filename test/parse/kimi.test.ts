@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { familyVariants, parse, render, resolveFamilyId } from '../../src/index.js';
+import { accumulateDeltas, createStreamParser, familyVariants, parse, render, resolveFamilyId } from '../../src/index.js';
 import { memoryIO } from '../../src/cli/memory-io.js';
 import { run } from '../../src/cli/main.js';
 
@@ -85,5 +85,20 @@ describe('a malformed Kimi call keeps its whole text', () => {
     const message = parse(`<|tool_calls_section_begin|>${good}${bad}<|tool_calls_section_end|>`, { family: 'kimi-k2', tools });
     expect(message.tool_calls).toHaveLength(1);
     expect(message.content).toBe(bad);
+  });
+});
+
+// Found through the Responses API: the openai client refuses a stream with two function calls of one call_id.
+describe('a Kimi-K2 id written twice', () => {
+  const twice = `${call}\n${call.replace('Paris', 'Rome')}`;
+
+  it('the second call gets a fresh id and a PARSE_DUPLICATE_CALL_ID warning, batch and streamed alike', () => {
+    const idGenerator = ({ index }: { index: number }) => `call_${index}`;
+    const message = parse(twice, { family: 'kimi-k2', tools, idGenerator });
+    expect(message.tool_calls.map((c) => [c.id, c.function.arguments])).toEqual([['functions.get_weather:0', '{"city": "Paris"}'], ['call_1', '{"city": "Rome"}']]);
+    expect(message.diagnostics).toEqual([expect.objectContaining({ code: 'PARSE_DUPLICATE_CALL_ID', severity: 'warning' })]);
+    const stream = createStreamParser({ family: 'kimi-k2', tools, idGenerator });
+    const deltas = [...twice].flatMap((ch) => stream.push(ch));
+    expect(accumulateDeltas([...deltas, ...stream.finish()])).toEqual(message);
   });
 });
