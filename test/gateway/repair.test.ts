@@ -56,6 +56,25 @@ describe('--repair', async () => {
     expect(fromCompletion(body, true)).toMatchObject({ content: 'On it.', calls: [{ name: 'get_weather', arguments: '{"city": "Paris"}', id: 'call_native1' }], finish: 'tool_calls' });
   });
 
+  it('gives every call its own id: a repeated or missing native id gets a fresh one, streamed and not', async () => {
+    const deltas = [
+      { tool_calls: [{ index: 0, id: 'call_same', type: 'function', function: { name: 'get_weather', arguments: '{"city": "Paris"}' } }] },
+      { tool_calls: [{ index: 1, id: 'call_same', type: 'function', function: { name: 'get_weather', arguments: '{"city": "Rome"}' } }] },
+      { tool_calls: [{ index: 2, type: 'function', function: { name: 'get_weather', arguments: '{"city": "Oslo"}' } }] },
+    ];
+    for (const stream of [false, true]) {
+      h.backend.script({ pieces: [], deltas });
+      const answer = stream
+        ? await fromStream(await h.openai.chat.completions.create({ model: 'm', messages, tools, stream: true }), true)
+        : fromCompletion(await h.openai.chat.completions.create({ model: 'm', messages, tools }), true);
+      const ids = answer.calls.map((call) => call.id);
+      expect(ids[0]).toBe('call_same');
+      expect(new Set(ids).size).toBe(3);
+      expect(ids.every((id) => typeof id === 'string' && id !== '')).toBe(true);
+      expect(answer.diagnostics).toEqual(['PARSE_DUPLICATE_CALL_ID']);
+    }
+  });
+
   it('takes a native call\'s name from a later part when its first part has only the id', async () => {
     const deltas = [
       { tool_calls: [{ index: 0, id: 'call_native2', type: 'function', function: { arguments: '' } }] },

@@ -24,6 +24,8 @@ export class BlockWriter {
   private blockCount = 0;
   /** Calls released to the client: the protocol-visible index. */
   callCount = 0;
+  /** Call ids given out in this answer: one per call, whichever source (parser, chat server) named it. */
+  private readonly callIds = new Set<string>();
   readonly diagnostics: Diagnostic[] = [];
 
   /** `idPrefix` keeps block ids unique beyond one response (a client may keep ids from many). */
@@ -109,9 +111,24 @@ export class BlockWriter {
     const id = this.nextId('call');
     const index = this.callCount++;
     const args = call.args.join('');
-    out.push({ type: 'tool-call-start', id, index, callId: call.callId, name: call.name });
+    const callId = this.uniqueCallId(call.callId, id, out);
+    out.push({ type: 'tool-call-start', id, index, callId, name: call.name });
     if (args !== '') out.push({ type: 'tool-call-delta', id, index, delta: args });
-    out.push({ type: 'tool-call-end', id, index, callId: call.callId, name: call.name, arguments: args });
+    out.push({ type: 'tool-call-end', id, index, callId, name: call.name, arguments: args });
+  }
+
+  /**
+   * The call's id, or the block's own where it has none or an earlier call of this answer has it: in repair mode a
+   * chat server's native call and a call re-parsed from its text can carry the same model-written id (Kimi-K2), and a
+   * client pairs each result with one call by id (the openai client refuses a Responses stream that repeats one).
+   */
+  private uniqueCallId(wanted: string, blockId: string, out: GatewayEvent[]): string {
+    const id = wanted !== '' && !this.callIds.has(wanted) ? wanted : blockId;
+    if (wanted !== '' && id !== wanted) {
+      this.diagnostic({ code: 'PARSE_DUPLICATE_CALL_ID', severity: 'warning', message: `a call repeated the id ${JSON.stringify(wanted)} of an earlier call; it is ${JSON.stringify(id)} here` }, out);
+    }
+    this.callIds.add(id);
+    return id;
   }
 
   private dropNameless(call: HeldCall, out: GatewayEvent[]): void {
