@@ -21,6 +21,17 @@ function steps(template: unknown, text: string): number {
   return p.stats.steps;
 }
 
+/** `text` fed in `size`-character chunks: the dict, the text the regions released, and the matcher steps spent. */
+function streamInChunks(p: ResponseParser, text: string, size: number) {
+  const chunks: string[] = [];
+  for (let i = 0; i < text.length; i += size) {
+    for (const e of p.feed(text.slice(i, i + size))) if (e.type === 'region_chunk') chunks.push(e.text);
+  }
+  const { message, events } = p.finalize();
+  for (const e of events) if (e.type === 'region_chunk') chunks.push(e.text);
+  return { message, text: chunks.join(''), steps: p.stats.steps };
+}
+
 /** Steps at n and 2n characters: linear work doubles (allow slack), quadratic work quadruples. */
 function growth(make: (n: number) => [unknown, string]): { small: number; ratio: number } {
   const small = steps(...make(20_000));
@@ -191,16 +202,7 @@ describe('a partial match held open while the text streams in', () => {
   // chunk it re-read the held text each time: 16 KB in 4-character chunks took 6.6 s (258 M matcher steps).
   const template = compileResponseTemplate(exportResponseTemplate('deepseek-r1').template);
   const completion = (n: number) => `Sure.<｜tool▁calls｜>{"name": "f", "arguments": {"a": "${'y'.repeat(n)}"}}`;
-  const streamed = (text: string, size: number) => {
-    const p = createResponseParser(template, { prefix: '' });
-    const chunks: string[] = [];
-    for (let i = 0; i < text.length; i += size) {
-      for (const e of p.feed(text.slice(i, i + size))) if (e.type === 'region_chunk') chunks.push(e.text);
-    }
-    const { message, events } = p.finalize();
-    for (const e of events) if (e.type === 'region_chunk') chunks.push(e.text);
-    return { message, text: chunks.join(''), steps: p.stats.steps };
-  };
+  const streamed = (text: string, size: number) => streamInChunks(createResponseParser(template, { prefix: '' }), text, size);
 
   it('4-character chunks: work grows with the text, not its square', () => {
     const small = streamed(completion(8_000), 4), large = streamed(completion(16_000), 4);
@@ -222,16 +224,8 @@ describe('a partial match held open while the text streams in', () => {
 describe('a complete match held at the end while the text streams in', () => {
   // `\s*$` over a run of white space matches whole at every chunk, ends at the buffer's end and is held; re-searched on
   // every chunk, the run was re-read each time: 20,000 spaces in 4-character chunks took 11 s.
-  const streamed = (closePattern: string, text: string, size: number, holdEndDependent = false) => {
-    const p = createResponseParser({ start_anchor: 'A', fields: { content: { close_pattern: closePattern } } }, { prefix: '', holdEndDependent });
-    const chunks: string[] = [];
-    for (let i = 0; i < text.length; i += size) {
-      for (const e of p.feed(text.slice(i, i + size))) if (e.type === 'region_chunk') chunks.push(e.text);
-    }
-    const { message, events } = p.finalize();
-    for (const e of events) if (e.type === 'region_chunk') chunks.push(e.text);
-    return { message, text: chunks.join(''), steps: p.stats.steps };
-  };
+  const streamed = (closePattern: string, text: string, size: number, holdEndDependent = false) =>
+    streamInChunks(createResponseParser({ start_anchor: 'A', fields: { content: { close_pattern: closePattern } } }, { prefix: '', holdEndDependent }), text, size);
 
   // A lookahead that reads to the end matches before the run and is held only where chatfmt holds what looked at the
   // end (openai output, holdEndDependent); transformers' rules commit it there, a close that changes nothing, and
