@@ -1,11 +1,11 @@
 import type { FunctionTool, JsonSchema } from '../types.js';
 import { issue, type ConvertIssue } from './issues.js';
-import { isPlainObject } from '../util/guards.js';
+import { isPlainObject, lookupTable } from '../util/guards.js';
 import { decodeJsonField } from './loose-json.js';
 
 const jsonSchemaTypes = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
 
-const pseudoTypes: Record<string, JsonSchema> = {
+const pseudoTypes = lookupTable<JsonSchema>({
   str: { type: 'string' },
   string: { type: 'string' },
   text: { type: 'string' },
@@ -28,7 +28,7 @@ const pseudoTypes: Record<string, JsonSchema> = {
   none: { type: 'null' },
   null: { type: 'null' },
   any: {},
-};
+});
 
 export interface MappedType {
   schema: JsonSchema;

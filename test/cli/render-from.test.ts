@@ -34,6 +34,20 @@ describe('render --from', () => {
     expect(texts(rendered.out)).toEqual(texts(converted.out));
   });
 
+  it('a turn tag named like an Object.prototype member, a missing tag or one that is not a string is that row\'s error', async () => {
+    // "constructor" found Object's constructor in the tag table: the turn vanished and the row rendered without it.
+    const row = (turn: object) => JSON.stringify({ conversations: [{ from: 'human', value: 'hi' }, turn, { from: 'gpt', value: 'yo' }] });
+    const stdin = [row({ from: 'constructor', value: 'x' }), row({ from: '__proto__', value: 'x' }), row({ value: 'x' }), row({ from: 5, value: 'x' })].join('\n');
+    const { code, out } = await chatfmt(['render', '--family', 'qwen3', '--from', 'sharegpt', '-'], { stdin });
+    expect(code).toBe(1);
+    expect(out.split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { error: string }).error)).toEqual([
+      'line 1: not a sharegpt row: unknown turn tag "constructor" (at conversations[1].from)',
+      'line 2: not a sharegpt row: unknown turn tag "__proto__" (at conversations[1].from)',
+      'line 3: not a sharegpt row: a turn needs a "from" tag (at conversations[1].from)',
+      'line 4: not a sharegpt row: a turn\'s "from" must be a string, not number (at conversations[1].from)',
+    ]);
+  });
+
   it('--input-format is the same option, and a row the importer refuses is that row\'s error', async () => {
     const rows = '{"conversations": [{"from": "human", "value": "hi"}, {"from": "gpt", "value": "yo"}]}\n{"conversations": [{"from": "robot", "value": "hi"}]}\n';
     const { code, out } = await chatfmt(['render', '--family', 'qwen3', '--input-format', 'sharegpt', '-'], { stdin: rows });

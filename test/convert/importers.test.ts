@@ -74,7 +74,7 @@ describe('mapPseudoType (xLAM / ToolACE parameter types → JSON Schema)', () =>
     expect(mapPseudoType(text)).toEqual({ schema, optional });
   });
 
-  it.each(['callable', 'List[Foo]', 'np.ndarray', 'List[int'])('leaves %s unmapped', (text) => {
+  it.each(['callable', 'List[Foo]', 'np.ndarray', 'List[int', 'constructor', 'toString', '__proto__', 'List[constructor]'])('leaves %s unmapped', (text) => {
     expect(mapPseudoType(text)).toBeUndefined();
   });
 

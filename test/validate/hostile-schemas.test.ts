@@ -67,6 +67,16 @@ describe('tool schemas from data', () => {
     expect(codes(issues)).toEqual(['1 ARGS_SCHEMA_MISMATCH']);
   });
 
+  it('a type named like an Object.prototype member ("constructor") is an unknown type, not a hint to one', async () => {
+    const parameters = { type: 'object', properties: { a: { type: 'constructor' }, b: { type: 'toString' }, c: { type: 'dict' } } };
+    const issues = (await validate([callRow(parameters, { a: 1, b: 2, c: {} })])).filter((issue) => issue.code === 'TOOL_PSEUDO_TYPE');
+    expect(issues.map((issue) => issue.message)).toEqual([
+      'tool "f": "constructor" is not a JSON Schema type',
+      'tool "f": "toString" is not a JSON Schema type',
+      'tool "f": "dict" is not a JSON Schema type; use "object"',
+    ]);
+  });
+
   it('a 5,000-level nested schema is one ROW_TOO_DEEP issue; the rows after it are still checked', async () => {
     const depth = 5000;
     const schema = `${'{"type":"object","properties":{"a":'.repeat(depth)}{"type":"string"}${'}}'.repeat(depth)}`;

@@ -1,6 +1,6 @@
 import type { Message, ToolCall } from '../../types.js';
 import { issue, type ConvertIssue } from '../issues.js';
-import { isPlainObject } from '../../util/guards.js';
+import { isPlainObject, lookupTable } from '../../util/guards.js';
 import { decodeJsonField, preview } from '../loose-json.js';
 import { importTools } from '../tool-schema.js';
 import { CallLedger, readCall, resultText, toolMessage } from './calls.js';
@@ -9,7 +9,7 @@ import { append } from '../../util/append.js';
 
 /** The ShareGPT turn kinds LLaMA-Factory defines, plus the OpenAI role names some datasets use as tags. */
 type TurnKind = 'user' | 'assistant' | 'system' | 'call' | 'result';
-const turnKinds: Record<string, TurnKind> = {
+const turnKinds = lookupTable<TurnKind>({
   human: 'user',
   user: 'user',
   gpt: 'assistant',
@@ -18,7 +18,7 @@ const turnKinds: Record<string, TurnKind> = {
   function_call: 'call',
   observation: 'result',
   tool: 'result',
-};
+});
 
 export interface ShareGptTurn {
   kind: TurnKind;
@@ -47,10 +47,17 @@ export function readShareGptTurns(row: unknown, line: number, issues: ConvertIss
       issues.push(issue(line, 'IMPORT_BAD_ROW', path, 'a turn must be an object'));
       return;
     }
-    const tag = 'from' in turn ? turn.from : turn.role;
-    const kind = typeof tag === 'string' ? turnKinds[tag] : undefined;
+    // `conversations` turns are tagged by `from`, `messages` turns by `role`; a turn may use either.
+    const tagKey = 'from' in turn ? 'from' : 'role' in turn || key === 'messages' ? 'role' : 'from';
+    const tag = turn[tagKey];
+    if (typeof tag !== 'string') {
+      const problem = tag === undefined ? `a turn needs a "${tagKey}" tag` : `a turn's "${tagKey}" must be a string, not ${tag === null ? 'null' : Array.isArray(tag) ? 'a list' : typeof tag}`;
+      issues.push(issue(line, 'IMPORT_UNKNOWN_ROLE', `${path}.${tagKey}`, problem));
+      return;
+    }
+    const kind = turnKinds[tag];
     if (!kind) {
-      issues.push(issue(line, 'IMPORT_UNKNOWN_ROLE', `${path}.from`, `unknown turn tag ${preview(String(tag))}`));
+      issues.push(issue(line, 'IMPORT_UNKNOWN_ROLE', `${path}.${tagKey}`, `unknown turn tag ${preview(tag)}`));
       return;
     }
     const valueKey = 'value' in turn ? 'value' : 'content';

@@ -3,7 +3,7 @@ import { loadAjv } from '../../node/dependencies.js';
 import type { DatasetIssueCode } from '../../readers/issues.js';
 import { SCHEMA_MAX_NODES } from '../../readers/limits.js';
 import { joinPath, type PathKey } from '../../readers/paths.js';
-import { isPlainObject } from '../../util/guards.js';
+import { isPlainObject, lookupTable } from '../../util/guards.js';
 import { compileLinear, linearRegExpEngine } from './linear-regexp.js';
 import { clipForMessage } from '../../util/utf16.js';
 
@@ -24,10 +24,10 @@ export interface CompiledToolSchema {
 }
 
 const jsonSchemaTypes = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']);
-const pseudoTypeHints: Record<string, string> = {
+const pseudoTypeHints = lookupTable<string>({
   dict: 'object', map: 'object', str: 'string', text: 'string', int: 'integer', long: 'integer', float: 'number',
   double: 'number', bool: 'boolean', list: 'array', tuple: 'array', none: 'null', nonetype: 'null',
-};
+});
 
 /**
  * Compiles tool `parameters` schemas once per distinct schema. Keys are JSON text: first as written (cheap,
