@@ -1,3 +1,5 @@
+import type { Diagnostic } from '../types.js';
+
 export interface CallIdInfo {
   index: number;
   name: string;
@@ -5,6 +7,15 @@ export interface CallIdInfo {
 
 /** Mints the OpenAI id of a call whose wire format carries none. */
 export type IdGenerator = (info: CallIdInfo) => string;
+
+/** A call that came with the id of an earlier call of the same answer, and the id it was given instead. */
+export function duplicateCallId(written: string, given: string): Diagnostic {
+  return {
+    code: 'PARSE_DUPLICATE_CALL_ID',
+    severity: 'warning',
+    message: `a call repeated the id ${JSON.stringify(written)} of an earlier call; it is ${JSON.stringify(given)} here`,
+  };
+}
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const ID_LENGTH = 24;

@@ -3,7 +3,7 @@ import type { Delta, Diagnostic, Tool } from '../types.js';
 import { indexTools, type ParseEvent, type ParserCore } from './core.js';
 import { parseWork } from './engine/work.js';
 import { DeltaCollector, deliverDelta, type DeltaSink } from './sink.js';
-import { randomCallId, type IdGenerator } from './ids.js';
+import { duplicateCallId, randomCallId, type IdGenerator } from './ids.js';
 import { parserFamily } from '../registry/parser-table.js';
 import type { ParserFamily } from '../registry/parsers.js';
 import {
@@ -257,7 +257,7 @@ class Driver implements StreamParser {
     const id = this.idGenerator({ index, name });
     this.ids.add(id);
     if (written !== undefined) {
-      const diagnostic = this.listable({ code: 'PARSE_DUPLICATE_CALL_ID', severity: 'warning', message: `call ${index} repeated the id ${JSON.stringify(written)} of an earlier call; it is ${JSON.stringify(id)} here` });
+      const diagnostic = this.listable(duplicateCallId(written, id));
       if (diagnostic) sink.delta({ diagnostics: [diagnostic] });
     }
     return id;

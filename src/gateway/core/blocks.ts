@@ -5,6 +5,7 @@ import type { DeltaSink } from '../../parse/sink.js';
 import type { Delta, Diagnostic } from '../../types.js';
 import type { GatewayEvent } from './types.js';
 import { clipForMessage } from '../../util/utf16.js';
+import { duplicateCallId } from '../../parse/ids.js';
 
 /** How much of a dropped call's arguments its diagnostic quotes. */
 const QUOTED_ARGS = 2000;
@@ -125,7 +126,7 @@ export class BlockWriter {
   private uniqueCallId(wanted: string, blockId: string, out: GatewayEvent[]): string {
     const id = wanted !== '' && !this.callIds.has(wanted) ? wanted : blockId;
     if (wanted !== '' && id !== wanted) {
-      this.diagnostic({ code: 'PARSE_DUPLICATE_CALL_ID', severity: 'warning', message: `a call repeated the id ${JSON.stringify(wanted)} of an earlier call; it is ${JSON.stringify(id)} here` }, out);
+      this.diagnostic(duplicateCallId(wanted, id), out);
     }
     this.callIds.add(id);
     return id;
